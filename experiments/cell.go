@@ -1,0 +1,60 @@
+package experiments
+
+// Cell is one unit of work of an experiment: one point of the parameter grid,
+// one scheduler, one replication. A cell is self-contained: a worker can run
+// it without the spec it came from. It travels as JSON between coordinator
+// and workers.
+type Cell struct {
+	// Experiment is the spec's name.
+	Experiment string `json:"experiment"`
+	// ID is a stable hash of the canonical parameters, scheduler and
+	// replication; the same spec always yields the same IDs.
+	ID string `json:"id"`
+	// Index is the cell's position in the expanded grid (for progress only;
+	// never an input to the simulation).
+	Index int `json:"index"`
+	// Scheduler is the registry name of the scheduler.
+	Scheduler string `json:"scheduler"`
+	// Params are the cell's resolved parameters in canonical order (sorted by
+	// name): every axis value and every fixed platform, workload and scheduler
+	// parameter, with dotted names such as "platform.procs",
+	// "workload.load", "scheduler.k".
+	Params []Param `json:"params"`
+	// Replication counts from 0.
+	Replication int `json:"replication"`
+	// Seed derives from (experiment name, cell parameters, replication) only.
+	Seed uint64 `json:"seed"`
+}
+
+// Param is one named parameter value. Value is float64, int64, string or bool
+// after decoding (JSON numbers that are whole are decoded as int64 only when
+// the spec declared them as integers; see Spec validation).
+type Param struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+}
+
+// Status values of a CellResult.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// CellResult is what a worker sends back for a cell.
+type CellResult struct {
+	CellID      string   `json:"cell_id"`
+	Status      string   `json:"status"` // StatusOK or StatusFailed
+	Error       string   `json:"error,omitempty"`
+	Metrics     []Metric `json:"metrics,omitempty"` // stable order, stable names
+	WallSeconds float64  `json:"wall_seconds"`
+	Worker      string   `json:"worker"`
+	Version     string   `json:"version"`    // schedfarm version
+	GoVersion   string   `json:"go_version"` // runtime.Version() of the worker
+	Commit      string   `json:"commit"`     // VCS revision of the worker binary
+}
+
+// Metric is one named numeric result of a cell.
+type Metric struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
