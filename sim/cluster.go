@@ -1,0 +1,207 @@
+package sim
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+)
+
+// Cluster is the scheduler's view of the simulated machine during a pass:
+// the time, the capacity in use, the running jobs, and the actions a
+// scheduler may take.
+type Cluster struct {
+	eng     *engine
+	plat    Platform
+	now     Time
+	free    []int
+	running []*Job // in start order
+
+	waitingOrder seqHeap // waiting jobs by arrival order (lazy deletion)
+	wakeAt       Time
+}
+
+func newCluster(p Platform) *Cluster {
+	return &Cluster{plat: p, free: p.Capacities(), wakeAt: -1}
+}
+
+// Now returns the current simulated time.
+func (c *Cluster) Now() Time { return c.now }
+
+// Platform returns the platform being simulated.
+func (c *Cluster) Platform() Platform { return c.plat }
+
+// Free returns the free units of pool i.
+func (c *Cluster) Free(i int) int { return c.free[i] }
+
+// FreeAll returns the free units of every pool. The slice is the cluster's
+// own; do not modify it.
+func (c *Cluster) FreeAll() []int { return c.free }
+
+// Running returns the running jobs in start order. The slice is the
+// cluster's own; do not modify it, and do not keep it across actions.
+func (c *Cluster) Running() []*Job { return c.running }
+
+// Waiting returns the number of jobs that have arrived and not yet started
+// or been rejected.
+func (c *Cluster) Waiting() int { return c.eng.waiting }
+
+// ExpectedEnd returns when a running job is expected to end from the
+// scheduler's point of view: start + Estimate, but never before now (a job
+// that outlives its estimate is expected to end any moment).
+func (c *Cluster) ExpectedEnd(j *Job) Time {
+	return math.Max(j.start+j.Estimate, c.now)
+}
+
+// Fits reports whether j's demand fits in the free capacity now.
+func (c *Cluster) Fits(j *Job) bool {
+	for i, d := range j.Demand {
+		if d > c.free[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Start starts a queued job now. It returns an error (and changes nothing)
+// if the job is not queued or does not fit; the engine then stops the
+// simulation, since a scheduler that oversubscribes is broken.
+func (c *Cluster) Start(j *Job) error {
+	if j.state != Queued {
+		return c.fail(fmt.Errorf("sim: scheduler started job %d in state %s at t=%g", j.ID, j.state, c.now))
+	}
+	if !c.Fits(j) {
+		return c.fail(fmt.Errorf("sim: scheduler started job %d needing %v with only %v free at t=%g", j.ID, j.Demand, c.free, c.now))
+	}
+	for i, d := range j.Demand {
+		c.free[i] -= d
+	}
+	e := c.eng
+	e.waiting--
+	j.state = Running
+	j.start = c.now
+	j.lastAt = c.now
+	j.done = 0
+	j.rate = 1
+	j.backfil = c.waitingOrder.earlierWaiting(j)
+	c.running = append(c.running, j)
+	c.scheduleEnd(j)
+	return nil
+}
+
+// Reject refuses a queued job with a reason; it ends at once.
+func (c *Cluster) Reject(j *Job, reason string) error {
+	if j.state != Queued {
+		return c.fail(fmt.Errorf("sim: scheduler rejected job %d in state %s at t=%g", j.ID, j.state, c.now))
+	}
+	c.eng.finish(j, Rejected, reason)
+	return nil
+}
+
+// WakeAt asks for a pass at time t (> now) even if nothing else happens
+// then. Asking again for the same time is free.
+func (c *Cluster) WakeAt(t Time) {
+	if t <= c.now || t == c.wakeAt {
+		return
+	}
+	c.wakeAt = t
+	c.eng.event(t, ClassTimer, nil)
+}
+
+// SetRate changes the speed at which a running job progresses (1 = a
+// dedicated processor, 0 = suspended). Progress so far is settled at the old
+// rate and the job's end event moves accordingly.
+func (c *Cluster) SetRate(j *Job, rate float64) error {
+	if j.state != Running {
+		return c.fail(fmt.Errorf("sim: rate change for job %d in state %s", j.ID, j.state))
+	}
+	if rate < 0 || math.IsNaN(rate) || math.IsInf(rate, 0) {
+		return c.fail(fmt.Errorf("sim: rate %g for job %d; accepted: finite and ≥ 0", rate, j.ID))
+	}
+	c.settle(j)
+	j.rate = rate
+	c.scheduleEnd(j)
+	return nil
+}
+
+func (c *Cluster) fail(err error) error {
+	if c.eng.err == nil {
+		c.eng.err = err
+	}
+	return err
+}
+
+// settle integrates a running job's progress up to now.
+func (c *Cluster) settle(j *Job) {
+	j.done += (c.now - j.lastAt) * j.rate
+	if j.done > j.work {
+		j.done = j.work
+	}
+	j.lastAt = c.now
+}
+
+// scheduleEnd (re)queues the job's end event: when its remaining work is done
+// at the current rate, or at its limit, whichever is first.
+func (c *Cluster) scheduleEnd(j *Job) {
+	if j.endEv != nil {
+		c.eng.q.Cancel(j.endEv)
+		c.eng.recycle(j.endEv)
+		j.endEv = nil
+	}
+	at := math.Inf(1)
+	if j.rate > 0 {
+		if j.done == 0 && j.rate == 1 {
+			at = j.lastAt + j.work // exact for the common case
+		} else {
+			at = c.now + (j.work-j.done)/j.rate
+		}
+	}
+	if j.limit > 0 && j.start+j.limit < at {
+		at = j.start + j.limit
+	}
+	if math.IsInf(at, 1) {
+		return
+	}
+	j.endEv = c.eng.event(at, ClassEnd, j)
+}
+
+// release returns a job's units and removes it from the running list.
+func (c *Cluster) release(j *Job) {
+	for i, d := range j.Demand {
+		c.free[i] += d
+	}
+	for i, r := range c.running {
+		if r == j {
+			copy(c.running[i:], c.running[i+1:])
+			c.running[len(c.running)-1] = nil
+			c.running = c.running[:len(c.running)-1]
+			break
+		}
+	}
+}
+
+// seqHeap holds jobs by arrival order; jobs that left the queue are dropped
+// lazily when they reach the top.
+type seqHeap []*Job
+
+func (h seqHeap) Len() int           { return len(h) }
+func (h seqHeap) Less(a, b int) bool { return h[a].seq < h[b].seq }
+func (h seqHeap) Swap(a, b int)      { h[a], h[b] = h[b], h[a] }
+func (h *seqHeap) Push(x any)        { *h = append(*h, x.(*Job)) }
+func (h *seqHeap) Pop() any {
+	old := *h
+	j := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return j
+}
+
+func (h *seqHeap) push(j *Job) { heap.Push(h, j) }
+
+// earliestWaiting reports whether a job that arrived before j is still
+// queued (j itself is no longer queued when this is called).
+func (h *seqHeap) earlierWaiting(j *Job) bool {
+	for h.Len() > 0 && (*h)[0].state != Queued {
+		heap.Pop(h)
+	}
+	return h.Len() > 0 && (*h)[0].seq < j.seq
+}

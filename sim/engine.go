@@ -1,0 +1,244 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+)
+
+// Scheduler decides which waiting jobs start. The engine calls Pass once per
+// instant at which something happened, after every completion, failure,
+// arrival and timer of that instant. Arrived lists the jobs that arrived at
+// this instant (in submit order, already Queued), Ended the jobs that
+// finished or were killed. The scheduler acts through the Cluster.
+type Scheduler interface {
+	Pass(c *Cluster, ch Changes)
+}
+
+// Changes is what happened at the instant of a pass.
+type Changes struct {
+	Arrived []*Job
+	Ended   []*Job
+}
+
+// Stream yields jobs in submit order; Next returns nil after the last job.
+type Stream interface {
+	Next() *Job
+}
+
+// SliceStream streams a slice of jobs already sorted by submit time.
+type SliceStream struct {
+	jobs []*Job
+	i    int
+}
+
+// NewSliceStream returns a stream over jobs.
+func NewSliceStream(jobs []*Job) *SliceStream { return &SliceStream{jobs: jobs} }
+
+// Next returns the next job or nil.
+func (s *SliceStream) Next() *Job {
+	if s.i >= len(s.jobs) {
+		return nil
+	}
+	j := s.jobs[s.i]
+	s.i++
+	return j
+}
+
+// Observer is told about every job when it reaches a final state. It may be
+// nil. Simulations of long generated workloads use it to stream records out
+// instead of keeping jobs.
+type Observer func(j *Job)
+
+// Run simulates the jobs of src on platform p under scheduler s until every
+// job has ended. It returns the jobs in submit order with their final state.
+// It returns an error if a scheduler misbehaves (starts a job that does not
+// fit, leaves jobs waiting forever) or the input is out of order.
+func Run(p Platform, s Scheduler, src Stream, obs Observer) ([]*Job, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	c := newCluster(p)
+	e := &engine{c: c, sched: s, src: src, obs: obs}
+	c.eng = e
+	if err := e.loop(); err != nil {
+		return e.jobs, err
+	}
+	return e.jobs, nil
+}
+
+type engine struct {
+	c     *Cluster
+	sched Scheduler
+	src   Stream
+	obs   Observer
+	q     Queue
+	jobs  []*Job
+
+	nextArrival *Job
+	lastSubmit  Time
+	passAt      Time
+	passQueued  bool
+	changes     Changes
+	waiting     int // jobs Queued
+	err         error
+	free        []*Event // recycled events
+}
+
+func (e *engine) event(at Time, class Class, j *Job) *Event {
+	var ev *Event
+	if n := len(e.free); n > 0 {
+		ev = e.free[n-1]
+		e.free = e.free[:n-1]
+	} else {
+		ev = &Event{}
+	}
+	*ev = Event{At: at, Class: class, Job: j, index: -1}
+	e.q.Push(ev)
+	return ev
+}
+
+func (e *engine) recycle(ev *Event) { e.free = append(e.free, ev) }
+
+// pullArrival queues the next job's arrival; only one arrival is queued at a
+// time, so the heap stays small however long the workload.
+func (e *engine) pullArrival() error {
+	j := e.src.Next()
+	if j == nil {
+		return nil
+	}
+	if j.Submit < e.lastSubmit || math.IsNaN(j.Submit) {
+		return fmt.Errorf("sim: job %d submitted at %g, before the previous job (%g); jobs must be in submit order", j.ID, j.Submit, e.lastSubmit)
+	}
+	if len(j.Demand) != len(e.c.plat.Pools) {
+		return fmt.Errorf("sim: job %d has demand for %d pools; the platform has %d", j.ID, len(j.Demand), len(e.c.plat.Pools))
+	}
+	e.lastSubmit = j.Submit
+	j.seq = len(e.jobs)
+	j.state = Submitted
+	e.jobs = append(e.jobs, j)
+	e.event(j.Submit, ClassArrival, j)
+	return nil
+}
+
+func (e *engine) needPass(t Time) {
+	if e.passQueued && e.passAt == t {
+		return
+	}
+	e.passQueued = true
+	e.passAt = t
+	e.event(t, ClassPass, nil)
+}
+
+func (e *engine) loop() error {
+	if err := e.pullArrival(); err != nil {
+		return err
+	}
+	for e.q.Len() > 0 {
+		ev := e.q.Pop()
+		if ev.At < e.c.now {
+			return fmt.Errorf("sim: internal error: event at %g after time %g", ev.At, e.c.now)
+		}
+		e.c.now = ev.At
+		switch ev.Class {
+		case ClassEnd:
+			e.end(ev.Job)
+			e.needPass(ev.At)
+		case ClassArrival:
+			if err := e.arrive(ev.Job); err != nil {
+				return err
+			}
+			if err := e.pullArrival(); err != nil {
+				return err
+			}
+		case ClassTimer:
+			e.needPass(ev.At)
+		case ClassPass:
+			e.passQueued = false
+			ch := e.changes
+			e.changes = Changes{Arrived: ch.Arrived[:0:0], Ended: ch.Ended[:0:0]}
+			e.sched.Pass(e.c, ch)
+			if e.err != nil {
+				return e.err
+			}
+		}
+		e.recycle(ev)
+	}
+	if e.waiting > 0 {
+		return e.stuck()
+	}
+	return nil
+}
+
+func (e *engine) arrive(j *Job) error {
+	for i, d := range j.Demand {
+		pool := e.c.plat.Pools[i]
+		if d > pool.Capacity {
+			e.finish(j, Rejected, fmt.Sprintf("needs %d %s, the platform has %d", d, pool.Name, pool.Capacity))
+			return nil
+		}
+		if d < 0 {
+			e.finish(j, Rejected, fmt.Sprintf("negative demand %d for %s", d, pool.Name))
+			return nil
+		}
+	}
+	j.state = Queued
+	e.waiting++
+	e.c.waitingOrder.push(j)
+	e.changes.Arrived = append(e.changes.Arrived, j)
+	e.needPass(e.c.now)
+	return nil
+}
+
+// end handles a job's end event: it finished its work or hit its limit.
+func (e *engine) end(j *Job) {
+	j.endEv = nil
+	e.c.settle(j)
+	state := Finished
+	if j.done < j.work-1e-9*math.Max(1, j.work) {
+		state = Killed
+		j.reason = fmt.Sprintf("reached its limit of %g s after %g s of %g s of work", j.limit, j.done, j.work)
+	}
+	e.c.release(j)
+	e.finish(j, state, j.reason)
+	e.changes.Ended = append(e.changes.Ended, j)
+}
+
+func (e *engine) finish(j *Job, s State, reason string) {
+	if j.state == Queued {
+		e.waiting--
+	}
+	if j.state != Running {
+		j.start = e.c.now
+	}
+	j.state = s
+	j.end = e.c.now
+	j.reason = reason
+	if e.obs != nil {
+		e.obs(j)
+	}
+}
+
+func (e *engine) stuck() error {
+	var ids []int64
+	for _, j := range e.jobs {
+		if j.state == Queued {
+			ids = append(ids, j.ID)
+			if len(ids) == 5 {
+				break
+			}
+		}
+	}
+	return fmt.Errorf("sim: the scheduler left %d jobs waiting with nothing left to happen at t=%g (first: %v)", e.waiting, e.c.now, ids)
+}
+
+// Reservation is a waiting job's promised start time.
+type Reservation struct {
+	Job   *Job
+	Start Time
+}
+
+// Reserver is implemented by schedulers that promise start times to waiting
+// jobs. Test harnesses use it to check that no promise is ever broken.
+type Reserver interface {
+	Reservations() []Reservation
+}

@@ -1,0 +1,107 @@
+package sim
+
+// State is a job's place in its lifecycle.
+type State uint8
+
+// Job states. Finished, Killed and Rejected are final.
+const (
+	Submitted State = iota // created, arrival not yet simulated
+	Queued                 // arrived, waiting for the scheduler
+	Running
+	Finished // ran all its work
+	Killed   // stopped by the engine at its wall-clock limit
+	Rejected // refused, with a reason
+)
+
+// String names the state.
+func (s State) String() string {
+	switch s {
+	case Submitted:
+		return "submitted"
+	case Queued:
+		return "queued"
+	case Running:
+		return "running"
+	case Finished:
+		return "finished"
+	case Killed:
+		return "killed"
+	case Rejected:
+		return "rejected"
+	}
+	return "unknown"
+}
+
+// Final reports whether s is a state a job never leaves.
+func (s State) Final() bool { return s == Finished || s == Killed || s == Rejected }
+
+// Job is one job of a simulation. The exported fields are what a scheduler
+// may see and must not change; the actual amount of work is known only to
+// the engine, so no scheduler can peek at the future.
+type Job struct {
+	// ID is the job's number in its workload (SWF field 1).
+	ID int64
+	// Submit is the arrival time.
+	Submit Time
+	// Estimate is the runtime the scheduler is told (e.g. the user's
+	// requested time). The runner guarantees Estimate ≥ actual runtime or a
+	// wall-clock limit at Estimate, depending on the overrun policy.
+	Estimate Time
+	// Demand holds the units the job needs from each platform pool, in pool
+	// order. On the classic platform Demand[0] is the processor count.
+	Demand []int
+
+	work  Time // actual work at rate 1
+	limit Time // wall-clock limit after start; 0 means none
+
+	state  State
+	start  Time
+	end    Time
+	reason string
+
+	// Progress bookkeeping while running.
+	rate    float64
+	done    Time // work done up to lastAt
+	lastAt  Time
+	endEv   *Event
+	seq     int  // arrival order, for the backfilled flag
+	backfil bool // started while an earlier-submitted job waited
+}
+
+// NewJob returns a job that arrives at submit, needs demand, is estimated to
+// run for estimate and actually needs work seconds at rate 1. A positive
+// limit makes the engine kill the job limit seconds after it starts.
+func NewJob(id int64, submit Time, demand []int, estimate, work, limit Time) *Job {
+	return &Job{ID: id, Submit: submit, Demand: demand, Estimate: estimate, work: work, limit: limit}
+}
+
+// Procs returns the job's demand on the first pool (processors on the
+// classic platform).
+func (j *Job) Procs() int { return j.Demand[0] }
+
+// State returns the job's lifecycle state.
+func (j *Job) State() State { return j.state }
+
+// Start returns the time the job started; meaningful once it has run.
+func (j *Job) Start() Time { return j.start }
+
+// End returns the time the job finished or was killed (or rejected).
+func (j *Job) End() Time { return j.end }
+
+// Reason returns why the job was rejected or killed.
+func (j *Job) Reason() string { return j.reason }
+
+// Backfilled reports whether the job started while a job submitted before
+// it was still waiting.
+func (j *Job) Backfilled() bool { return j.backfil }
+
+// Work returns the job's actual work. Only observers of a finished
+// simulation (metrics, writers, tests) may call it; a scheduler that reads it
+// cheats.
+func (j *Job) Work() Time { return j.work }
+
+// Wait returns start − submit for a job that ran.
+func (j *Job) Wait() Time { return j.start - j.Submit }
+
+// Ran returns how long the job actually ran (end − start).
+func (j *Job) Ran() Time { return j.end - j.start }

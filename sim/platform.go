@@ -1,0 +1,48 @@
+package sim
+
+import "fmt"
+
+// Pool is one type of resource with a fixed number of interchangeable units:
+// the processors of a classic machine, or one resource type of seed 004's
+// cloud.
+type Pool struct {
+	Name     string
+	Capacity int
+}
+
+// Platform describes the machine a simulation runs on. Today it is a list of
+// typed pools; a job's Demand has one entry per pool. Later platform models
+// (K tiers of VMs per processor, per-node speed, availability, failures and
+// attribute capacities) extend this type; schedulers that only count units
+// keep working on the pools.
+type Platform struct {
+	Pools []Pool
+}
+
+// Processors returns the classic platform: one pool "procs" of p identical
+// processors.
+func Processors(p int) Platform {
+	return Platform{Pools: []Pool{{Name: "procs", Capacity: p}}}
+}
+
+// Validate reports a platform that cannot be simulated.
+func (p Platform) Validate() error {
+	if len(p.Pools) == 0 {
+		return fmt.Errorf("platform: no resource pools; accepted: at least one pool with capacity > 0")
+	}
+	for i, pool := range p.Pools {
+		if pool.Capacity <= 0 {
+			return fmt.Errorf("platform: pool %d (%q): capacity %d; accepted: > 0", i, pool.Name, pool.Capacity)
+		}
+	}
+	return nil
+}
+
+// Capacities returns the capacity of every pool, in pool order.
+func (p Platform) Capacities() []int {
+	c := make([]int, len(p.Pools))
+	for i, pool := range p.Pools {
+		c[i] = pool.Capacity
+	}
+	return c
+}

@@ -1,0 +1,159 @@
+package sim
+
+// Time is simulated time in seconds.
+type Time = float64
+
+// Class orders events that fall on the same instant; lower classes run first.
+type Class uint8
+
+// Event classes in the order they run at one instant (see the package doc).
+const (
+	ClassEnd Class = iota
+	ClassFailure
+	ClassArrival
+	ClassTimer
+	ClassPass
+)
+
+// String names the class.
+func (c Class) String() string {
+	switch c {
+	case ClassEnd:
+		return "end"
+	case ClassFailure:
+		return "failure"
+	case ClassArrival:
+		return "arrival"
+	case ClassTimer:
+		return "timer"
+	case ClassPass:
+		return "pass"
+	}
+	return "unknown"
+}
+
+// Event is one entry of the event queue. Job is the job the event concerns,
+// if any.
+type Event struct {
+	At    Time
+	Class Class
+	Job   *Job
+	seq   uint64
+	index int // position in the heap; -1 when not queued
+}
+
+// Queued reports whether the event is still waiting in a queue.
+func (e *Event) Queued() bool { return e.index >= 0 }
+
+// Queue is a binary min-heap of events ordered by (At, Class, insertion
+// sequence). Ties on time and class pop in insertion order, so a simulation
+// is deterministic.
+type Queue struct {
+	heap []*Event
+	seq  uint64
+}
+
+// Len returns the number of queued events.
+func (q *Queue) Len() int { return len(q.heap) }
+
+// Push queues e. An event must not be pushed twice while queued.
+func (q *Queue) Push(e *Event) {
+	q.seq++
+	e.seq = q.seq
+	e.index = len(q.heap)
+	q.heap = append(q.heap, e)
+	q.up(e.index)
+}
+
+// Peek returns the next event without removing it, or nil.
+func (q *Queue) Peek() *Event {
+	if len(q.heap) == 0 {
+		return nil
+	}
+	return q.heap[0]
+}
+
+// Pop removes and returns the next event, or nil when the queue is empty.
+func (q *Queue) Pop() *Event {
+	if len(q.heap) == 0 {
+		return nil
+	}
+	e := q.heap[0]
+	q.removeAt(0)
+	return e
+}
+
+// Cancel removes e from the queue. It returns false if e was not queued.
+func (q *Queue) Cancel(e *Event) bool {
+	if e == nil || e.index < 0 || e.index >= len(q.heap) || q.heap[e.index] != e {
+		return false
+	}
+	q.removeAt(e.index)
+	return true
+}
+
+func (q *Queue) removeAt(i int) {
+	last := len(q.heap) - 1
+	e := q.heap[i]
+	if i != last {
+		q.heap[i] = q.heap[last]
+		q.heap[i].index = i
+	}
+	q.heap[last] = nil
+	q.heap = q.heap[:last]
+	if i != last {
+		if !q.down(i) {
+			q.up(i)
+		}
+	}
+	e.index = -1
+}
+
+func less(a, b *Event) bool {
+	if a.At != b.At {
+		return a.At < b.At
+	}
+	if a.Class != b.Class {
+		return a.Class < b.Class
+	}
+	return a.seq < b.seq
+}
+
+func (q *Queue) up(i int) {
+	h := q.heap
+	for i > 0 {
+		p := (i - 1) / 2
+		if !less(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		h[i].index = i
+		h[p].index = p
+		i = p
+	}
+}
+
+// down sifts element i down and reports whether it moved.
+func (q *Queue) down(i int) bool {
+	h := q.heap
+	start := i
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && less(h[r], h[l]) {
+			m = r
+		}
+		if !less(h[m], h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		h[i].index = i
+		h[m].index = m
+		i = m
+	}
+	return i > start
+}

@@ -1,0 +1,249 @@
+package classic
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies/profile"
+)
+
+// Unlimited as a Depth gives every waiting job a reservation (conservative
+// backfilling).
+const Unlimited = -1
+
+// Order is the order in which backfill candidates are tried.
+type Order int
+
+// Candidate orders.
+const (
+	SubmitOrder   Order = iota // first come, first tried
+	ShortestFirst              // smallest estimate first; ties in submit order
+)
+
+// Config selects one member of the backfilling family.
+type Config struct {
+	Depth      int   // reservations held by waiting jobs: 0, k > 0, or Unlimited
+	Backfill   bool  // may jobs without a reservation start early?
+	Candidates Order // order of backfill candidates
+}
+
+// Validate reports a configuration outside the family.
+func (c Config) Validate() error {
+	if c.Depth < Unlimited {
+		return fmt.Errorf("depth %d; accepted: 0, a positive number, or unlimited", c.Depth)
+	}
+	if c.Candidates != SubmitOrder && c.Candidates != ShortestFirst {
+		return fmt.Errorf("candidate order %d; accepted: submit order or shortest first", c.Candidates)
+	}
+	return nil
+}
+
+// FCFS starts jobs strictly in submit order.
+func FCFS() Config { return Config{Depth: 1} }
+
+// EASY reserves for the queue head and backfills in submit order.
+func EASY() Config { return Config{Depth: 1, Backfill: true} }
+
+// SJBF is EASY with backfill candidates tried shortest estimate first.
+func SJBF() Config { return Config{Depth: 1, Backfill: true, Candidates: ShortestFirst} }
+
+// Conservative reserves for every waiting job.
+func Conservative() Config { return Config{Depth: Unlimited, Backfill: true} }
+
+// Depth reserves for the first k waiting jobs and backfills the rest.
+func Depth(k int) Config { return Config{Depth: k, Backfill: true} }
+
+// Backfill is the reservation-depth backfilling scheduler.
+type Backfill struct {
+	cfg      Config
+	prof     *profile.Profile
+	queue    []*entry // waiting jobs in submit order
+	reserved int      // entries holding a reservation
+	cands    []*entry // scratch for backfill candidates
+}
+
+type entry struct {
+	job      *sim.Job
+	reserved bool
+	start    sim.Time // reservation start, when reserved
+	started  bool
+}
+
+// New returns a scheduler for platform p.
+func New(p sim.Platform, cfg Config) (*Backfill, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Backfill{cfg: cfg, prof: profile.New(0, p.Capacities())}, nil
+}
+
+// Config returns the scheduler's configuration.
+func (b *Backfill) Config() Config { return b.cfg }
+
+// Reservations returns the reservations currently held, in submit order
+// (sim.Reserver).
+func (b *Backfill) Reservations() []sim.Reservation {
+	var rs []sim.Reservation
+	for _, e := range b.queue {
+		if e.reserved && !e.started {
+			rs = append(rs, sim.Reservation{Job: e.job, Start: e.start})
+		}
+	}
+	return rs
+}
+
+// minDur is the duration a zero estimate occupies in the profile, so a job
+// that holds processors for an instant is still seen by the profile.
+const minDur = 1e-6
+
+// dur returns how long j occupies the profile from its start.
+func dur(j *sim.Job) sim.Time { return math.Max(j.Estimate, minDur) }
+
+// Pass implements sim.Scheduler.
+func (b *Backfill) Pass(c *sim.Cluster, ch sim.Changes) {
+	now := c.Now()
+	b.prof.Advance(now)
+
+	released := false
+	for _, j := range ch.Ended {
+		if exp := j.Start() + dur(j); j.End() < exp {
+			b.prof.Release(j.End(), exp, j.Demand)
+			released = true
+		}
+	}
+	if released && b.reserved > 0 {
+		b.compress(now)
+	}
+	for _, j := range ch.Arrived {
+		b.queue = append(b.queue, &entry{job: j})
+	}
+
+	b.startReserved(c, now)
+	if b.cfg.Backfill {
+		b.backfill(c, now)
+	}
+	b.compact()
+	b.wake(c, now)
+}
+
+// compress re-places every reservation, in submit order, at its earliest
+// start; none moves later.
+func (b *Backfill) compress(now sim.Time) {
+	for _, e := range b.queue {
+		if !e.reserved || e.started {
+			continue
+		}
+		d := dur(e.job)
+		b.prof.Release(e.start, e.start+d, e.job.Demand)
+		s := b.prof.EarliestStart(now, d, e.job.Demand)
+		if s > e.start {
+			s = e.start // the old place is always still free; guard rounding
+		}
+		b.prof.Reserve(s, s+d, e.job.Demand)
+		e.start = s
+	}
+}
+
+// startReserved walks the queue in submit order, granting reservations while
+// slots are free and starting every reserved job whose time has come.
+func (b *Backfill) startReserved(c *sim.Cluster, now sim.Time) {
+	for _, e := range b.queue {
+		if e.started {
+			continue
+		}
+		if !e.reserved && (b.cfg.Depth == Unlimited || b.reserved < b.cfg.Depth) {
+			d := dur(e.job)
+			s := b.prof.EarliestStart(now, d, e.job.Demand)
+			if math.IsInf(s, 1) {
+				continue // cannot happen for jobs the engine admitted
+			}
+			b.prof.Reserve(s, s+d, e.job.Demand)
+			e.reserved, e.start = true, s
+			b.reserved++
+		}
+		if e.reserved && e.start <= now && c.Fits(e.job) {
+			if c.Start(e.job) != nil {
+				return
+			}
+			e.started = true
+			b.reserved--
+		}
+	}
+}
+
+// backfill starts jobs without a reservation that fit now and delay no
+// reservation, in the configured candidate order.
+func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
+	b.cands = b.cands[:0]
+	for _, e := range b.queue {
+		if !e.started && !e.reserved {
+			b.cands = append(b.cands, e)
+		}
+	}
+	if len(b.cands) == 0 {
+		return
+	}
+	if b.cfg.Candidates == ShortestFirst {
+		sort.SliceStable(b.cands, func(x, y int) bool { return b.cands[x].job.Estimate < b.cands[y].job.Estimate })
+	}
+	for _, e := range b.cands {
+		if noneFree(c) {
+			return
+		}
+		if !c.Fits(e.job) {
+			continue
+		}
+		d := dur(e.job)
+		if !b.prof.Fits(now, now+d, e.job.Demand) {
+			continue
+		}
+		if c.Start(e.job) != nil {
+			return
+		}
+		b.prof.Reserve(now, now+d, e.job.Demand)
+		e.started = true
+	}
+}
+
+func noneFree(c *sim.Cluster) bool {
+	for _, f := range c.FreeAll() {
+		if f > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// compact drops started entries from the queue.
+func (b *Backfill) compact() {
+	k := 0
+	for _, e := range b.queue {
+		if !e.started {
+			b.queue[k] = e
+			k++
+		}
+	}
+	for i := k; i < len(b.queue); i++ {
+		b.queue[i] = nil
+	}
+	b.queue = b.queue[:k]
+}
+
+// wake asks for a pass at the earliest future reservation, so a reserved
+// job starts on time even if nothing else happens then.
+func (b *Backfill) wake(c *sim.Cluster, now sim.Time) {
+	next := math.Inf(1)
+	for _, e := range b.queue {
+		if e.reserved && e.start > now && e.start < next {
+			next = e.start
+		}
+	}
+	if !math.IsInf(next, 1) {
+		c.WakeAt(next)
+	}
+}

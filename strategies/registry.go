@@ -1,0 +1,96 @@
+package strategies
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Factory builds a fresh scheduler for one simulation on platform p with the
+// given parameters (already checked against the entry's ParamSpecs).
+type Factory func(p sim.Platform, params Params) (sim.Scheduler, error)
+
+// Entry describes one registered scheduler.
+type Entry struct {
+	Name    string
+	Summary string      // one line
+	Params  []ParamSpec // accepted parameters; others are errors
+	New     Factory
+}
+
+// Registry maps scheduler names to entries.
+type Registry struct {
+	entries []Entry
+	index   map[string]int
+}
+
+// NewRegistry builds a registry from entries. Names must be unique and
+// non-empty.
+func NewRegistry(entries ...Entry) (*Registry, error) {
+	r := &Registry{index: make(map[string]int, len(entries))}
+	for _, e := range entries {
+		if e.Name == "" || e.New == nil {
+			return nil, fmt.Errorf("strategies: entry %q has no name or no factory", e.Name)
+		}
+		if _, dup := r.index[e.Name]; dup {
+			return nil, fmt.Errorf("strategies: scheduler %q registered twice; registered so far: %s", e.Name, strings.Join(r.Names(), ", "))
+		}
+		r.index[e.Name] = len(r.entries)
+		r.entries = append(r.entries, e)
+	}
+	return r, nil
+}
+
+// Names returns the registered names in sorted order.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.entries))
+	for _, e := range r.entries {
+		names = append(names, e.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup returns the entry for name, or an error listing the known names.
+func (r *Registry) Lookup(name string) (Entry, error) {
+	i, ok := r.index[name]
+	if !ok {
+		return Entry{}, fmt.Errorf("unknown scheduler %q; known: %s", name, strings.Join(r.Names(), ", "))
+	}
+	return r.entries[i], nil
+}
+
+// Describe returns the one-line summary of name ("" if unknown).
+func (r *Registry) Describe(name string) string {
+	e, err := r.Lookup(name)
+	if err != nil {
+		return ""
+	}
+	return e.Summary
+}
+
+// Check validates params for scheduler name without building it, reporting
+// every bad parameter at once.
+func (r *Registry) Check(name string, params map[string]any) error {
+	e, err := r.Lookup(name)
+	if err != nil {
+		return err
+	}
+	_, err = resolve(e, params)
+	return err
+}
+
+// New builds scheduler name for platform p with params (nil for defaults).
+func (r *Registry) New(name string, p sim.Platform, params map[string]any) (sim.Scheduler, error) {
+	e, err := r.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := resolve(e, params)
+	if err != nil {
+		return nil, err
+	}
+	return e.New(p, ps)
+}
