@@ -24,6 +24,13 @@ type Cell struct {
 	Replication int `json:"replication"`
 	// Seed derives from (experiment name, cell parameters, replication) only.
 	Seed uint64 `json:"seed"`
+	// Dir is the absolute directory that relative file parameters (such as
+	// "workload.trace") resolve against: the spec file's directory. It is
+	// not part of the ID or the seed, so moving a checkout keeps both.
+	Dir string `json:"dir,omitempty"`
+	// KeepJobs asks the worker to return per-job records in
+	// CellResult.Jobs (the spec has a jobs_output).
+	KeepJobs bool `json:"keep_jobs,omitempty"`
 }
 
 // Param is one named parameter value. Value is float64, int64, string or bool

@@ -1,0 +1,79 @@
+// Package experiments turns a YAML experiment spec into cells: one cell per
+// (grid point × scheduler × replication), each with a stable ID and a seed.
+//
+// # Spec format
+//
+//	name: load-sweep                # letters, digits, '.', '_', '-'
+//	platform:
+//	  procs: 128                    # map of named platform parameters
+//	workload:
+//	  trace: data/lublin-128.swf.gz # SWF, plain or .gz; relative to the spec's directory
+//	  estimates: user               # user | exact | pyss (default user)
+//	  overrun: kill                 # kill | extend (default kill)
+//	  load: 0.7                     # target offered load: interarrivals scaled (omit: as in the workload)
+//	  jobs: 2000                    # simulate at most this many jobs (required with a generator)
+//	  warmup: 100                   # leading jobs left out of the metrics
+//	  # generator: {model: NAME, <param>: <value>, ...}  instead of trace
+//	schedulers:
+//	  - fcfs
+//	  - easy
+//	  - {name: depth, params: {k: 4}}
+//	axes:
+//	  - param: workload.load
+//	    values: [0.5, 0.7, 0.9]
+//	  - param: scheduler.depth.k    # scheduler.<param> sweeps it for every scheduler
+//	    range: {from: 1, to: 4, step: 1}   # both ends inclusive
+//	zip:                            # optional: axes that advance together
+//	  - [workload.load, platform.procs]
+//	replications: 5                 # default 1
+//	seed: 42                        # base seed, default 0
+//	metrics: [wait_mean, bsld_mean] # columns to keep; default all
+//	output: load-sweep.parquet      # default <name>.parquet
+//	jobs_output: jobs.parquet       # optional per-job Parquet
+//
+// Axis parameters are dotted paths: platform.<param>, workload.load,
+// workload.jobs, workload.warmup, workload.estimates, workload.overrun,
+// workload.trace, workload.generator.<param>, scheduler.<param> (every
+// scheduler of the spec must accept it) and scheduler.<name>.<param> (only
+// that scheduler; the others run once per remaining point). An axis replaces
+// a fixed value of the same parameter. The grid is the cartesian product of
+// the axes, a zip group counting as one axis.
+//
+// Paths: trace paths resolve against the spec file's directory, so a spec
+// and its data travel together; output paths resolve against the working
+// directory of the command, like any -o flag.
+//
+// # Validation
+//
+// Parse and Load decode strictly (unknown fields are errors) and validate the
+// whole spec before returning, collecting every problem into a *SpecError.
+// Each FieldError names the line, the field path and what would be accepted:
+//
+//	line 4: schedulers[2]: unknown scheduler "eazy"; known: cons, depth, easy, fcfs, sjbf
+//	line 8: axes[0].values[3]: load must be > 0, got -0.5; accepted: a number > 0 (target offered load)
+//
+// Scheduler names and parameters are checked by a Catalog; BuiltinCatalog
+// wraps the strategies registry.
+//
+// # Cells, IDs and seeds
+//
+// Spec.Cells expands the grid in a fixed order (replication, then grid point
+// with the first axis slowest, then scheduler in spec order). Cell.Params
+// holds every resolved parameter under its dotted name, sorted by name:
+// platform.*, workload.* (trace, estimates, overrun and, when given, load,
+// jobs, warmup, generator.*) and scheduler.*.
+//
+// The ID (CellID) is the first 16 hex digits of SHA-256 over a canonical
+// JSON encoding of (experiment name, base seed, scheduler, replication,
+// sorted [name, value] pairs). The seed (CellSeed) is the first 8 bytes of
+// SHA-256 over (experiment name, base seed, replication, sorted parameters
+// without scheduler.*). Schedulers are left out of the seed on purpose: at one
+// grid point and replication every scheduler sees the same random workload
+// (common random numbers). Neither depends on axis order, YAML key order,
+// cell index, worker count, time or map order; numbers are encoded by value,
+// so 1 and 1.0 give the same ID.
+//
+// # Running
+//
+// RunCell turns a cell's parameters into a runner.Config and simulates it.
+package experiments

@@ -1,0 +1,992 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits that keep a typo from expanding into an unbounded grid.
+const (
+	// MaxAxisValues bounds the values of one axis (list or range).
+	MaxAxisValues = 10000
+	// MaxCells bounds the number of cells of one spec.
+	MaxCells = 1000000
+)
+
+// paramDef describes a parameter whose kind and range the spec layer knows.
+type paramDef struct {
+	kind     string
+	accepted string
+	check    func(v any) string // "" when v is acceptable
+}
+
+// platformParams lists the platform parameters by short name. Later platform
+// families add tiers, nodes, pools here.
+func platformParams() map[string]paramDef {
+	return map[string]paramDef{
+		"procs": {kind: KindInt, accepted: "an integer > 0 (processors)", check: positiveInt("procs")},
+	}
+}
+
+// workloadParams lists the workload parameters by full dotted name.
+func workloadParams() map[string]paramDef {
+	return map[string]paramDef{
+		"workload.load":      {kind: KindFloat, accepted: "a number > 0 (target offered load)", check: positiveFloat("load")},
+		"workload.jobs":      {kind: KindInt, accepted: "an integer > 0", check: positiveInt("jobs")},
+		"workload.warmup":    {kind: KindInt, accepted: "an integer >= 0", check: nonNegativeInt("warmup")},
+		"workload.estimates": {kind: KindString, accepted: "user, exact, pyss", check: oneOf("estimates", "exact", "pyss", "user")},
+		"workload.overrun":   {kind: KindString, accepted: "extend, kill", check: oneOf("overrun", "extend", "kill")},
+		"workload.trace":     {kind: KindString, accepted: "a path to an SWF file (plain or .gz)", check: nonEmpty("trace")},
+		"workload.lenient":   {kind: KindBool, accepted: "true or false"},
+	}
+}
+
+func positiveInt(what string) func(any) string {
+	return func(v any) string {
+		if n := v.(int64); n <= 0 {
+			return fmt.Sprintf("%s must be > 0, got %d", what, n)
+		}
+		return ""
+	}
+}
+
+func nonNegativeInt(what string) func(any) string {
+	return func(v any) string {
+		if n := v.(int64); n < 0 {
+			return fmt.Sprintf("%s must be >= 0, got %d", what, n)
+		}
+		return ""
+	}
+}
+
+func positiveFloat(what string) func(any) string {
+	return func(v any) string {
+		if f := v.(float64); !(f > 0) {
+			return fmt.Sprintf("%s must be > 0, got %s", what, formatValue(f))
+		}
+		return ""
+	}
+}
+
+func oneOf(what string, names ...string) func(any) string {
+	return func(v any) string {
+		if !slices.Contains(names, v.(string)) {
+			return fmt.Sprintf("unknown %s %q", what, v)
+		}
+		return ""
+	}
+}
+
+func nonEmpty(what string) func(any) string {
+	return func(v any) string {
+		if v.(string) == "" {
+			return what + " must not be empty"
+		}
+		return ""
+	}
+}
+
+// coerce converts a normalized value to the kind a known parameter needs.
+func coerce(v any, kind string) (any, string) {
+	switch kind {
+	case KindFloat:
+		switch x := v.(type) {
+		case float64:
+			return x, ""
+		case int64:
+			return float64(x), ""
+		}
+		return nil, fmt.Sprintf("must be a number, got %s", formatValue(v))
+	case KindInt:
+		switch x := v.(type) {
+		case int64:
+			return x, ""
+		case float64:
+			if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+				return int64(x), ""
+			}
+			return nil, fmt.Sprintf("must be an integer, got %s", formatValue(x))
+		}
+		return nil, fmt.Sprintf("must be an integer, got %s", formatValue(v))
+	case KindString:
+		if s, ok := v.(string); ok {
+			return s, ""
+		}
+		return nil, fmt.Sprintf("must be a string, got %s", formatValue(v))
+	case KindBool:
+		if b, ok := v.(bool); ok {
+			return b, ""
+		}
+		return nil, fmt.Sprintf("must be true or false, got %s", formatValue(v))
+	}
+	return v, ""
+}
+
+// axisInfo is a resolved axis.
+type axisInfo struct {
+	name   string // parameter name in Cell.Params, e.g. "scheduler.k"
+	scope  string // scheduler name for "scheduler.<name>.<p>" axes, else ""
+	values []any
+}
+
+// schedEntry is a resolved scheduler entry.
+type schedEntry struct {
+	name   string
+	params map[string]any
+}
+
+// validator builds a Spec from its raw form and collects every error.
+type validator struct {
+	cat   Catalog
+	lines map[string]int
+	dir   string
+	errs  []FieldError
+}
+
+func (v *validator) errorf(path, format string, args ...any) {
+	v.errs = append(v.errs, FieldError{Path: path, Line: v.line(path), Msg: fmt.Sprintf(format, args...)})
+}
+
+// line returns the line of path or of its nearest recorded ancestor.
+func (v *validator) line(path string) int {
+	for p := path; p != ""; {
+		if l, ok := v.lines[p]; ok {
+			return l
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return 0
+}
+
+var (
+	nameRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)
+
+func (v *validator) build(raw *rawSpec) *Spec {
+	s := &Spec{Dir: v.dir, Platform: map[string]any{}}
+	if raw.Name == "" {
+		v.errorf("name", "required; accepted: letters, digits, '.', '_' and '-'")
+	} else if !nameRE.MatchString(raw.Name) {
+		v.errorf("name", "invalid name %q; accepted: letters, digits, '.', '_' and '-', starting with a letter or digit", raw.Name)
+	}
+	s.Name = raw.Name
+
+	var base []Param
+	pdefs := platformParams()
+	for _, k := range sortedKeys(raw.Platform) {
+		path := "platform." + k
+		def, ok := pdefs[k]
+		if !ok {
+			v.errorf(path, "unknown platform parameter; accepted: %s", strings.Join(sortedKeys(pdefs), ", "))
+			continue
+		}
+		if val, ok := v.knownValue(path, path, def, raw.Platform[k]); ok {
+			s.Platform[k] = val
+			base = append(base, Param{Name: path, Value: val})
+		}
+	}
+
+	base = append(base, v.workload(raw, s)...)
+	s.Schedulers = v.schedulers(raw.Schedulers)
+	axes := v.axes(raw.Axes, s)
+	v.unifyKinds(&base, s, axes)
+	s.Zip = v.zip(raw.Zip, axes)
+
+	s.Replications = 1
+	if raw.Replications != nil {
+		s.Replications = *raw.Replications
+		if s.Replications < 1 {
+			v.errorf("replications", "must be >= 1, got %d", s.Replications)
+		}
+	}
+	s.Seed = raw.Seed
+	s.Metrics = v.metrics(raw.Metrics)
+
+	s.Output = raw.Output
+	if s.Output == "" && s.Name != "" {
+		s.Output = s.Name + ".parquet"
+	}
+	if raw.Output != "" && !strings.HasSuffix(raw.Output, ".parquet") {
+		v.errorf("output", "must end in .parquet, got %q", raw.Output)
+	}
+	s.JobsOutput = raw.JobsOutput
+	if raw.JobsOutput != "" {
+		if !strings.HasSuffix(raw.JobsOutput, ".parquet") {
+			v.errorf("jobs_output", "must end in .parquet, got %q", raw.JobsOutput)
+		} else if filepath.Clean(raw.JobsOutput) == filepath.Clean(s.Output) {
+			v.errorf("jobs_output", "must differ from output %q", s.Output)
+		}
+	}
+
+	s.base = base
+	s.axisInfo = axes
+	if len(v.errs) == 0 {
+		if n := s.countCells(); n > MaxCells {
+			v.errorf("axes", "the grid has %.0f cells; accepted: at most %d", n, MaxCells)
+		}
+	}
+	return s
+}
+
+// knownValue normalizes, coerces and checks a value of a known parameter.
+func (v *validator) knownValue(path, name string, def paramDef, raw any) (any, bool) {
+	n, err := normalize(raw)
+	if err != nil {
+		v.errorf(path, "%s; accepted: %s", err, def.accepted)
+		return nil, false
+	}
+	c, msg := coerce(n, def.kind)
+	if msg != "" {
+		v.errorf(path, "%s %s; accepted: %s", shortName(name), msg, def.accepted)
+		return nil, false
+	}
+	if def.check != nil {
+		if msg := def.check(c); msg != "" {
+			v.errorf(path, "%s; accepted: %s", msg, def.accepted)
+			return nil, false
+		}
+	}
+	if name == "workload.trace" {
+		if msg := v.checkTrace(c.(string)); msg != "" {
+			v.errorf(path, "%s; accepted: %s", msg, def.accepted)
+			return nil, false
+		}
+	}
+	return c, true
+}
+
+func shortName(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// ResolvePath returns a trace path from the spec resolved against dir.
+func ResolvePath(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+func (v *validator) checkTrace(p string) string {
+	full := ResolvePath(v.dir, p)
+	st, err := os.Stat(full)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return fmt.Sprintf("trace %q not found (resolved against the spec's directory to %s)", p, full)
+		}
+		return fmt.Sprintf("trace %q: %v", p, err)
+	}
+	if st.IsDir() {
+		return fmt.Sprintf("trace %q is a directory", p)
+	}
+	return ""
+}
+
+func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
+	w := raw.Workload
+	defs := workloadParams()
+	var ps []Param
+	add := func(name string, val any) { ps = append(ps, Param{Name: name, Value: val}) }
+	hasTrace, hasGen := w.Trace != "", w.Generator != nil
+	switch {
+	case hasTrace && hasGen:
+		v.errorf("workload", "both trace and generator given; accepted: exactly one of trace, generator")
+	case !hasTrace && !hasGen:
+		v.errorf("workload", "no workload; accepted: exactly one of trace (an SWF path) or generator ({model: NAME, ...})")
+	}
+	if hasTrace {
+		if val, ok := v.knownValue("workload.trace", "workload.trace", defs["workload.trace"], w.Trace); ok {
+			s.Workload.Trace = val.(string)
+			add("workload.trace", val)
+		}
+	}
+	if hasGen {
+		s.Workload.Generator = v.generator(w.Generator, &ps)
+	}
+	s.Workload.Estimates = "user"
+	if w.Estimates != "" {
+		if val, ok := v.knownValue("workload.estimates", "workload.estimates", defs["workload.estimates"], w.Estimates); ok {
+			s.Workload.Estimates = val.(string)
+		}
+	}
+	add("workload.estimates", s.Workload.Estimates)
+	s.Workload.Overrun = "kill"
+	if w.Overrun != "" {
+		if val, ok := v.knownValue("workload.overrun", "workload.overrun", defs["workload.overrun"], w.Overrun); ok {
+			s.Workload.Overrun = val.(string)
+		}
+	}
+	add("workload.overrun", s.Workload.Overrun)
+	if w.Load != nil {
+		if val, ok := v.knownValue("workload.load", "workload.load", defs["workload.load"], w.Load); ok {
+			s.Workload.Load = val.(float64)
+			add("workload.load", val)
+		}
+	}
+	if w.Jobs != nil {
+		if val, ok := v.knownValue("workload.jobs", "workload.jobs", defs["workload.jobs"], w.Jobs); ok {
+			s.Workload.Jobs = int(val.(int64))
+			add("workload.jobs", val)
+		}
+	} else if hasGen {
+		v.errorf("workload.jobs", "required with a generator (a generator streams without end); accepted: an integer > 0")
+	}
+	if w.Warmup != nil {
+		if val, ok := v.knownValue("workload.warmup", "workload.warmup", defs["workload.warmup"], w.Warmup); ok {
+			s.Workload.Warmup = int(val.(int64))
+			add("workload.warmup", val)
+		}
+	}
+	if s.Workload.Jobs > 0 && s.Workload.Warmup >= s.Workload.Jobs {
+		v.errorf("workload.warmup", "warmup (%d) must be smaller than jobs (%d)", s.Workload.Warmup, s.Workload.Jobs)
+	}
+	if w.Lenient {
+		s.Workload.Lenient = true
+		add("workload.lenient", true)
+	}
+	return ps
+}
+
+func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
+	gs := &GeneratorSpec{Params: map[string]any{}}
+	model, _ := g["model"].(string)
+	if model == "" {
+		v.errorf("workload.generator.model", "required; accepted: %s", v.list(v.catModels()))
+	} else if !slices.Contains(v.catModels(), model) {
+		v.errorf("workload.generator.model", "unknown model %q; known: %s", model, v.list(v.catModels()))
+		model = ""
+	}
+	gs.Model = model
+	ok := true
+	for _, k := range sortedKeys(g) {
+		if k == "model" {
+			continue
+		}
+		path := "workload.generator." + k
+		if !identRE.MatchString(k) {
+			v.errorf(path, "invalid parameter name; accepted: lower-case letters, digits and '_', starting with a letter")
+			ok = false
+			continue
+		}
+		val, err := normalize(g[k])
+		if err != nil {
+			v.errorf(path, "%s", err)
+			ok = false
+			continue
+		}
+		gs.Params[k] = val
+	}
+	if model != "" && ok && v.cat != nil {
+		if err := v.cat.CheckModel(model, gs.Params); err != nil {
+			v.errorf("workload.generator", "model %q: %v", model, err)
+		}
+	}
+	if model != "" {
+		*ps = append(*ps, Param{Name: "workload.generator.model", Value: model})
+	}
+	for _, k := range sortedKeys(gs.Params) {
+		*ps = append(*ps, Param{Name: "workload.generator." + k, Value: gs.Params[k]})
+	}
+	return gs
+}
+
+func (v *validator) catSchedulers() []string {
+	if v.cat == nil {
+		return nil
+	}
+	names := slices.Clone(v.cat.SchedulerNames())
+	sort.Strings(names)
+	return names
+}
+
+func (v *validator) catModels() []string {
+	if v.cat == nil {
+		return nil
+	}
+	names := slices.Clone(v.cat.ModelNames())
+	sort.Strings(names)
+	return names
+}
+
+func (v *validator) list(names []string) string {
+	if len(names) == 0 {
+		return "(none registered)"
+	}
+	return strings.Join(names, ", ")
+}
+
+func (v *validator) schedulers(nodes []yaml.Node) []SchedulerSpec {
+	if len(nodes) == 0 {
+		v.errorf("schedulers", "required: at least one scheduler; known: %s", v.list(v.catSchedulers()))
+		return nil
+	}
+	known := v.catSchedulers()
+	var out []SchedulerSpec
+	seen := map[string]int{}
+	for i := range nodes {
+		n := &nodes[i]
+		path := fmt.Sprintf("schedulers[%d]", i)
+		var e SchedulerSpec
+		switch n.Kind {
+		case yaml.ScalarNode:
+			e.Name = n.Value
+		case yaml.MappingNode:
+			bad := false
+			for j := 0; j+1 < len(n.Content); j += 2 {
+				k := n.Content[j].Value
+				if k != "name" && k != "params" {
+					v.errs = append(v.errs, FieldError{Path: path + "." + k, Line: n.Content[j].Line,
+						Msg: "unknown field; accepted: name, params"})
+					bad = true
+				}
+			}
+			var rs rawScheduler
+			if err := n.Decode(&rs); err != nil {
+				v.errorf(path, "%s; accepted: a name or {name: NAME, params: {...}}", strings.TrimPrefix(err.Error(), "yaml: "))
+				continue
+			}
+			if bad {
+				continue
+			}
+			e.Name = rs.Name
+			if len(rs.Params) > 0 {
+				e.Params = map[string]any{}
+			}
+			for _, k := range sortedKeys(rs.Params) {
+				pp := path + ".params." + k
+				if !identRE.MatchString(k) {
+					v.errorf(pp, "invalid parameter name; accepted: lower-case letters, digits and '_', starting with a letter")
+					continue
+				}
+				val, err := normalize(rs.Params[k])
+				if err != nil {
+					v.errorf(pp, "%s", err)
+					continue
+				}
+				e.Params[k] = val
+			}
+		default:
+			v.errorf(path, "accepted: a scheduler name or {name: NAME, params: {...}}")
+			continue
+		}
+		if e.Name == "" {
+			v.errorf(path, "scheduler name required; known: %s", v.list(known))
+			continue
+		}
+		if !slices.Contains(known, e.Name) {
+			v.errorf(path, "unknown scheduler %q; known: %s", e.Name, v.list(known))
+			continue
+		}
+		if err := v.cat.CheckScheduler(e.Name, e.Params); err != nil {
+			v.errorf(path+".params", "scheduler %q: %v", e.Name, err)
+			continue
+		}
+		key := e.Name + "\x00" + canonMap(e.Params)
+		if j, dup := seen[key]; dup {
+			v.errorf(path, "duplicate of schedulers[%d] (same name and params)", j)
+			continue
+		}
+		seen[key] = i
+		out = append(out, e)
+	}
+	return out
+}
+
+func canonMap(m map[string]any) string {
+	var b strings.Builder
+	for _, k := range sortedKeys(m) {
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(canonValue(m[k]))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func acceptedPaths() string {
+	return "platform.procs, workload.load, workload.jobs, workload.warmup, workload.estimates, " +
+		"workload.overrun, workload.trace, workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>"
+}
+
+func (v *validator) axes(raws []rawAxis, s *Spec) []axisInfo {
+	var out []axisInfo
+	seen := map[string]int{}
+	for i, ra := range raws {
+		path := fmt.Sprintf("axes[%d]", i)
+		ax, ok := v.axisPath(path+".param", ra.Param, s)
+		if !ok {
+			continue
+		}
+		key := ax.scope + "\x00" + ax.name
+		if j, dup := seen[key]; dup {
+			v.errorf(path+".param", "%q is already swept by axes[%d]", ra.Param, j)
+			continue
+		}
+		seen[key] = i
+		var values []any
+		var vpath func(j int) string
+		switch {
+		case ra.Values != nil && ra.Range != nil:
+			v.errorf(path, "both values and range given; accepted: exactly one of values, range")
+			continue
+		case ra.Values != nil:
+			if len(ra.Values) == 0 {
+				v.errorf(path+".values", "empty; accepted: a non-empty list")
+				continue
+			}
+			if len(ra.Values) > MaxAxisValues {
+				v.errorf(path+".values", "%d values; accepted: at most %d", len(ra.Values), MaxAxisValues)
+				continue
+			}
+			values = ra.Values
+			vpath = func(j int) string { return fmt.Sprintf("%s.values[%d]", path, j) }
+		case ra.Range != nil:
+			var ok bool
+			values, ok = v.expandRange(path+".range", ra.Range)
+			if !ok {
+				continue
+			}
+			vpath = func(int) string { return path + ".range" }
+		default:
+			v.errorf(path, "no values; accepted: values: [...] or range: {from, to, step}")
+			continue
+		}
+		ax.path, ax.index = ra.Param, i
+		ax.values = v.axisValues(ax, values, vpath, s)
+		if ax.values == nil {
+			continue
+		}
+		out = append(out, ax.axisInfo)
+		s.Axes = append(s.Axes, Axis{Param: ra.Param, Values: ax.values})
+	}
+	return out
+}
+
+// resolvedAxis carries an axis through validation.
+type resolvedAxis struct {
+	axisInfo
+	path  string
+	index int
+	def   *paramDef
+}
+
+func (v *validator) axisPath(path, p string, s *Spec) (resolvedAxis, bool) {
+	var ax resolvedAxis
+	parts := strings.Split(p, ".")
+	bad := func(why string) (resolvedAxis, bool) {
+		v.errorf(path, "%s; accepted: %s", why, acceptedPaths())
+		return ax, false
+	}
+	if p == "" {
+		return bad("required")
+	}
+	switch parts[0] {
+	case "platform":
+		defs := platformParams()
+		if len(parts) != 2 {
+			return bad(fmt.Sprintf("unknown parameter path %q", p))
+		}
+		def, ok := defs[parts[1]]
+		if !ok {
+			return bad(fmt.Sprintf("unknown platform parameter %q", parts[1]))
+		}
+		ax.name, ax.def = p, &def
+	case "workload":
+		if len(parts) >= 2 && parts[1] == "generator" {
+			if len(parts) != 3 || parts[2] == "" {
+				return bad(fmt.Sprintf("unknown parameter path %q", p))
+			}
+			if s.Workload.Generator == nil {
+				v.errorf(path, "%q needs a generator workload; this spec uses a trace", p)
+				return ax, false
+			}
+			if parts[2] == "model" {
+				v.errorf(path, "the generator model cannot be an axis (models differ in parameters); accepted: workload.generator.<param>")
+				return ax, false
+			}
+			if !identRE.MatchString(parts[2]) {
+				return bad(fmt.Sprintf("invalid parameter name %q", parts[2]))
+			}
+			ax.name = p
+			break
+		}
+		def, ok := workloadParams()[p]
+		if !ok || p == "workload.lenient" {
+			return bad(fmt.Sprintf("unknown parameter path %q", p))
+		}
+		if p == "workload.trace" && s.Workload.Generator != nil {
+			v.errorf(path, "%q needs a trace workload; this spec uses a generator", p)
+			return ax, false
+		}
+		ax.name, ax.def = p, &def
+	case "scheduler":
+		switch len(parts) {
+		case 2:
+			ax.name = p
+		case 3:
+			found := false
+			for _, e := range s.Schedulers {
+				found = found || e.Name == parts[1]
+			}
+			if !found {
+				var names []string
+				for _, e := range s.Schedulers {
+					names = append(names, e.Name)
+				}
+				v.errorf(path, "scheduler %q of %q is not in schedulers; accepted: %s", parts[1], p, v.list(names))
+				return ax, false
+			}
+			ax.name, ax.scope = "scheduler."+parts[2], parts[1]
+		default:
+			return bad(fmt.Sprintf("unknown parameter path %q", p))
+		}
+		if !identRE.MatchString(shortName(ax.name)) {
+			return bad(fmt.Sprintf("invalid parameter name %q", shortName(ax.name)))
+		}
+	default:
+		return bad(fmt.Sprintf("unknown parameter path %q", p))
+	}
+	return ax, true
+}
+
+// expandRange expands {from, to, step}, both ends inclusive.
+func (v *validator) expandRange(path string, r *rawRange) ([]any, bool) {
+	num := func(field string, x any) (any, bool) {
+		if x == nil {
+			v.errorf(path+"."+field, "required; accepted: a number")
+			return nil, false
+		}
+		n, err := normalize(x)
+		if err == nil {
+			switch n.(type) {
+			case int64, float64:
+				return n, true
+			}
+			err = fmt.Errorf("must be a number, got %s", formatValue(n))
+		}
+		v.errorf(path+"."+field, "%s; accepted: a number", err)
+		return nil, false
+	}
+	from, ok1 := num("from", r.From)
+	to, ok2 := num("to", r.To)
+	step, ok3 := num("step", r.Step)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, false
+	}
+	f, t, st := toFloat(from), toFloat(to), toFloat(step)
+	if st == 0 || (t-f)*st < 0 {
+		v.errorf(path+".step", "step %s does not lead from %s to %s; accepted: a non-zero step with the sign of to - from",
+			formatValue(step), formatValue(from), formatValue(to))
+		return nil, false
+	}
+	n := int(math.Floor((t-f)/st+1e-9)) + 1
+	if n > MaxAxisValues {
+		v.errorf(path, "%d values; accepted: at most %d", n, MaxAxisValues)
+		return nil, false
+	}
+	_, fi := from.(int64)
+	_, ti := to.(int64)
+	_, si := step.(int64)
+	out := make([]any, n)
+	for i := range n {
+		if fi && ti && si {
+			out[i] = from.(int64) + int64(i)*step.(int64)
+			continue
+		}
+		x := f + float64(i)*st
+		x, _ = strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+		out[i] = x
+	}
+	return out, true
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return math.NaN()
+}
+
+// axisValues normalizes and checks every value of an axis; nil on any error.
+func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) string, s *Spec) []any {
+	out := make([]any, 0, len(values))
+	ok := true
+	seen := map[string]int{}
+	// A scheduler that rejects every value does not take the parameter:
+	// say so once, at the axis, instead of once per value.
+	rejectsAll := map[string]bool{}
+	if strings.HasPrefix(ax.name, "scheduler.") {
+		for _, e := range s.Schedulers {
+			if ax.scope != "" && e.Name != ax.scope {
+				continue
+			}
+			var first error
+			all := true
+			for _, raw := range values {
+				val, err := normalize(raw)
+				if err != nil {
+					all = false
+					break
+				}
+				params := cloneMap(e.Params)
+				params[shortName(ax.name)] = val
+				err = v.cat.CheckScheduler(e.Name, params)
+				if err == nil {
+					all = false
+					break
+				}
+				if first == nil {
+					first = err
+				}
+			}
+			if all && first != nil {
+				rejectsAll[e.Name] = true
+				hint := ""
+				if ax.scope == "" {
+					hint = fmt.Sprintf("; to sweep it for one scheduler only, use scheduler.<name>.%s", shortName(ax.name))
+				}
+				v.errorf(fmt.Sprintf("axes[%d].param", ax.index), "scheduler %q rejects every value: %v%s", e.Name, first, hint)
+				ok = false
+			}
+		}
+	}
+	for j, raw := range values {
+		p := vpath(j)
+		var val any
+		if ax.def != nil {
+			x, good := v.knownValue(p, ax.name, *ax.def, raw)
+			if !good {
+				ok = false
+				continue
+			}
+			val = x
+		} else {
+			x, err := normalize(raw)
+			if err != nil {
+				v.errorf(p, "%s", err)
+				ok = false
+				continue
+			}
+			val = x
+		}
+		if k, dup := seen[canonValue(val)]; dup {
+			v.errorf(p, "duplicate value %s (same as value %d)", formatValue(val), k)
+			ok = false
+			continue
+		}
+		seen[canonValue(val)] = j
+		switch {
+		case strings.HasPrefix(ax.name, "workload.generator."):
+			g := s.Workload.Generator
+			if g == nil || g.Model == "" || v.cat == nil {
+				break
+			}
+			params := cloneMap(g.Params)
+			params[shortName(ax.name)] = val
+			if err := v.cat.CheckModel(g.Model, params); err != nil {
+				v.errorf(p, "model %q: %v", g.Model, err)
+				ok = false
+			}
+		case strings.HasPrefix(ax.name, "scheduler."):
+			for _, e := range s.Schedulers {
+				if ax.scope != "" && e.Name != ax.scope || rejectsAll[e.Name] {
+					continue
+				}
+				params := cloneMap(e.Params)
+				params[shortName(ax.name)] = val
+				if err := v.cat.CheckScheduler(e.Name, params); err != nil {
+					v.errorf(p, "scheduler %q: %v", e.Name, err)
+					ok = false
+					break
+				}
+			}
+		}
+		out = append(out, val)
+	}
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// unifyKinds gives every parameter one numeric kind across the spec:
+// integers become floats when any value of the same parameter is a float.
+func (v *validator) unifyKinds(base *[]Param, s *Spec, axes []axisInfo) {
+	kinds := map[string]map[string]bool{}
+	note := func(name string, val any) {
+		if kinds[name] == nil {
+			kinds[name] = map[string]bool{}
+		}
+		kinds[name][kindOf(val)] = true
+	}
+	for _, p := range *base {
+		note(p.Name, p.Value)
+	}
+	for _, e := range s.Schedulers {
+		for k, val := range e.Params {
+			note("scheduler."+k, val)
+		}
+	}
+	for _, ax := range axes {
+		for _, val := range ax.values {
+			note(ax.name, val)
+		}
+	}
+	toFloat := map[string]bool{}
+	for _, name := range sortedKeys(kinds) {
+		ks := kinds[name]
+		if len(ks) == 1 {
+			continue
+		}
+		if len(ks) == 2 && ks[KindInt] && ks[KindFloat] {
+			toFloat[name] = true
+		}
+		// Other mixes (a number and a word such as "unlimited") stay as
+		// they are; the results layer stores such a column as strings.
+	}
+	conv := func(name string, val any) any {
+		if i, ok := val.(int64); ok && toFloat[name] {
+			return float64(i)
+		}
+		return val
+	}
+	for i := range *base {
+		(*base)[i].Value = conv((*base)[i].Name, (*base)[i].Value)
+	}
+	if g := s.Workload.Generator; g != nil {
+		for k, val := range g.Params {
+			g.Params[k] = conv("workload.generator."+k, val)
+		}
+	}
+	for _, e := range s.Schedulers {
+		for k, val := range e.Params {
+			e.Params[k] = conv("scheduler."+k, val)
+		}
+	}
+	for ai := range axes {
+		for j, val := range axes[ai].values {
+			axes[ai].values[j] = conv(axes[ai].name, val)
+		}
+	}
+	for ai := range s.Axes {
+		for j, val := range s.Axes[ai].Values {
+			s.Axes[ai].Values[j] = conv(axes[ai].name, val)
+		}
+	}
+}
+
+func (v *validator) zip(groups [][]string, axes []axisInfo) [][]string {
+	byPath := map[string]int{}
+	for i, ax := range axes {
+		p := ax.name
+		if ax.scope != "" {
+			p = "scheduler." + ax.scope + "." + shortName(ax.name)
+		}
+		byPath[p] = i
+	}
+	var names []string
+	for p := range byPath {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	used := map[string]int{}
+	var out [][]string
+	for gi, g := range groups {
+		path := fmt.Sprintf("zip[%d]", gi)
+		if len(g) < 2 {
+			v.errorf(path, "a zip group needs at least 2 axes, got %d; accepted: a list of axis params", len(g))
+			continue
+		}
+		ok := true
+		n := -1
+		for j, p := range g {
+			pp := fmt.Sprintf("%s[%d]", path, j)
+			ai, found := byPath[p]
+			if !found {
+				v.errorf(pp, "%q is not an axis; accepted: %s", p, v.list(names))
+				ok = false
+				continue
+			}
+			if k, dup := used[p]; dup {
+				v.errorf(pp, "%q is already in zip[%d]; an axis can be in one zip group only", p, k)
+				ok = false
+				continue
+			}
+			used[p] = gi
+			if n < 0 {
+				n = len(axes[ai].values)
+			} else if len(axes[ai].values) != n {
+				v.errorf(pp, "%q has %d values but %q has %d; accepted: zipped axes of equal length",
+					p, len(axes[ai].values), g[0], n)
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func (v *validator) metrics(ms []string) []string {
+	var known []string
+	if v.cat != nil {
+		known = v.cat.MetricNames()
+	}
+	seen := map[string]bool{}
+	var out []string
+	for i, m := range ms {
+		p := fmt.Sprintf("metrics[%d]", i)
+		switch {
+		case seen[m]:
+			v.errorf(p, "duplicate metric %q", m)
+		case known != nil && !slices.Contains(known, m):
+			ks := slices.Clone(known)
+			sort.Strings(ks)
+			v.errorf(p, "unknown metric %q; known: %s", m, strings.Join(ks, ", "))
+		case known == nil && !identRE.MatchString(m):
+			v.errorf(p, "invalid metric name %q; accepted: lower-case letters, digits and '_'", m)
+		default:
+			out = append(out, m)
+		}
+		seen[m] = true
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
