@@ -1,0 +1,414 @@
+package swf
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/schedfarm/schedfarm/workload"
+)
+
+// Limits that keep a hostile or corrupt file from exhausting memory.
+const (
+	// MaxLineLength is the longest line the reader accepts, in bytes. A
+	// longer line is an error (skipped in lenient mode).
+	MaxLineLength = 1 << 20
+	// MaxHeaderBytes bounds the total text of the comment lines a reader
+	// keeps; comments beyond it are errors (skipped in lenient mode).
+	MaxHeaderBytes = 16 << 20
+	// MaxSkipped is the number of skipped-line errors a lenient reader
+	// keeps; it counts all of them.
+	MaxSkipped = 1000
+)
+
+const bufferSize = 64 << 10
+
+// errClosed is returned by Next after Close.
+var errClosed = errors.New("swf: reader is closed")
+
+// Options tune a Reader.
+type Options struct {
+	// Lenient skips malformed lines (and header fields with malformed
+	// numbers) instead of stopping at the first one. Skipped lines are
+	// counted and the first MaxSkipped are kept; see Reader.Skipped.
+	Lenient bool
+}
+
+// Reader streams the jobs of an SWF file, one per call to Next, holding one
+// line in memory at a time. It implements workload.Source. A Reader is not
+// safe for concurrent use.
+type Reader struct {
+	name  string
+	opts  Options
+	br    *bufio.Reader
+	gz    *gzip.Reader
+	file  *os.File
+	line  int
+	long  []byte // assembles lines longer than the buffer
+	err   error  // sticky: io.EOF, a *LineError, or errClosed
+	hdr   Header
+	bytes int // header text kept so far
+
+	pending    workload.Job
+	hasPending bool
+
+	lastSubmit     float64
+	lastSubmitLine int
+
+	skipCount int
+	skipped   []LineError
+}
+
+// Open opens an SWF file, plain or gzip-compressed (recognised by its magic
+// bytes, whatever its name), and reads its header. Error messages name the
+// file by path as given. Close releases the file.
+func Open(path string, opts Options) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, path, opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.file = f
+	return r, nil
+}
+
+// NewReader returns a Reader of the SWF data in src, which may be
+// gzip-compressed (recognised by its magic bytes). name is used in error
+// messages. NewReader reads the header comments up to the first job line, so
+// that Header is complete on return (except for header lines placed after
+// jobs); a problem with those lines is returned by the first Next. NewReader
+// itself fails only when the data cannot be read or decompressed. Close does
+// not close src.
+func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
+	r := &Reader{name: name, opts: opts, lastSubmit: workload.Unknown}
+	br := bufio.NewReaderSize(src, bufferSize)
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		r.gz = gz
+		br = bufio.NewReaderSize(gz, bufferSize)
+	}
+	r.br = br
+	r.pending, err = r.scan()
+	r.hasPending = err == nil
+	return r, nil
+}
+
+// Header returns a copy of the header comments read so far: all of them
+// once Next has returned io.EOF.
+func (r *Reader) Header() Header { return r.hdr.Clone() }
+
+// Next returns the next job. It returns io.EOF after the last job, and a
+// *LineError for a malformed line (in strict mode) or a read error; after an
+// error every call returns the same error.
+func (r *Reader) Next() (workload.Job, error) {
+	if r.hasPending {
+		r.hasPending = false
+		return r.pending, nil
+	}
+	return r.scan()
+}
+
+// Line returns the number of the last line read.
+func (r *Reader) Line() int { return r.line }
+
+// SkipCount returns the number of lines skipped so far in lenient mode.
+func (r *Reader) SkipCount() int { return r.skipCount }
+
+// Skipped returns the errors of the first MaxSkipped skipped lines, in file
+// order; SkipCount tells how many there were in all.
+func (r *Reader) Skipped() []LineError {
+	return append([]LineError(nil), r.skipped...)
+}
+
+// Close releases the decompressor and, for a Reader made by Open, the file.
+// Next returns an error after Close.
+func (r *Reader) Close() error {
+	var err error
+	if r.gz != nil {
+		err = r.gz.Close()
+		r.gz = nil
+	}
+	if r.file != nil {
+		if e := r.file.Close(); err == nil {
+			err = e
+		}
+		r.file = nil
+	}
+	r.hasPending = false
+	r.err = errClosed
+	return err
+}
+
+// scan reads lines until it has a job, recording header comments on the way.
+func (r *Reader) scan() (workload.Job, error) {
+	for r.err == nil {
+		line, err := r.readLine()
+		var lerr *LineError
+		switch {
+		case err == io.EOF:
+			r.err = io.EOF
+			continue
+		case err != nil:
+			lerr = err.(*LineError)
+		default:
+			var job workload.Job
+			var isJob bool
+			job, isJob, lerr = r.handle(line)
+			if lerr == nil && isJob {
+				return job, nil
+			}
+		}
+		if lerr == nil {
+			continue
+		}
+		if r.opts.Lenient && lerr.Err == nil {
+			r.skip(lerr)
+			continue
+		}
+		r.err = lerr
+	}
+	return workload.Job{}, r.err
+}
+
+func (r *Reader) skip(e *LineError) {
+	r.skipCount++
+	if len(r.skipped) < MaxSkipped {
+		r.skipped = append(r.skipped, *e)
+	}
+}
+
+// readLine returns the next line without its "\n". It returns io.EOF at the
+// end of the data and a *LineError for a line that is too long or cannot be
+// read.
+func (r *Reader) readLine() ([]byte, error) {
+	b, err := r.br.ReadSlice('\n')
+	switch {
+	case err == nil:
+		r.line++
+		return b[:len(b)-1], nil
+	case err == bufio.ErrBufferFull:
+		r.line++
+		return r.readLongLine(b)
+	case err == io.EOF && len(b) > 0:
+		r.line++
+		return b, nil
+	case err == io.EOF:
+		return nil, io.EOF
+	}
+	r.line++
+	return nil, r.errorf(0, err, "cannot read line")
+}
+
+// readLongLine finishes a line that did not fit in the buffer, of which
+// first is the beginning.
+func (r *Reader) readLongLine(first []byte) ([]byte, error) {
+	r.long = append(r.long[:0], first...)
+	for {
+		b, err := r.br.ReadSlice('\n')
+		if len(r.long)+len(b) > MaxLineLength+1 {
+			r.long = r.long[:0]
+			return nil, r.discardLine(err)
+		}
+		r.long = append(r.long, b...)
+		switch {
+		case err == nil:
+			return r.long[:len(r.long)-1], nil
+		case err == io.EOF:
+			return r.long, nil
+		case err != bufio.ErrBufferFull:
+			return nil, r.errorf(0, err, "cannot read line")
+		}
+	}
+}
+
+// discardLine skips the rest of a line that is too long; err is the result
+// of the last ReadSlice.
+func (r *Reader) discardLine(err error) error {
+	for err == bufio.ErrBufferFull {
+		_, err = r.br.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return r.errorf(0, err, "cannot read line")
+	}
+	return r.errorf(0, nil, "line is longer than %d bytes", MaxLineLength)
+}
+
+// handle interprets one line: blank, comment or job.
+func (r *Reader) handle(line []byte) (workload.Job, bool, *LineError) {
+	start := 0
+	for start < len(line) && isBlank(line[start]) {
+		start++
+	}
+	end := len(line)
+	for end > start && isBlank(line[end-1]) {
+		end--
+	}
+	if start == end {
+		return workload.Job{}, false, nil
+	}
+	if line[start] == ';' {
+		return workload.Job{}, false, r.comment(string(line[start+1 : end]))
+	}
+	job, err := r.parseJob(line[start:end])
+	return job, err == nil, err
+}
+
+// comment records a header comment line; text follows the ';'.
+func (r *Reader) comment(text string) *LineError {
+	r.bytes += len(text)
+	if r.bytes > MaxHeaderBytes {
+		return r.errorf(0, nil, "comments exceed %d bytes in all; not kept", MaxHeaderBytes)
+	}
+	entries := r.hdr.Entries
+	afterKeyword := len(entries) > 0 && entries[len(entries)-1].Keyword != ""
+	kind, kw, value := classify(text, afterKeyword)
+	switch kind {
+	case lineContinuation:
+		last := &r.hdr.Entries[len(entries)-1]
+		last.More = append(last.More, text)
+	case lineKeyword:
+		r.hdr.Entries = append(entries, Entry{Keyword: kw, Value: value})
+		if IsIntegerKeyword(kw) {
+			if _, err := headerInt(value); err != nil {
+				return r.errorf(0, nil, "header %s: %q does not start with an integer", kw, value)
+			}
+		}
+	default:
+		r.hdr.Entries = append(entries, Entry{Value: text})
+	}
+	return nil
+}
+
+// parseJob parses and checks a job line (without surrounding blanks). It
+// splits and converts in one pass; plain integers, by far the most common
+// fields, never leave the fast path.
+func (r *Reader) parseJob(line []byte) (workload.Job, *LineError) {
+	var job workload.Job
+	i := 0
+	for f := 1; f <= NumFields; f++ {
+		for i < len(line) && isBlank(line[i]) {
+			i++
+		}
+		if i == len(line) {
+			return workload.Job{}, r.fieldCount(line)
+		}
+		start := i
+		n, ok, end := scanInt(line, i)
+		for i = end; i < len(line) && !isBlank(line[i]); i++ {
+			ok = false
+		}
+		if err := r.setField(&job, f, line[start:i], n, ok); err != nil {
+			return workload.Job{}, err
+		}
+	}
+	if i < len(line) {
+		return workload.Job{}, r.fieldCount(line)
+	}
+	return job, r.checkOrder(job.Submit)
+}
+
+// scanInt reads an optional '-' and up to 18 digits from line[i:]; ok says
+// whether that made a whole number, end is where it stopped.
+func scanInt(line []byte, i int) (n int64, ok bool, end int) {
+	neg := line[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	for i < len(line) && i-start < 19 && line[i]-'0' < 10 {
+		n = n*10 + int64(line[i]-'0')
+		i++
+	}
+	ok = i > start && i-start <= 18
+	if neg {
+		n = -n
+	}
+	return n, ok, i
+}
+
+// fieldCount reports a line that does not have 18 fields.
+func (r *Reader) fieldCount(line []byte) *LineError {
+	n := 0
+	for i := 0; i < len(line); {
+		for i < len(line) && isBlank(line[i]) {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		n++
+		for i < len(line) && !isBlank(line[i]) {
+			i++
+		}
+	}
+	return r.errorf(0, nil, "%d fields, want %d whitespace-separated numbers", n, NumFields)
+}
+
+// setField stores token tok in field f of job. When fast is true, n is the
+// token's value as a plain integer.
+func (r *Reader) setField(job *workload.Job, f int, tok []byte, n int64, fast bool) *LineError {
+	var v float64
+	var msg string
+	switch {
+	case isIntField(f):
+		if !fast {
+			n, msg = parseInt(tok)
+		}
+		*intField(job, f) = n
+		v = float64(n)
+	case fast && n < 1<<53 && n > -(1<<53):
+		v = float64(n)
+		*floatField(job, f) = v
+	default:
+		v, msg = parseFloat(tok)
+		*floatField(job, f) = v
+	}
+	if msg == "" && !validValue(v) {
+		msg = msgNegative
+	}
+	if msg != "" {
+		return r.errorf(f, nil, "%s %s", quoteToken(tok), msg)
+	}
+	return nil
+}
+
+// checkOrder enforces non-decreasing submit times (unknown ones excepted).
+func (r *Reader) checkOrder(submit float64) *LineError {
+	if submit == workload.Unknown {
+		return nil
+	}
+	if r.lastSubmitLine > 0 && submit < r.lastSubmit {
+		return r.errorf(2, nil, "%s is earlier than %s, the submit time on line %d (jobs must be sorted by submit time)",
+			formatNumber(submit), formatNumber(r.lastSubmit), r.lastSubmitLine)
+	}
+	r.lastSubmit, r.lastSubmitLine = submit, r.line
+	return nil
+}
+
+func (r *Reader) errorf(field int, err error, format string, args ...any) *LineError {
+	return &LineError{File: r.name, Line: r.line, Field: field, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// quoteToken quotes a field for an error message, shortening a long one.
+func quoteToken(tok []byte) string {
+	const max = 40
+	if len(tok) > max {
+		return strconv.Quote(string(tok[:max])) + "..."
+	}
+	return strconv.Quote(string(tok))
+}
