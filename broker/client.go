@@ -1,0 +1,76 @@
+package broker
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// ClientOptions say how to reach a NATS server from another process or
+// machine.
+type ClientOptions struct {
+	// URL of the server, e.g. "nats://broker:4222" or "tls://host:4222";
+	// several may be given separated by commas.
+	URL string
+	// User and Password, or Token; at most one form.
+	User, Password string
+	Token          string
+	// CAFile is a PEM bundle to verify the server's TLS certificate with;
+	// setting it turns TLS on.
+	CAFile string
+	// CertFile and KeyFile are an optional client certificate for mutual TLS.
+	CertFile, KeyFile string
+	// Name is the connection name shown by the server.
+	Name string
+}
+
+// Validate reports every problem of o at once.
+func (o ClientOptions) Validate() error {
+	var errs []error
+	if o.URL == "" {
+		errs = append(errs, errors.New("NATS URL: empty; want e.g. nats://host:4222 (flag --nats or SCHEDFARM_NATS)"))
+	}
+	if (o.User == "") != (o.Password == "") {
+		errs = append(errs, errors.New("NATS user and password: only one is set; want both or neither"))
+	}
+	if o.User != "" && o.Token != "" {
+		errs = append(errs, errors.New("NATS credentials: both user/password and token are set; want one form or none"))
+	}
+	if (o.CertFile == "") != (o.KeyFile == "") {
+		errs = append(errs, errors.New("NATS client certificate: only one of certificate and key is set; want both or neither"))
+	}
+	return errors.Join(errs...)
+}
+
+// Dial connects to the server described by o. The connection reconnects
+// forever, so that workers and coordinators ride out a broker restart.
+func Dial(o ClientOptions) (*nats.Conn, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	opts := []nats.Option{
+		nats.Name(o.Name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(500 * time.Millisecond),
+		nats.RetryOnFailedConnect(false),
+	}
+	switch {
+	case o.User != "":
+		opts = append(opts, nats.UserInfo(o.User, o.Password))
+	case o.Token != "":
+		opts = append(opts, nats.Token(o.Token))
+	}
+	if o.CAFile != "" {
+		opts = append(opts, nats.RootCAs(o.CAFile))
+	}
+	if o.CertFile != "" {
+		opts = append(opts, nats.ClientCert(o.CertFile, o.KeyFile))
+	}
+	nc, err := nats.Connect(o.URL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connect to NATS at %s: %w", o.URL, err)
+	}
+	return nc, nil
+}

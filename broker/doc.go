@@ -1,0 +1,22 @@
+// Package broker runs schedfarm's embedded NATS server with JetStream and
+// defines the farm's JetStream topology: the streams, subjects and consumers
+// that the coordinator and the workers share.
+//
+// Topology (all names are exported constants or functions of this package):
+//
+//   - stream SCHEDFARM_CELLS, work-queue retention, subjects
+//     "schedfarm.cells.<experiment>.<cell id>": one message per cell to run,
+//     published by the coordinator with Nats-Msg-Id = cell id;
+//   - one durable pull consumer "workers" on it, shared by every worker on
+//     every machine; a message that exhausts its MaxDeliver stays in the stream
+//     and the server publishes a max-deliveries advisory;
+//   - stream SCHEDFARM_RESULTS, work-queue retention, subjects
+//     "schedfarm.results.<experiment>.<cell id>": one message per finished
+//     cell (ok or failed), published by a worker before it acks the cell; the
+//     coordinator of an experiment consumes it through its own durable
+//     consumer and acks only once the result is durably written, so results
+//     published while no coordinator runs are kept;
+//   - stream SCHEDFARM_ADVISORIES, limits retention, capturing the
+//     max-deliveries advisories of the "workers" consumer, so a coordinator
+//     that was down when a cell exhausted its deliveries still learns of it.
+package broker

@@ -1,0 +1,488 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/experiments"
+)
+
+// ResultSink receives each cell's result once.
+type ResultSink interface {
+	// Write records the result of cell c.
+	Write(c experiments.Cell, r experiments.CellResult) error
+	// Flush makes every result written so far durable. The coordinator acks
+	// results on the broker only after Flush returns nil, so a crash loses
+	// nothing that was not flushed: it is delivered again.
+	Flush() error
+}
+
+// Config configures one coordinator run over one experiment.
+type Config struct {
+	// Experiment is the experiment's name; every cell must carry it.
+	Experiment string
+	// Cells are all the experiment's cells.
+	Cells []experiments.Cell
+	// Done holds the ids of cells already in the output; they are neither
+	// published nor written again.
+	Done map[string]bool
+	// Sink receives the results; required.
+	Sink ResultSink
+	// Topology sets the workers consumer's AckWait and MaxDeliver.
+	Topology broker.Topology
+	// Progress receives progress snapshots; nothing is shown when nil.
+	Progress Progress
+	// FlushEvery flushes the sink after this many results (256 when zero) and
+	// FlushInterval at the latest this long after the first unflushed one
+	// (1s when zero).
+	FlushEvery    int
+	FlushInterval time.Duration
+	// Logf receives notable events; silent when nil.
+	Logf func(format string, args ...any)
+}
+
+// Failure is one failed cell.
+type Failure struct {
+	Cell  experiments.Cell
+	Error string
+}
+
+// Summary reports a coordinator run.
+type Summary struct {
+	// Total is the number of cells in the experiment; Skipped were already
+	// done before this run; Published were sent to the work queue.
+	Total, Skipped, Published int
+	// OK and Failed count the results written in this run.
+	OK, Failed int
+	// Failures lists the failed cells of this run in the order they came.
+	Failures []Failure
+	// Wall is the run's duration.
+	Wall time.Duration
+}
+
+func (c *Config) validate() error {
+	var errs []error
+	if c.Experiment == "" {
+		errs = append(errs, errors.New("experiment name: empty; want the spec's name"))
+	}
+	if c.Sink == nil {
+		errs = append(errs, errors.New("result sink: nil; want a sink such as the Parquet writer"))
+	}
+	seen := make(map[string]int, len(c.Cells))
+	for i, cell := range c.Cells {
+		switch {
+		case cell.ID == "":
+			errs = append(errs, fmt.Errorf("cell %d: empty id; want the cell's stable hash", i))
+		case cell.Experiment != c.Experiment:
+			errs = append(errs, fmt.Errorf("cell %d (%s): experiment %q; want %q", i, cell.ID, cell.Experiment, c.Experiment))
+		}
+		if j, dup := seen[cell.ID]; dup && cell.ID != "" {
+			errs = append(errs, fmt.Errorf("cell %d: id %s repeats cell %d; want unique ids", i, cell.ID, j))
+		}
+		seen[cell.ID] = i
+	}
+	return errors.Join(errs...)
+}
+
+type coordinator struct {
+	cfg     Config
+	js      jetstream.JetStream
+	cells   map[string]experiments.Cell
+	cellsSt jetstream.Stream
+	resSt   jetstream.Stream
+
+	mu   sync.Mutex
+	done map[string]bool
+
+	sum     Summary
+	todo    int
+	started time.Time
+	pending []jetstream.Msg // written but not yet flushed and acked
+	first   time.Time       // when the oldest pending result was written
+}
+
+// Run publishes every cell not yet done, collects results into cfg.Sink
+// until every cell has a result, flushes the sink and returns a summary. It
+// does not close the sink. Cancelling ctx stops it after flushing and acking
+// what was written; the run can be resumed later.
+func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, error) {
+	if err := cfg.validate(); err != nil {
+		return Summary{}, fmt.Errorf("coordinator: %w", err)
+	}
+	if cfg.FlushEvery <= 0 {
+		cfg.FlushEvery = 256
+	}
+	if cfg.FlushInterval <= 0 {
+		cfg.FlushInterval = time.Second
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	c := &coordinator{cfg: cfg, js: js, cells: make(map[string]experiments.Cell, len(cfg.Cells)),
+		done: make(map[string]bool, len(cfg.Cells)), started: time.Now()}
+	c.sum.Total = len(cfg.Cells)
+	var todo []experiments.Cell
+	for _, cell := range cfg.Cells {
+		c.cells[cell.ID] = cell
+		if cfg.Done[cell.ID] {
+			c.done[cell.ID] = true
+			c.sum.Skipped++
+		} else {
+			todo = append(todo, cell)
+		}
+	}
+	c.todo = len(todo)
+	c.progress(false)
+	if len(todo) == 0 {
+		c.sum.Wall = time.Since(c.started)
+		c.progress(true)
+		return c.sum, nil
+	}
+	if err := c.setup(ctx); err != nil {
+		return c.sum, fmt.Errorf("coordinator: %w", err)
+	}
+	results, err := c.consume(ctx, c.resSt, broker.ResultFilter(cfg.Experiment))
+	if err != nil {
+		return c.sum, fmt.Errorf("coordinator: results consumer: %w", err)
+	}
+	defer results.Stop()
+	advSt, err := js.Stream(ctx, broker.AdvisoriesStream)
+	if err != nil {
+		return c.sum, fmt.Errorf("coordinator: advisories stream: %w", err)
+	}
+	advisories, err := c.consume(ctx, advSt, "")
+	if err != nil {
+		return c.sum, fmt.Errorf("coordinator: advisories consumer: %w", err)
+	}
+	defer advisories.Stop()
+
+	pubErr := make(chan error, 1)
+	pubCtx, cancelPub := context.WithCancel(ctx)
+	defer cancelPub()
+	go func() { pubErr <- c.publish(pubCtx, todo) }()
+
+	resCh := pump(results)
+	advCh := pump(advisories)
+	tick := time.NewTicker(min(cfg.FlushInterval, 250*time.Millisecond))
+	defer tick.Stop()
+	for c.sum.OK+c.sum.Failed < c.todo {
+		select {
+		case <-ctx.Done():
+			return c.finish(fmt.Errorf("coordinator: interrupted with %d of %d cells to go: %w", c.todo-c.sum.OK-c.sum.Failed, c.sum.Total, ctx.Err()))
+		case err := <-pubErr:
+			if err != nil {
+				return c.finish(fmt.Errorf("coordinator: publish cells: %w", err))
+			}
+		case msg, ok := <-resCh:
+			if !ok {
+				return c.finish(errors.New("coordinator: results subscription closed"))
+			}
+			if err := c.onResult(msg); err != nil {
+				return c.finish(err)
+			}
+		case msg, ok := <-advCh:
+			if !ok {
+				return c.finish(errors.New("coordinator: advisories subscription closed"))
+			}
+			if err := c.onAdvisory(ctx, msg); err != nil {
+				return c.finish(err)
+			}
+		case <-tick.C:
+			if len(c.pending) > 0 && time.Since(c.first) >= cfg.FlushInterval {
+				if err := c.flush(); err != nil {
+					return c.finish(err)
+				}
+			}
+			c.progress(false)
+		}
+	}
+	return c.finish(nil)
+}
+
+// finish flushes and acks what was written, then reports.
+func (c *coordinator) finish(err error) (Summary, error) {
+	if ferr := c.flush(); ferr != nil {
+		err = errors.Join(err, ferr)
+	}
+	c.sum.Wall = time.Since(c.started)
+	c.progress(true)
+	return c.sum, err
+}
+
+func (c *coordinator) setup(ctx context.Context) error {
+	if err := broker.Ensure(ctx, c.js, c.cfg.Topology); err != nil {
+		return err
+	}
+	var err error
+	if c.cellsSt, err = c.js.Stream(ctx, broker.CellsStream); err != nil {
+		return fmt.Errorf("cells stream: %w", err)
+	}
+	if c.resSt, err = c.js.Stream(ctx, broker.ResultsStream); err != nil {
+		return fmt.Errorf("results stream: %w", err)
+	}
+	return nil
+}
+
+// consume creates (or reuses) the experiment's durable consumer on st and
+// starts pulling from it.
+func (c *coordinator) consume(ctx context.Context, st jetstream.Stream, filter string) (jetstream.MessagesContext, error) {
+	cons, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable:           broker.CoordinatorConsumer(c.cfg.Experiment),
+		Description:       "schedfarm coordinator of experiment " + c.cfg.Experiment,
+		AckPolicy:         jetstream.AckExplicitPolicy,
+		AckWait:           10 * time.Minute,
+		MaxAckPending:     -1,
+		FilterSubject:     filter,
+		DeliverPolicy:     jetstream.DeliverAllPolicy,
+		InactiveThreshold: 72 * time.Hour,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cons.Messages(jetstream.PullMaxMessages(512))
+}
+
+// pump turns a message iterator into a channel, closed when it stops.
+func pump(it jetstream.MessagesContext) <-chan jetstream.Msg {
+	ch := make(chan jetstream.Msg)
+	go func() {
+		defer close(ch)
+		for {
+			msg, err := it.Next()
+			if err != nil {
+				return
+			}
+			ch <- msg
+		}
+	}()
+	return ch
+}
+
+// publish sends the cells with Nats-Msg-Id = cell id. A cell the stream
+// reports as a duplicate is published again under a fresh id unless it is
+// still queued, its result is waiting, or it is done (see resolveDuplicate).
+func (c *coordinator) publish(ctx context.Context, cells []experiments.Cell) error {
+	type sent struct {
+		cell experiments.Cell
+		ack  jetstream.PubAckFuture
+	}
+	const window = 256
+	var inflight []sent
+	settle := func(s sent) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-s.ack.Err():
+			return fmt.Errorf("cell %s: %w", s.cell.ID, err)
+		case ack := <-s.ack.Ok():
+			if ack.Duplicate {
+				return c.resolveDuplicate(ctx, s.cell)
+			}
+			return nil
+		}
+	}
+	for _, cell := range cells {
+		data, err := json.Marshal(cell)
+		if err != nil {
+			return fmt.Errorf("encode cell %s: %w", cell.ID, err)
+		}
+		f, err := c.js.PublishAsync(broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(cell.ID))
+		if err != nil {
+			return fmt.Errorf("cell %s: %w", cell.ID, err)
+		}
+		inflight = append(inflight, sent{cell, f})
+		if len(inflight) >= window {
+			if err := settle(inflight[0]); err != nil {
+				return err
+			}
+			inflight = inflight[1:]
+		}
+	}
+	for _, s := range inflight {
+		if err := settle(s); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	c.sum.Published = len(cells)
+	c.mu.Unlock()
+	return nil
+}
+
+// resolveDuplicate handles a cell whose publication the stream dropped as a
+// duplicate of an earlier one. The checks run in the order the cell's
+// messages disappear (a worker publishes the result before it acks the cell;
+// the coordinator marks a result done before it acks it), so a cell found in
+// none of the three places was run and collected by an earlier coordinator
+// whose output no longer has it: it is queued again under a fresh id.
+func (c *coordinator) resolveDuplicate(ctx context.Context, cell experiments.Cell) error {
+	queued, err := hasSubject(ctx, c.cellsSt, broker.CellSubject(cell.Experiment, cell.ID))
+	if err != nil || queued {
+		return err
+	}
+	waiting, err := hasSubject(ctx, c.resSt, broker.ResultSubject(cell.Experiment, cell.ID))
+	if err != nil || waiting {
+		return err
+	}
+	c.mu.Lock()
+	done := c.done[cell.ID]
+	c.mu.Unlock()
+	if done {
+		return nil
+	}
+	data, err := json.Marshal(cell)
+	if err != nil {
+		return err
+	}
+	id := cell.ID + ":" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	_, err = c.js.Publish(ctx, broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(id))
+	return err
+}
+
+func hasSubject(ctx context.Context, st jetstream.Stream, subject string) (bool, error) {
+	_, err := st.GetLastMsgForSubject(ctx, subject)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		return false, nil
+	default:
+		return false, fmt.Errorf("look up %s: %w", subject, err)
+	}
+}
+
+// onResult writes a result unless its cell is unknown or already done.
+func (c *coordinator) onResult(msg jetstream.Msg) error {
+	var res experiments.CellResult
+	if err := json.Unmarshal(msg.Data(), &res); err != nil {
+		c.cfg.Logf("coordinator: dropping undecodable result on %s: %v", msg.Subject(), err)
+		return msg.Ack()
+	}
+	cell, known := c.cells[res.CellID]
+	c.mu.Lock()
+	done := c.done[res.CellID]
+	c.mu.Unlock()
+	if !known || done {
+		if !known {
+			c.cfg.Logf("coordinator: dropping result of cell %s, which is not in experiment %s as specified now", res.CellID, c.cfg.Experiment)
+		}
+		return msg.Ack()
+	}
+	if err := c.write(cell, res); err != nil {
+		return err
+	}
+	c.pending = append(c.pending, msg)
+	if len(c.pending) >= c.cfg.FlushEvery {
+		return c.flush()
+	}
+	return nil
+}
+
+// onAdvisory records a cell that exhausted its deliveries as failed and
+// removes its message from the work queue.
+func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
+	var adv broker.MaxDeliveriesAdvisory
+	if err := json.Unmarshal(msg.Data(), &adv); err != nil || adv.StreamSeq == 0 {
+		c.cfg.Logf("coordinator: dropping undecodable advisory: %v", err)
+		return msg.Ack()
+	}
+	raw, err := c.cellsSt.GetMsg(ctx, adv.StreamSeq)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return msg.Ack() // handled before, or acked at last
+	}
+	if err != nil {
+		return fmt.Errorf("coordinator: look up cell message %d: %w", adv.StreamSeq, err)
+	}
+	var cell experiments.Cell
+	if err := json.Unmarshal(raw.Data, &cell); err != nil || cell.Experiment != c.cfg.Experiment {
+		return msg.Ack() // another experiment's cell: its coordinator handles it
+	}
+	known := c.cells[cell.ID].ID != ""
+	c.mu.Lock()
+	done := c.done[cell.ID]
+	c.mu.Unlock()
+	if known && !done {
+		res := experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
+			Error: fmt.Sprintf("no result after %d deliveries: every worker that took the cell crashed or let its ack wait expire", adv.Deliveries)}
+		if err := c.write(c.cells[cell.ID], res); err != nil {
+			return err
+		}
+	}
+	if err := c.flush(); err != nil {
+		return err
+	}
+	if err := c.cellsSt.DeleteMsg(ctx, adv.StreamSeq); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
+		return fmt.Errorf("coordinator: delete exhausted cell message %d: %w", adv.StreamSeq, err)
+	}
+	return msg.Ack()
+}
+
+func (c *coordinator) write(cell experiments.Cell, res experiments.CellResult) error {
+	if err := c.cfg.Sink.Write(cell, res); err != nil {
+		return fmt.Errorf("coordinator: write result of cell %s: %w", cell.ID, err)
+	}
+	c.mu.Lock()
+	c.done[cell.ID] = true
+	c.mu.Unlock()
+	if res.Status == experiments.StatusOK {
+		c.sum.OK++
+	} else {
+		c.sum.Failed++
+		c.sum.Failures = append(c.sum.Failures, Failure{Cell: cell, Error: res.Error})
+		c.cfg.Logf("coordinator: cell %s (%s, replication %d) failed: %s", cell.ID, cell.Scheduler, cell.Replication, firstLine(res.Error))
+	}
+	if len(c.pending) == 0 {
+		c.first = time.Now()
+	}
+	return nil
+}
+
+// flush makes the sink durable and acks the results written since the last
+// flush.
+func (c *coordinator) flush() error {
+	if len(c.pending) == 0 {
+		return nil
+	}
+	if err := c.cfg.Sink.Flush(); err != nil {
+		return fmt.Errorf("coordinator: flush results: %w", err)
+	}
+	for _, m := range c.pending {
+		_ = m.Ack() // a lost ack means a redelivery, dropped as already done
+	}
+	c.pending = c.pending[:0]
+	return nil
+}
+
+func (c *coordinator) progress(final bool) {
+	if c.cfg.Progress == nil {
+		return
+	}
+	s := Snapshot{Total: c.sum.Total, Done: c.sum.Skipped + c.sum.OK + c.sum.Failed, Failed: c.sum.Failed,
+		Skipped: c.sum.Skipped, Elapsed: time.Since(c.started)}
+	if n := c.sum.OK + c.sum.Failed; n > 0 && s.Elapsed > 0 {
+		s.Rate = float64(n) / s.Elapsed.Seconds()
+		s.ETA = time.Duration(float64(s.Total-s.Done) / s.Rate * float64(time.Second))
+	}
+	if final {
+		c.cfg.Progress.Finish(s)
+	} else {
+		c.cfg.Progress.Update(s)
+	}
+}
+
+func firstLine(s string) string {
+	for i := range len(s) {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,16 @@
+// Package coordinator publishes the cells of an experiment to the farm's
+// JetStream work queue, collects their results into a sink, and reports
+// progress.
+//
+// The coordinator is resumable and crash-safe: cells are published with
+// Nats-Msg-Id = cell id, so republishing after a restart does not queue a
+// cell twice; results live in a JetStream stream and are acked only after the
+// sink has made them durable (ResultSink.Flush), so results published while
+// the coordinator is down, or written but not yet flushed when it crashed,
+// are delivered again; every cell is written to the sink at most once per
+// run, and cells the caller reports as already done are skipped. A cell that
+// exhausts its deliveries (its workers crashed or timed out every time) is
+// learnt from the server's max-deliveries advisory, kept in a stream so that
+// it survives a coordinator restart; it is recorded as failed and its message
+// deleted so the sweep goes on.
+package coordinator

@@ -1,0 +1,398 @@
+package coordinator_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// farm is an in-test embedded broker with one client connection.
+type farm struct {
+	srv *broker.Server
+	js  jetstream.JetStream
+}
+
+func startFarm(t testing.TB) *farm {
+	t.Helper()
+	srv, err := broker.Start(broker.Options{Host: "127.0.0.1", Port: -1, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	nc, err := srv.Connect(t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &farm{srv: srv, js: js}
+}
+
+// startWorker runs a worker until the test ends (or stop is called).
+func (f *farm) startWorker(t testing.TB, cfg worker.Config) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- worker.Run(ctx, f.js, cfg) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("worker %s: %v", cfg.ID, err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func makeCells(exp string, n int) []experiments.Cell {
+	cells := make([]experiments.Cell, n)
+	for i := range cells {
+		cells[i] = experiments.Cell{Experiment: exp, ID: fmt.Sprintf("c%04d", i), Index: i, Scheduler: "fcfs",
+			Params: []experiments.Param{{Name: "workload.load", Value: 0.5 + float64(i)/100}}, Seed: uint64(i)}
+	}
+	return cells
+}
+
+// memSink records results and counts writes per cell.
+type memSink struct {
+	mu      sync.Mutex
+	writes  map[string]int
+	results map[string]experiments.CellResult
+	flushes int
+}
+
+func newMemSink() *memSink {
+	return &memSink{writes: map[string]int{}, results: map[string]experiments.CellResult{}}
+}
+
+func (s *memSink) Write(c experiments.Cell, r experiments.CellResult) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writes[c.ID]++
+	s.results[c.ID] = r
+	return nil
+}
+
+func (s *memSink) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushes++
+	return nil
+}
+
+func (s *memSink) done() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := map[string]bool{}
+	for id := range s.writes {
+		d[id] = true
+	}
+	return d
+}
+
+func (s *memSink) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.writes)
+}
+
+// checkExactlyOnce fails unless every cell was written exactly once.
+func (s *memSink) checkExactlyOnce(t *testing.T, cells []experiments.Cell) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range cells {
+		if n := s.writes[c.ID]; n != 1 {
+			t.Errorf("cell %s written %d times; want exactly once", c.ID, n)
+		}
+	}
+	if len(s.writes) != len(cells) {
+		t.Errorf("%d cells written; want %d", len(s.writes), len(cells))
+	}
+}
+
+// okRunner returns one metric derived from the cell's seed.
+func okRunner(_ context.Context, c experiments.Cell) experiments.CellResult {
+	return experiments.CellResult{Status: experiments.StatusOK, Metrics: []experiments.Metric{{Name: "seed", Value: float64(c.Seed)}}}
+}
+
+func runCoordinator(t *testing.T, ctx context.Context, f *farm, cfg coordinator.Config) coordinator.Summary {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	sum, err := coordinator.Run(ctx, f.js, cfg)
+	if err != nil {
+		t.Fatalf("coordinator: %v", err)
+	}
+	return sum
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func streamMsgs(t testing.TB, f *farm, name string) uint64 {
+	t.Helper()
+	st, err := f.js.Stream(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.State.Msgs
+}
+
+func TestSweepEveryCellExactlyOnce(t *testing.T) {
+	f := startFarm(t)
+	f.startWorker(t, worker.Config{ID: "w1", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
+	f.startWorker(t, worker.Config{ID: "w2", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
+	cells := makeCells("sweep", 40)
+	sink := newMemSink()
+	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "sweep", Cells: cells, Sink: sink})
+	sink.checkExactlyOnce(t, cells)
+	if sum.OK != 40 || sum.Failed != 0 || sum.Published != 40 {
+		t.Errorf("summary %+v; want 40 published, 40 ok", sum)
+	}
+	for _, c := range cells {
+		r := sink.results[c.ID]
+		if r.Status != experiments.StatusOK || r.Metrics[0].Value != float64(c.Seed) || r.Worker == "" || r.GoVersion == "" {
+			t.Errorf("cell %s: result %+v", c.ID, r)
+		}
+	}
+	if n := streamMsgs(t, f, broker.CellsStream); n != 0 {
+		t.Errorf("%d messages left in the cells stream; want 0", n)
+	}
+	if n := streamMsgs(t, f, broker.ResultsStream); n != 0 {
+		t.Errorf("%d messages left in the results stream; want 0 (all acked)", n)
+	}
+	// Running again with everything done publishes nothing.
+	sum = runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "sweep", Cells: cells, Sink: newMemSink(), Done: sink.done()})
+	if sum.Skipped != 40 || sum.Published != 0 {
+		t.Errorf("rerun summary %+v; want 40 skipped, 0 published", sum)
+	}
+}
+
+func TestPanickingCellFailsOthersComplete(t *testing.T) {
+	f := startFarm(t)
+	runner := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		if c.Index == 3 {
+			var m map[string]int
+			m["boom"]++ // a real runtime panic: assignment to entry in nil map
+		}
+		if c.Index == 5 {
+			return experiments.CellResult{Status: experiments.StatusFailed, Error: "simulation: bad platform"}
+		}
+		return okRunner(ctx, c)
+	}
+	f.startWorker(t, worker.Config{ID: "w", Slots: 1, Runner: worker.RunnerFunc(runner)})
+	cells := makeCells("panic", 10)
+	sink := newMemSink()
+	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "panic", Cells: cells, Sink: sink})
+	sink.checkExactlyOnce(t, cells)
+	if sum.OK != 8 || sum.Failed != 2 || len(sum.Failures) != 2 {
+		t.Fatalf("summary %+v; want 8 ok, 2 failed", sum)
+	}
+	r := sink.results["c0003"]
+	if r.Status != experiments.StatusFailed || !contains(r.Error, "panic: assignment to entry in nil map") || !contains(r.Error, "farm_test.go") {
+		t.Errorf("panicking cell: status %q, error %q; want failed with the panic text and the stack head", r.Status, r.Error)
+	}
+	if r := sink.results["c0005"]; r.Error != "simulation: bad platform" {
+		t.Errorf("failing cell: error %q", r.Error)
+	}
+}
+
+func contains(s, sub string) bool { return len(sub) == 0 || indexOf(s, sub) >= 0 }
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+// A cell whose every delivery is lost (its worker dies each time) is
+// recorded as failed once MaxDeliver is exhausted, and removed from the queue.
+func TestMaxDeliverExhaustedIsRecordedFailed(t *testing.T) {
+	f := startFarm(t)
+	topo := broker.Topology{AckWait: 300 * time.Millisecond, MaxDeliver: 2}
+	cells := makeCells("exhaust", 5)
+	sink := newMemSink()
+	done := make(chan struct{})
+	// A hand-made "worker" that completes every cell except c0002, whose
+	// deliveries it takes and drops as a crashed worker would.
+	go func() {
+		defer close(done)
+		cons, err := broker.EnsureExists(context.Background(), f.js, topo)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for sink.count() < len(cells) {
+			batch, err := cons.Fetch(1, jetstream.FetchMaxWait(200*time.Millisecond))
+			if err != nil {
+				continue
+			}
+			for msg := range batch.Messages() {
+				id := msg.Subject()[len(msg.Subject())-5:]
+				if id == "c0002" {
+					continue
+				}
+				data := fmt.Sprintf(`{"cell_id":%q,"status":"ok"}`, id)
+				if _, err := f.js.Publish(context.Background(), broker.ResultSubject("exhaust", id), []byte(data)); err != nil {
+					t.Error(err)
+				}
+				_ = msg.Ack()
+			}
+		}
+	}()
+	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "exhaust", Cells: cells, Sink: sink, Topology: topo})
+	<-done
+	sink.checkExactlyOnce(t, cells)
+	r := sink.results["c0002"]
+	if sum.Failed != 1 || r.Status != experiments.StatusFailed || !contains(r.Error, "no result after 2 deliveries") {
+		t.Errorf("summary %+v, c0002 %+v; want c0002 failed after 2 deliveries", sum, r)
+	}
+	if n := streamMsgs(t, f, broker.CellsStream); n != 0 {
+		t.Errorf("%d messages left in the cells stream; want 0 (the exhausted cell deleted)", n)
+	}
+}
+
+// A coordinator stopped mid-sweep and started again finishes the sweep with
+// every cell exactly once; results published while it was down are kept.
+func TestCoordinatorRestartResumes(t *testing.T) {
+	f := startFarm(t)
+	gate := make(chan struct{})
+	var once sync.Once
+	runner := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		if c.Index >= 10 {
+			<-gate
+		}
+		return okRunner(ctx, c)
+	}
+	f.startWorker(t, worker.Config{ID: "w", Slots: 2, Runner: worker.RunnerFunc(runner)})
+	defer once.Do(func() { close(gate) })
+	cells := makeCells("restart", 30)
+	sink := newMemSink()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := coordinator.Run(ctx, f.js, coordinator.Config{Experiment: "restart", Cells: cells, Sink: sink, FlushEvery: 1})
+		errc <- err
+	}()
+	waitFor(t, time.Minute, "10 results", func() bool { return sink.count() >= 10 })
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted coordinator returned %v; want context.Canceled", err)
+	}
+	// Cells finish while no coordinator runs: their results must wait.
+	once.Do(func() { close(gate) })
+	waitFor(t, time.Minute, "results queued while the coordinator is down", func() bool {
+		return streamMsgs(t, f, broker.ResultsStream) >= 5
+	})
+	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "restart", Cells: cells, Sink: sink, Done: sink.done()})
+	sink.checkExactlyOnce(t, cells)
+	if sum.Skipped < 10 || sum.Skipped+sum.OK != 30 {
+		t.Errorf("rerun summary %+v; want ≥10 skipped and the rest ok", sum)
+	}
+}
+
+// When the output was lost, rerunning the same spec (within the dedupe
+// window, so every publication is a duplicate) runs everything again instead
+// of waiting forever.
+func TestRerunAfterOutputLostRepublishes(t *testing.T) {
+	f := startFarm(t)
+	f.startWorker(t, worker.Config{ID: "w", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
+	cells := makeCells("lost", 12)
+	runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "lost", Cells: cells, Sink: newMemSink()})
+	sink := newMemSink()
+	runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "lost", Cells: cells, Sink: sink})
+	sink.checkExactlyOnce(t, cells)
+}
+
+// A stopping worker lets its running cell finish within the grace period.
+func TestWorkerDrainsRunningCell(t *testing.T) {
+	f := startFarm(t)
+	started := make(chan struct{}, 1)
+	release := make(chan struct{})
+	runner := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		started <- struct{}{}
+		<-release
+		return okRunner(ctx, c)
+	}
+	stop := f.startWorker(t, worker.Config{ID: "drainer", Runner: worker.RunnerFunc(runner), Grace: time.Minute})
+	cells := makeCells("drain", 1)
+	sink := newMemSink()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: "drain", Cells: cells, Sink: sink})
+		errc <- err
+	}()
+	<-started
+	stopped := make(chan struct{})
+	go func() { stop(); close(stopped) }()
+	close(release)
+	<-stopped
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if r := sink.results["c0000"]; r.Worker != "drainer/0" || r.Status != experiments.StatusOK {
+		t.Errorf("result %+v; want ok from drainer/0", r)
+	}
+}
+
+// A stopping worker naks a cell that outlives the grace period; another
+// worker then runs it.
+func TestWorkerNaksCellPastGrace(t *testing.T) {
+	f := startFarm(t)
+	started := make(chan struct{}, 1)
+	stuck := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		started <- struct{}{}
+		<-ctx.Done()
+		return experiments.CellResult{Status: experiments.StatusFailed, Error: ctx.Err().Error()}
+	}
+	stop := f.startWorker(t, worker.Config{ID: "slow", Runner: worker.RunnerFunc(stuck), Grace: 50 * time.Millisecond})
+	cells := makeCells("nak", 1)
+	sink := newMemSink()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: "nak", Cells: cells, Sink: sink})
+		errc <- err
+	}()
+	<-started
+	stop()
+	f.startWorker(t, worker.Config{ID: "fast", Runner: worker.RunnerFunc(okRunner)})
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if r := sink.results["c0000"]; r.Worker != "fast/0" || r.Status != experiments.StatusOK {
+		t.Errorf("result %+v; want ok from fast/0", r)
+	}
+}

@@ -1,0 +1,12 @@
+// Package worker pulls schedfarm cells from the JetStream work queue, runs
+// them and publishes their results.
+//
+// A worker has N slots; each slot fetches one cell at a time (prefetch 1, so
+// no cell waits in a local buffer while its ack timer runs), runs it while
+// sending in-progress heartbeats, publishes the result to the results stream
+// and waits for the publish ack, and only then acks the cell. A cell that
+// panics is reported as failed with the panic text and the head of its stack;
+// the slot goes on. When the context given to Run is cancelled the worker
+// stops fetching, lets running cells finish within a grace period, naks the
+// ones that do not, and returns.
+package worker

@@ -1,0 +1,306 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/experiments"
+)
+
+// Runner runs one cell. Run reports every outcome, including failure, in the
+// returned result (Status failed with Error set); it should return soon after
+// ctx is cancelled. A panic inside Run is recovered by the worker.
+type Runner interface {
+	Run(ctx context.Context, c experiments.Cell) experiments.CellResult
+}
+
+// RunnerFunc adapts a function to Runner.
+type RunnerFunc func(ctx context.Context, c experiments.Cell) experiments.CellResult
+
+// Run calls f.
+func (f RunnerFunc) Run(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	return f(ctx, c)
+}
+
+// Config configures a worker.
+type Config struct {
+	// ID names the worker in results and logs; host name and process id when
+	// empty. Each slot reports as ID/slot.
+	ID string
+	// Slots is the number of cells run concurrently; 1 when zero.
+	Slots int
+	// Runner runs the cells; required.
+	Runner Runner
+	// Heartbeat is the interval of in-progress acks while a cell runs; a
+	// third of the consumer's AckWait when zero.
+	Heartbeat time.Duration
+	// Grace is how long running cells may take to finish once the context is
+	// cancelled before they are nak'ed; 30s when zero.
+	Grace time.Duration
+	// FetchWait bounds one fetch request, and so how quickly an idle worker
+	// notices cancellation; 1s when zero.
+	FetchWait time.Duration
+	// Version and Commit fill the result's fields of the same name when the
+	// runner leaves them empty.
+	Version, Commit string
+	// Topology is used to create the streams and the workers consumer when
+	// no coordinator has created them yet.
+	Topology broker.Topology
+	// Logf receives one line per notable event; silent when nil.
+	Logf func(format string, args ...any)
+}
+
+func (c Config) validate() error {
+	var errs []error
+	if c.Runner == nil {
+		errs = append(errs, errors.New("worker: Runner is nil; want a cell runner"))
+	}
+	if c.Slots < 0 {
+		errs = append(errs, fmt.Errorf("worker: slots %d; want a positive number", c.Slots))
+	}
+	return errors.Join(errs...)
+}
+
+// Run runs the worker until ctx is cancelled, then drains as described in
+// the package documentation and returns nil. It returns an error only when
+// it cannot start (bad config, no consumer).
+func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	if cfg.ID == "" {
+		host, _ := os.Hostname()
+		cfg.ID = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if cfg.Slots == 0 {
+		cfg.Slots = 1
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 30 * time.Second
+	}
+	if cfg.FetchWait <= 0 {
+		cfg.FetchWait = time.Second
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	setupCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	cons, err := broker.EnsureExists(setupCtx, js, cfg.Topology)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("worker %s: %w", cfg.ID, err)
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = cons.CachedInfo().Config.AckWait / 3
+		if cfg.Heartbeat < 50*time.Millisecond {
+			cfg.Heartbeat = 50 * time.Millisecond
+		}
+	}
+	w := &worker{cfg: cfg, js: js, cons: cons, stop: ctx}
+	var wg sync.WaitGroup
+	for i := range cfg.Slots {
+		wg.Go(func() { w.slot(fmt.Sprintf("%s/%d", cfg.ID, i)) })
+	}
+	wg.Wait()
+	return nil
+}
+
+type worker struct {
+	cfg  Config
+	js   jetstream.JetStream
+	cons jetstream.Consumer
+	stop context.Context
+}
+
+// slot fetches and runs one cell at a time until w.stop is done.
+func (w *worker) slot(id string) {
+	backoff := 100 * time.Millisecond
+	for w.stop.Err() == nil {
+		batch, err := w.cons.Fetch(1, jetstream.FetchMaxWait(w.cfg.FetchWait))
+		if err != nil {
+			w.cfg.Logf("worker %s: fetch: %v (retrying)", id, err)
+			select {
+			case <-w.stop.Done():
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		}
+		backoff = 100 * time.Millisecond
+		for msg := range batch.Messages() {
+			w.handle(id, msg)
+		}
+	}
+}
+
+// handle runs one delivered cell and settles its message.
+func (w *worker) handle(slotID string, msg jetstream.Msg) {
+	if w.stop.Err() != nil {
+		_ = msg.Nak()
+		return
+	}
+	var seq uint64
+	if md, err := msg.Metadata(); err == nil {
+		seq = md.Sequence.Stream
+	}
+	var cell experiments.Cell
+	var res experiments.CellResult
+	if err := json.Unmarshal(msg.Data(), &cell); err != nil || cell.ID == "" {
+		// Report it under the ids from the subject so that the coordinator
+		// records the cell as failed instead of waiting for it forever.
+		cell = cellFromSubject(msg.Subject())
+		res = experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
+			Error: fmt.Sprintf("worker could not decode the cell message on %s: %v; want a JSON experiments.Cell with an id", msg.Subject(), err)}
+	} else {
+		var ok bool
+		res, ok = w.run(slotID, msg, cell)
+		if !ok {
+			w.cfg.Logf("worker %s: cell %s did not finish within the %v grace period; nak'ed", slotID, cell.ID, w.cfg.Grace)
+			_ = msg.Nak()
+			return
+		}
+	}
+	res.CellID = cell.ID
+	res.Worker = slotID
+	if res.Version == "" {
+		res.Version = w.cfg.Version
+	}
+	if res.Commit == "" {
+		res.Commit = w.cfg.Commit
+	}
+	if res.GoVersion == "" {
+		res.GoVersion = runtime.Version()
+	}
+	if res.Status != experiments.StatusOK && res.Status != experiments.StatusFailed {
+		res.Error = strings.TrimSpace(fmt.Sprintf("runner returned status %q; want %q or %q. %s", res.Status, experiments.StatusOK, experiments.StatusFailed, res.Error))
+		res.Status = experiments.StatusFailed
+	}
+	if err := w.publish(cell, res, seq); err != nil {
+		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cell.ID, err)
+		_ = msg.Nak()
+		return
+	}
+	ackCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := msg.DoubleAck(ackCtx); err != nil {
+		// The result is published; a redelivery only runs the cell again and
+		// its result is dropped as a duplicate.
+		w.cfg.Logf("worker %s: cell %s: ack: %v", slotID, cell.ID, err)
+	}
+}
+
+// run runs the cell with heartbeats and panic recovery. ok is false when the
+// worker is stopping and the cell did not finish within the grace period.
+func (w *worker) run(slotID string, msg jetstream.Msg, cell experiments.Cell) (res experiments.CellResult, ok bool) {
+	runCtx, cancelRun := context.WithCancel(context.Background())
+	defer cancelRun()
+	done := make(chan experiments.CellResult, 1)
+	start := time.Now()
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- experiments.CellResult{Status: experiments.StatusFailed,
+					Error: fmt.Sprintf("panic: %v\n%s", p, stackHead(debug.Stack(), 12))}
+			}
+		}()
+		done <- w.cfg.Runner.Run(runCtx, cell)
+	}()
+	hb := time.NewTicker(w.cfg.Heartbeat)
+	defer hb.Stop()
+	stopping := w.stop.Done()
+	var grace <-chan time.Time
+	for {
+		select {
+		case res = <-done:
+			if grace != nil && runCtx.Err() != nil {
+				return res, false
+			}
+			if res.WallSeconds == 0 {
+				res.WallSeconds = time.Since(start).Seconds()
+			}
+			return res, true
+		case <-hb.C:
+			if err := msg.InProgress(); err != nil {
+				w.cfg.Logf("worker %s: cell %s: heartbeat: %v", slotID, cell.ID, err)
+			}
+		case <-stopping:
+			stopping = nil
+			t := time.NewTimer(w.cfg.Grace)
+			defer t.Stop()
+			grace = t.C
+		case <-grace:
+			cancelRun()
+			// Give the runner a moment to honour the cancellation; a runner
+			// that ignores it is abandoned (the process is about to exit).
+			select {
+			case <-done:
+			case <-time.After(time.Second):
+			}
+			return experiments.CellResult{}, false
+		}
+	}
+}
+
+// publish sends the result and waits for the stream's ack. The message id
+// is the cell id plus the cell message's stream sequence: a redelivery of the
+// same message that runs again is dropped as a duplicate, while a later
+// re-publication of the cell (a new sequence) gets through.
+func (w *worker) publish(cell experiments.Cell, res experiments.CellResult, seq uint64) error {
+	data, err := json.Marshal(res)
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	subject := broker.ResultSubject(cell.Experiment, cell.ID)
+	msgID := cell.ID + ":" + strconv.FormatUint(seq, 10)
+	var last error
+	for attempt := range 5 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := w.js.Publish(ctx, subject, data, jetstream.WithMsgID(msgID))
+		cancel()
+		if err == nil {
+			return nil
+		}
+		last = err
+		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
+	}
+	return last
+}
+
+// cellFromSubject recovers experiment and cell id tokens from a cell subject.
+func cellFromSubject(subject string) experiments.Cell {
+	parts := strings.Split(subject, ".")
+	var c experiments.Cell
+	if len(parts) >= 4 {
+		c.Experiment = parts[2]
+		c.ID = parts[3]
+	}
+	return c
+}
+
+// stackHead keeps the frames from the panicking call on, at most n lines.
+func stackHead(stack []byte, n int) string {
+	lines := strings.Split(strings.TrimSpace(string(stack)), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") {
+			// Skip panic(...) and its file line.
+			lines = lines[min(i+2, len(lines)):]
+			break
+		}
+	}
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
