@@ -49,21 +49,25 @@ func (s *SliceStream) Next() *Job {
 // instead of keeping jobs.
 type Observer func(j *Job)
 
+// Stats counts what the engine did in one run.
+type Stats struct {
+	Events int // events popped, passes included
+	Passes int // scheduling passes
+}
+
 // Run simulates the jobs of src on platform p under scheduler s until every
 // job has ended. It returns the jobs in submit order with their final state.
 // It returns an error if a scheduler misbehaves (starts a job that does not
 // fit, leaves jobs waiting forever) or the input is out of order.
-func Run(p Platform, s Scheduler, src Stream, obs Observer) ([]*Job, error) {
+func Run(p Platform, s Scheduler, src Stream, obs Observer) ([]*Job, Stats, error) {
 	if err := p.Validate(); err != nil {
-		return nil, err
+		return nil, Stats{}, err
 	}
 	c := newCluster(p)
 	e := &engine{c: c, sched: s, src: src, obs: obs}
 	c.eng = e
-	if err := e.loop(); err != nil {
-		return e.jobs, err
-	}
-	return e.jobs, nil
+	err := e.loop()
+	return e.jobs, e.stats, err
 }
 
 type engine struct {
@@ -82,6 +86,7 @@ type engine struct {
 	waiting     int // jobs Queued
 	err         error
 	free        []*Event // recycled events
+	stats       Stats
 }
 
 func (e *engine) event(at Time, class Class, j *Job) *Event {
@@ -135,6 +140,7 @@ func (e *engine) loop() error {
 	}
 	for e.q.Len() > 0 {
 		ev := e.q.Pop()
+		e.stats.Events++
 		if ev.At < e.c.now {
 			return fmt.Errorf("sim: internal error: event at %g after time %g", ev.At, e.c.now)
 		}
@@ -154,6 +160,7 @@ func (e *engine) loop() error {
 			e.needPass(ev.At)
 		case ClassPass:
 			e.passQueued = false
+			e.stats.Passes++
 			ch := e.changes
 			e.changes = Changes{Arrived: ch.Arrived[:0:0], Ended: ch.Ended[:0:0]}
 			e.sched.Pass(e.c, ch)

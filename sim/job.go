@@ -72,7 +72,14 @@ type Job struct {
 // run for estimate and actually needs work seconds at rate 1. A positive
 // limit makes the engine kill the job limit seconds after it starts.
 func NewJob(id int64, submit Time, demand []int, estimate, work, limit Time) *Job {
-	return &Job{ID: id, Submit: submit, Demand: demand, Estimate: estimate, work: work, limit: limit}
+	j := &Job{}
+	j.Init(id, submit, demand, estimate, work, limit)
+	return j
+}
+
+// Init sets up j like NewJob, for callers that allocate jobs in bulk.
+func (j *Job) Init(id int64, submit Time, demand []int, estimate, work, limit Time) {
+	*j = Job{ID: id, Submit: submit, Demand: demand, Estimate: estimate, work: work, limit: limit}
 }
 
 // Procs returns the job's demand on the first pool (processors on the

@@ -77,3 +77,24 @@ func ReadAll(src Source) ([]Job, error) {
 		jobs = append(jobs, j)
 	}
 }
+
+// SliceSource streams a slice of jobs; it implements Source.
+type SliceSource struct {
+	jobs []Job
+	i    int
+}
+
+// NewSliceSource returns a Source over jobs (not copied).
+func NewSliceSource(jobs []Job) *SliceSource { return &SliceSource{jobs: jobs} }
+
+// Len returns the number of jobs not yet returned.
+func (s *SliceSource) Len() int { return len(s.jobs) - s.i }
+
+// Next returns the next job, or io.EOF after the last.
+func (s *SliceSource) Next() (Job, error) {
+	if s.i >= len(s.jobs) {
+		return Job{}, io.EOF
+	}
+	s.i++
+	return s.jobs[s.i-1], nil
+}

@@ -19,6 +19,8 @@ type command struct {
 // commands lists every subcommand in the order the usage text shows them.
 func commands() []command {
 	return []command{
+		{"sim", "simulate one scheduler over one SWF trace and print metrics", runSim},
+		{"schedulers", "list the registered schedulers", runSchedulers},
 		{"version", "print the schedfarm version", runVersion},
 	}
 }

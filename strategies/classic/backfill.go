@@ -59,8 +59,10 @@ func Depth(k int) Config { return Config{Depth: k, Backfill: true} }
 type Backfill struct {
 	cfg      Config
 	prof     *profile.Profile
-	queue    []*entry // waiting jobs in submit order
+	queue    []*entry // waiting jobs in submit order, and started ones not yet compacted
+	done     int      // started entries still in queue
 	reserved int      // entries holding a reservation
+	earliest sim.Time // earliest reservation start (+Inf: none)
 	cands    []*entry // scratch for backfill candidates
 }
 
@@ -79,7 +81,7 @@ func New(p sim.Platform, cfg Config) (*Backfill, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &Backfill{cfg: cfg, prof: profile.New(0, p.Capacities())}, nil
+	return &Backfill{cfg: cfg, prof: profile.New(0, p.Capacities()), earliest: math.Inf(1)}, nil
 }
 
 // Config returns the scheduler's configuration.
@@ -119,44 +121,64 @@ func (b *Backfill) Pass(c *sim.Cluster, ch sim.Changes) {
 	if released && b.reserved > 0 {
 		b.compress(now)
 	}
+	first := len(b.queue)
 	for _, j := range ch.Arrived {
 		b.queue = append(b.queue, &entry{job: j})
 	}
-
-	b.startReserved(c, now)
-	if b.cfg.Backfill {
+	switch {
+	case b.earliest <= now || b.cfg.Depth != Unlimited:
+		// A reservation is due, or the reserved prefix may have room:
+		// walk the queue from the start.
+		b.startReserved(c, now, 0)
+	case first < len(b.queue):
+		// Unlimited depth and nothing due: only the arrivals need
+		// reservations, and only they can start now.
+		b.startReserved(c, now, first)
+	}
+	if b.cfg.Backfill && !noneFree(c) {
 		b.backfill(c, now)
 	}
 	b.compact()
-	b.wake(c, now)
+	if !math.IsInf(b.earliest, 1) {
+		c.WakeAt(b.earliest)
+	}
 }
 
 // compress re-places every reservation, in submit order, at its earliest
 // start; none moves later.
 func (b *Backfill) compress(now sim.Time) {
+	b.earliest = math.Inf(1)
 	for _, e := range b.queue {
 		if !e.reserved || e.started {
 			continue
 		}
 		d := dur(e.job)
-		b.prof.Release(e.start, e.start+d, e.job.Demand)
-		s := b.prof.EarliestStart(now, d, e.job.Demand)
-		if s > e.start {
-			s = e.start // the old place is always still free; guard rounding
+		if s := b.prof.EarliestMove(now, d, e.job.Demand, e.start); s < e.start {
+			b.prof.Release(e.start, e.start+d, e.job.Demand)
+			b.prof.Reserve(s, s+d, e.job.Demand)
+			e.start = s
 		}
-		b.prof.Reserve(s, s+d, e.job.Demand)
-		e.start = s
+		b.earliest = math.Min(b.earliest, e.start)
 	}
 }
 
-// startReserved walks the queue in submit order, granting reservations while
-// slots are free and starting every reserved job whose time has come.
-func (b *Backfill) startReserved(c *sim.Cluster, now sim.Time) {
-	for _, e := range b.queue {
+// startReserved walks the queue in submit order from index from, granting
+// reservations while slots are free and starting every reserved job whose
+// time has come. Walking from 0 also recomputes the earliest reservation.
+// With a finite depth the reserved jobs are always the first waiting ones,
+// so the walk stops at the first job that cannot get a reservation.
+func (b *Backfill) startReserved(c *sim.Cluster, now sim.Time, from int) {
+	if from == 0 {
+		b.earliest = math.Inf(1)
+	}
+	for _, e := range b.queue[from:] {
 		if e.started {
 			continue
 		}
-		if !e.reserved && (b.cfg.Depth == Unlimited || b.reserved < b.cfg.Depth) {
+		if !e.reserved {
+			if b.cfg.Depth != Unlimited && b.reserved >= b.cfg.Depth {
+				return
+			}
 			d := dur(e.job)
 			s := b.prof.EarliestStart(now, d, e.job.Demand)
 			if math.IsInf(s, 1) {
@@ -166,13 +188,16 @@ func (b *Backfill) startReserved(c *sim.Cluster, now sim.Time) {
 			e.reserved, e.start = true, s
 			b.reserved++
 		}
-		if e.reserved && e.start <= now && c.Fits(e.job) {
+		if e.start <= now && c.Fits(e.job) {
 			if c.Start(e.job) != nil {
 				return
 			}
 			e.started = true
 			b.reserved--
+			b.done++
+			continue
 		}
+		b.earliest = math.Min(b.earliest, e.start)
 	}
 }
 
@@ -192,9 +217,6 @@ func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
 		sort.SliceStable(b.cands, func(x, y int) bool { return b.cands[x].job.Estimate < b.cands[y].job.Estimate })
 	}
 	for _, e := range b.cands {
-		if noneFree(c) {
-			return
-		}
 		if !c.Fits(e.job) {
 			continue
 		}
@@ -207,6 +229,10 @@ func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
 		}
 		b.prof.Reserve(now, now+d, e.job.Demand)
 		e.started = true
+		b.done++
+		if noneFree(c) {
+			return
+		}
 	}
 }
 
@@ -219,8 +245,12 @@ func noneFree(c *sim.Cluster) bool {
 	return true
 }
 
-// compact drops started entries from the queue.
+// compact drops started entries from the queue once they are at least half
+// of it, so the cost is amortised over the starts.
 func (b *Backfill) compact() {
+	if b.done == 0 || 2*b.done < len(b.queue) {
+		return
+	}
 	k := 0
 	for _, e := range b.queue {
 		if !e.started {
@@ -228,22 +258,7 @@ func (b *Backfill) compact() {
 			k++
 		}
 	}
-	for i := k; i < len(b.queue); i++ {
-		b.queue[i] = nil
-	}
+	clear(b.queue[k:])
 	b.queue = b.queue[:k]
-}
-
-// wake asks for a pass at the earliest future reservation, so a reserved
-// job starts on time even if nothing else happens then.
-func (b *Backfill) wake(c *sim.Cluster, now sim.Time) {
-	next := math.Inf(1)
-	for _, e := range b.queue {
-		if e.reserved && e.start > now && e.start < next {
-			next = e.start
-		}
-	}
-	if !math.IsInf(next, 1) {
-		c.WakeAt(next)
-	}
+	b.done = 0
 }

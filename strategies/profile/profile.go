@@ -102,6 +102,47 @@ func (p *Profile) EarliestStart(from, dur sim.Time, demand []int) sim.Time {
 	return math.Inf(1)
 }
 
+// EarliestMove returns the earliest start in [from, cur] for a job that
+// holds demand units on [cur, cur+dur): its own units count as free. It
+// changes nothing, so a caller can leave a reservation in place when it
+// cannot move (the common case when compressing a queue).
+func (p *Profile) EarliestMove(from, dur sim.Time, demand []int, cur sim.Time) sim.Time {
+	if from < p.times[0] {
+		from = p.times[0]
+	}
+	ownEnd := cur + dur
+	start := from
+	for i := p.find(from); i < len(p.times) && start < cur; i++ {
+		own := p.times[i] >= cur && p.times[i] < ownEnd
+		if !p.fitsStepWith(i, demand, own) {
+			if i+1 < len(p.times) {
+				start = p.times[i+1]
+				continue
+			}
+			return cur
+		}
+		if i+1 == len(p.times) || p.times[i+1]-start >= dur {
+			return start
+		}
+	}
+	return cur
+}
+
+// fitsStepWith is fitsStep with demand added back to the step's free units
+// when own is set.
+func (p *Profile) fitsStepWith(i int, demand []int, own bool) bool {
+	if !own {
+		return p.fitsStep(i, demand)
+	}
+	row := p.free[i*p.n : (i+1)*p.n]
+	for k, d := range demand {
+		if d > row[k]+d {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *Profile) fitsStep(i int, demand []int) bool {
 	row := p.free[i*p.n : (i+1)*p.n]
 	for k, d := range demand {

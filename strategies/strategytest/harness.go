@@ -60,7 +60,7 @@ func (r *recorder) Pass(c *sim.Cluster, ch sim.Changes) {
 // Record runs s over specs on p and records the reservations it promises.
 func Record(p sim.Platform, s sim.Scheduler, specs []JobSpec) (*Recording, error) {
 	rec := &Recording{Platform: p, Promises: map[int64][]sim.Time{}}
-	jobs, err := sim.Run(p, &recorder{inner: s, rec: rec}, sim.NewSliceStream(Build(specs)), nil)
+	jobs, _, err := sim.Run(p, &recorder{inner: s, rec: rec}, sim.NewSliceStream(Build(specs)), nil)
 	rec.Jobs = jobs
 	return rec, err
 }

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/strategies"
+)
+
+// paramFlags collects repeated --param name=value flags.
+type paramFlags map[string]any
+
+func (p paramFlags) String() string { return "" }
+
+func (p paramFlags) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("%q: want name=value", s)
+	}
+	p[name] = value
+	return nil
+}
+
+func runSim(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg runner.Config
+	params := paramFlags{}
+	fs.StringVar(&cfg.Trace, "trace", "", "SWF trace to simulate, plain or .gz (required)")
+	fs.StringVar(&cfg.Scheduler, "scheduler", "easy", "scheduler name (see 'schedfarm schedulers')")
+	fs.Var(params, "param", "scheduler parameter name=value (repeatable), e.g. --param k=4")
+	fs.IntVar(&cfg.Procs, "procs", 0, "machine size; 0 = from the trace header (MaxProcs, MaxNodes) or the largest job")
+	fs.StringVar(&cfg.Estimates, "estimates", runner.EstimatesUser, "runtime estimates: user (SWF field 9), exact (= runtime), pyss (pyss compatibility)")
+	fs.StringVar(&cfg.Overrun, "overrun", runner.OverrunKill, "runtime > requested time: kill (at the requested time) or extend (estimate raised)")
+	fs.Float64Var(&cfg.Load, "load", 0, "target offered load, reached by scaling interarrival times (0 = as in the trace)")
+	fs.Float64Var(&cfg.Gamma, "gamma", 10, "bounded-slowdown threshold in seconds")
+	fs.IntVar(&cfg.WarmupJobs, "warmup", 0, "exclude the first N jobs from the per-job aggregates")
+	fs.IntVar(&cfg.MaxJobs, "max-jobs", 0, "simulate only the first N jobs (0 = all)")
+	fs.BoolVar(&cfg.Lenient, "lenient", false, "skip malformed SWF lines (counted) instead of failing")
+	schedule := fs.String("schedule", "", "write the simulated schedule as SWF to this file (.gz to compress)")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: schedfarm sim --trace FILE [flags]\n\nSimulates one scheduler over one SWF trace and prints the metrics.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if cfg.Trace == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "schedfarm sim: --trace FILE is required and no other arguments are accepted")
+		fs.Usage()
+		return 2
+	}
+	if len(params) > 0 {
+		cfg.SchedulerParams = params
+	}
+	began := time.Now()
+	res, err := runner.Run(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
+		return 1
+	}
+	wall := time.Since(began)
+	if *schedule != "" {
+		if err := res.WriteSchedule(*schedule); err != nil {
+			fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
+			return 1
+		}
+	}
+	if *asJSON {
+		return printJSON(stdout, stderr, res, wall)
+	}
+	printSummary(stdout, res, wall, *schedule)
+	return 0
+}
+
+func printJSON(stdout, stderr io.Writer, res *runner.Result, wall time.Duration) int {
+	out := map[string]any{
+		"trace": res.Config.Trace, "scheduler": res.Config.Scheduler, "estimates": res.Config.Estimates,
+		"overrun": res.Config.Overrun, "procs": res.Platform.Pools[0].Capacity, "procs_source": res.ProcsSource,
+		"adjustments": res.Adjust, "skipped_lines": res.SkippedLines, "wall_seconds": wall.Seconds(),
+	}
+	metrics := map[string]float64{}
+	for _, m := range res.Metrics() {
+		metrics[m.Name] = m.Value
+	}
+	out["metrics"] = metrics
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func printSummary(w io.Writer, res *runner.Result, wall time.Duration, schedule string) {
+	s, a := res.Summary, res.Adjust
+	fmt.Fprintf(w, "trace       %s\n", res.Config.Trace)
+	fmt.Fprintf(w, "scheduler   %s   estimates %s   overrun %s\n", res.Config.Scheduler, res.Config.Estimates, res.Config.Overrun)
+	fmt.Fprintf(w, "machine     %d processors (%s)\n", res.Platform.Pools[0].Capacity, res.ProcsSource)
+	fmt.Fprintf(w, "jobs        %d simulated: %d finished, %d killed, %d rejected; %d backfilled\n", s.Jobs, s.Finished, s.Killed, s.Rejected, s.Backfilled)
+	fmt.Fprintf(w, "input       %d dropped (runtime %d, processors %d, submit %d), %d altered",
+		a.Dropped(), a.DroppedRuntime, a.DroppedProcs, a.DroppedSubmit, a.Altered())
+	if a.Altered() > 0 {
+		fmt.Fprintf(w, " (clamped %d, no estimate %d, extended %d, kill limit %d, pyss raised %d, pyss cut %d)",
+			a.ClampedProcs, a.NoEstimate, a.Extended, a.Limited, a.PyssRaised, a.PyssCut)
+	}
+	if res.SkippedLines > 0 {
+		fmt.Fprintf(w, "; %d malformed lines skipped", res.SkippedLines)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tmean\tmedian\tp95\tmax\t")
+	for _, row := range []struct {
+		name string
+		vals [4]float64
+	}{
+		{"wait (s)", [4]float64{s.Wait.Mean, s.Wait.Median, s.Wait.P95, s.Wait.Max}},
+		{"response (s)", [4]float64{s.Response.Mean, s.Response.Median, s.Response.P95, s.Response.Max}},
+		{"slowdown", [4]float64{s.Slowdown.Mean, s.Slowdown.Median, s.Slowdown.P95, s.Slowdown.Max}},
+		{fmt.Sprintf("bsld (Γ=%gs)", gammaOf(res)), [4]float64{s.BSLD.Mean, s.BSLD.Median, s.BSLD.P95, s.BSLD.Max}},
+	} {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t\n", row.name, row.vals[0], row.vals[1], row.vals[2], row.vals[3])
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "utilisation %.4f   makespan %.0f s   offered load %.4f\n", s.Utilization, s.Makespan, res.OfferedLoad)
+	if schedule != "" {
+		fmt.Fprintf(w, "schedule    written to %s\n", schedule)
+	}
+	fmt.Fprintf(w, "simulated in %.3f s\n", wall.Seconds())
+}
+
+func gammaOf(res *runner.Result) float64 {
+	if res.Config.Gamma > 0 {
+		return res.Config.Gamma
+	}
+	return 10
+}
+
+func runSchedulers(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("schedulers", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: schedfarm schedulers\n\nLists the registered schedulers with a one-line description and their parameters.")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	reg := strategies.Builtin()
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, name := range reg.Names() {
+		e, _ := reg.Lookup(name)
+		fmt.Fprintf(tw, "%s\t%s\n", name, e.Summary)
+		for _, p := range e.Params {
+			fmt.Fprintf(tw, "\t  param %s (%s, default %v): %s\n", p.Name, p.Kind, p.Default, p.Doc)
+		}
+	}
+	tw.Flush()
+	return 0
+}

@@ -1,0 +1,61 @@
+package runner_test
+
+import (
+	"testing"
+
+	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf"
+)
+
+// BenchmarkKTH simulates KTH-SP2 (28,489 jobs, 100 processors, user
+// estimates, kill at the requested time) under each classic scheduler. The
+// trace is parsed once outside the timed loop; BenchmarkReadKTH times the
+// parse. Reported: jobs/s and ns/event.
+func BenchmarkKTH(b *testing.B) {
+	path := traces.Path(b, traces.KTH)
+	r, err := swf.Open(path, swf.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	records, err := workload.ReadAll(r)
+	r.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, sched := range []string{"fcfs", "easy", "cons", "sjbf"} {
+		b.Run(sched, func(b *testing.B) {
+			b.ReportAllocs()
+			var res *runner.Result
+			for b.Loop() {
+				res, err = runner.Run(runner.Config{
+					Source: workload.NewSliceSource(records), Procs: 100, Scheduler: sched,
+					Estimates: runner.EstimatesUser, Overrun: runner.OverrunKill,
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(float64(len(res.Jobs))/sec, "jobs/s")
+			b.ReportMetric(sec*1e9/float64(res.Stats.Events), "ns/event")
+		})
+	}
+}
+
+// BenchmarkReadKTH parses the gzipped KTH-SP2 trace.
+func BenchmarkReadKTH(b *testing.B) {
+	path := traces.Path(b, traces.KTH)
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := swf.Open(path, swf.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := workload.ReadAll(r); err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+	}
+}

@@ -1,0 +1,26 @@
+// Package runner turns a workload and a platform into one simulation run: it
+// reads the trace (or takes a job stream), applies the runtime-estimate
+// semantics, scales the load if asked, builds the scheduler from the
+// registry, runs the engine and computes the metrics. The sim subcommand and
+// the farm's workers both go through Run, so a cell and a command line give
+// the same numbers.
+//
+// # Estimate semantics
+//
+//	exact   estimate = runtime (SWF field 4)
+//	user    estimate = requested time (field 9); a job without one uses its
+//	        runtime (counted). When runtime > requested time the overrun
+//	        policy decides:
+//	          kill    the job is killed at its requested time
+//	          extend  the estimate is raised to the runtime; never killed
+//	pyss    the classic Python simulator pyss, reproduced: estimate =
+//	        max(requested, runtime, 1) and actual runtime =
+//	        max(min(requested, runtime), 1), both truncated to whole seconds;
+//	        processors = requested (field 8, or field 5 when 8 is missing),
+//	        clamped to the machine size; jobs with runtime ≤ 0, processors ≤ 0
+//	        or submit < 0 are dropped. The overrun policy does not apply.
+//
+// In every mode a job whose runtime or processor count is unknown (−1) or not
+// positive enough to simulate is dropped, and every dropped or altered job is
+// counted in Adjustments — nothing is dropped silently.
+package runner

@@ -1,0 +1,142 @@
+package runner
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/workload"
+)
+
+// Estimate modes and overrun policies.
+const (
+	EstimatesExact = "exact"
+	EstimatesUser  = "user"
+	EstimatesPyss  = "pyss"
+
+	OverrunKill   = "kill"
+	OverrunExtend = "extend"
+)
+
+// Adjustments counts the jobs the estimate semantics dropped or altered.
+type Adjustments struct {
+	DroppedRuntime int // runtime unknown (or ≤ 0 in pyss mode)
+	DroppedProcs   int // processor count unknown or ≤ 0
+	DroppedSubmit  int // submit time < 0
+	ClampedProcs   int // processors above the machine size, clamped (pyss)
+	NoEstimate     int // no requested time; the runtime was used (user)
+	Extended       int // runtime > requested: estimate raised to the runtime (user/extend)
+	Limited        int // runtime > requested: will be killed at the requested time (user/kill)
+	PyssRaised     int // pyss: estimate raised above the requested time
+	PyssCut        int // pyss: actual runtime changed (cut to requested, truncated, or raised to 1 s)
+}
+
+// Dropped returns the number of jobs dropped.
+func (a Adjustments) Dropped() int { return a.DroppedRuntime + a.DroppedProcs + a.DroppedSubmit }
+
+// Altered returns the number of jobs kept with a changed field.
+func (a Adjustments) Altered() int {
+	return a.ClampedProcs + a.NoEstimate + a.Extended + a.Limited + a.PyssRaised + a.PyssCut
+}
+
+// converter turns SWF records into simulation jobs under one estimate mode.
+type converter struct {
+	mode    string
+	overrun string
+	procs   int
+	adj     Adjustments
+	store   []sim.Job // jobs are carved from here, one allocation per run
+	demand  []int
+}
+
+// newJob carves a job out of the converter's store.
+func (c *converter) newJob(r *workload.Job, procs int64, est, work, limit float64) *sim.Job {
+	if len(c.store) == 0 {
+		c.store = make([]sim.Job, 1024)
+		c.demand = make([]int, 1024)
+	}
+	j, d := &c.store[0], c.demand[:1:1]
+	c.store, c.demand = c.store[1:], c.demand[1:]
+	d[0] = int(procs)
+	j.Init(r.ID, r.Submit, d, est, work, limit)
+	return j
+}
+
+func checkModes(mode, overrun string) error {
+	switch mode {
+	case EstimatesExact, EstimatesUser, EstimatesPyss:
+	default:
+		return fmt.Errorf("estimates %q; accepted: user, exact, pyss", mode)
+	}
+	switch overrun {
+	case OverrunKill, OverrunExtend:
+	default:
+		return fmt.Errorf("overrun %q; accepted: kill, extend", overrun)
+	}
+	return nil
+}
+
+// convert returns the simulation job for r, or nil when r is dropped.
+func (c *converter) convert(r *workload.Job) *sim.Job {
+	if c.mode == EstimatesPyss {
+		return c.pyss(r)
+	}
+	if r.Submit < 0 {
+		c.adj.DroppedSubmit++
+		return nil
+	}
+	if r.RunTime < 0 {
+		c.adj.DroppedRuntime++
+		return nil
+	}
+	procs := r.Procs()
+	if procs <= 0 {
+		c.adj.DroppedProcs++
+		return nil
+	}
+	work := r.RunTime
+	est, limit := work, 0.0
+	if c.mode == EstimatesUser {
+		switch {
+		case r.ReqTime <= 0:
+			c.adj.NoEstimate++
+		case work > r.ReqTime && c.overrun == OverrunKill:
+			est, limit = r.ReqTime, r.ReqTime
+			c.adj.Limited++
+		case work > r.ReqTime:
+			c.adj.Extended++
+		default:
+			est = r.ReqTime
+		}
+	}
+	return c.newJob(r, procs, est, work, limit)
+}
+
+// pyss applies the pyss conversion (see the package doc).
+func (c *converter) pyss(r *workload.Job) *sim.Job {
+	procs := r.Procs()
+	switch {
+	case r.RunTime <= 0:
+		c.adj.DroppedRuntime++
+		return nil
+	case procs <= 0:
+		c.adj.DroppedProcs++
+		return nil
+	case r.Submit < 0:
+		c.adj.DroppedSubmit++
+		return nil
+	}
+	if procs > int64(c.procs) {
+		procs = int64(c.procs)
+		c.adj.ClampedProcs++
+	}
+	est := math.Trunc(math.Max(math.Max(r.ReqTime, r.RunTime), 1))
+	work := math.Trunc(math.Max(math.Min(r.ReqTime, r.RunTime), 1))
+	if est > r.ReqTime {
+		c.adj.PyssRaised++
+	}
+	if work != r.RunTime {
+		c.adj.PyssCut++
+	}
+	return c.newJob(r, procs, est, work, 0)
+}

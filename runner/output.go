@@ -1,0 +1,104 @@
+package runner
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf"
+)
+
+// Metric is one named number of a run. Names are stable: they become
+// Parquet columns.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// Metrics returns the run's metrics in a fixed order:
+//
+//	jobs, measured, finished, killed, rejected, dropped, altered, backfilled
+//	wait_{mean,median,p95,max}, response_…, slowdown_…, bsld_…  (seconds / ratios)
+//	utilization, makespan, offered_load, load_factor
+func (r *Result) Metrics() []Metric {
+	s := r.Summary
+	ms := []Metric{
+		{"jobs", float64(s.Jobs)},
+		{"measured", float64(s.Measured)},
+		{"finished", float64(s.Finished)},
+		{"killed", float64(s.Killed)},
+		{"rejected", float64(s.Rejected)},
+		{"dropped", float64(r.Adjust.Dropped())},
+		{"altered", float64(r.Adjust.Altered())},
+		{"backfilled", float64(s.Backfilled)},
+	}
+	for _, d := range []struct {
+		name string
+		d    sim.Dist
+	}{{"wait", s.Wait}, {"response", s.Response}, {"slowdown", s.Slowdown}, {"bsld", s.BSLD}} {
+		ms = append(ms,
+			Metric{d.name + "_mean", d.d.Mean},
+			Metric{d.name + "_median", d.d.Median},
+			Metric{d.name + "_p95", d.d.P95},
+			Metric{d.name + "_max", d.d.Max})
+	}
+	return append(ms,
+		Metric{"utilization", s.Utilization},
+		Metric{"makespan", s.Makespan},
+		Metric{"offered_load", r.OfferedLoad},
+		Metric{"load_factor", r.LoadFactor})
+}
+
+// MetricNames returns the names Metrics uses, in order.
+func MetricNames() []string {
+	ms := (&Result{}).Metrics()
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return names
+}
+
+// ScheduleRecord returns job i of the run as an SWF record of the simulated
+// schedule: the original record with wait (field 3), the time actually run
+// (4), the allocated processors (5), the estimate used (9) and the status
+// (11: 1 finished, 0 killed, 5 rejected — with wait and runtime −1) replaced.
+func (r *Result) ScheduleRecord(i int) workload.Job {
+	j, rec := r.Jobs[i], r.Records[i]
+	rec.Submit = j.Submit
+	rec.ReqTime = j.Estimate
+	rec.AllocProcs = int64(j.Procs())
+	switch j.State() {
+	case sim.Rejected:
+		rec.Wait, rec.RunTime, rec.Status = workload.Unknown, workload.Unknown, 5
+	case sim.Killed:
+		rec.Wait, rec.RunTime, rec.Status = j.Wait(), j.Ran(), 0
+	default:
+		rec.Wait, rec.RunTime, rec.Status = j.Wait(), j.Ran(), 1
+	}
+	return rec
+}
+
+// WriteSchedule writes the simulated schedule as SWF to path (gzip when it
+// ends in .gz), with a header naming the run.
+func (r *Result) WriteSchedule(path string) error {
+	h := r.Header.Clone()
+	h.AddComment(fmt.Sprintf("schedfarm simulated schedule: scheduler=%s estimates=%s overrun=%s procs=%d (%s)",
+		r.Config.Scheduler, r.Config.Estimates, r.Config.Overrun, r.Platform.Pools[0].Capacity, r.ProcsSource))
+	if _, ok := h.Get(swf.KeyMaxProcs); !ok {
+		h.Set(swf.KeyMaxProcs, strconv.Itoa(r.Platform.Pools[0].Capacity))
+	}
+	w, err := swf.Create(path, h)
+	if err != nil {
+		return err
+	}
+	for i := range r.Jobs {
+		rec := r.ScheduleRecord(i)
+		if err := w.Write(&rec); err != nil {
+			w.Close()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return w.Close()
+}

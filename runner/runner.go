@@ -1,0 +1,224 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
+	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf"
+)
+
+// Config describes one simulation run.
+type Config struct {
+	// Trace is an SWF file (plain or gzip). Exactly one of Trace and Source
+	// is set.
+	Trace string
+	// Source streams SWF records, e.g. from a generator.
+	Source workload.Source
+	// Procs is the machine size; 0 takes it from the trace header
+	// (MaxProcs, then MaxNodes) or else the largest job.
+	Procs int
+	// Scheduler is a registry name; SchedulerParams its parameters.
+	Scheduler       string
+	SchedulerParams map[string]any
+	// Registry to build the scheduler from; nil means strategies.Builtin().
+	Registry *strategies.Registry
+	// Estimates is "user", "exact" or "pyss"; Overrun "kill" or "extend".
+	Estimates string
+	Overrun   string
+	// Load is a target offered load reached by scaling interarrival times;
+	// 0 leaves the workload as it is.
+	Load float64
+	// Gamma is the bounded-slowdown threshold (default sim.DefaultGamma).
+	Gamma float64
+	// WarmupJobs excludes the first jobs from the per-job aggregates.
+	WarmupJobs int
+	// MaxJobs keeps only the first jobs of the workload (0: all).
+	MaxJobs int
+	// Lenient skips malformed SWF lines (counted) instead of failing.
+	Lenient bool
+	// Seed feeds anything random in the run; the classic schedulers use
+	// none.
+	Seed uint64
+}
+
+// withDefaults fills unset fields and checks the rest.
+func (c Config) withDefaults() (Config, error) {
+	if c.Estimates == "" {
+		c.Estimates = EstimatesUser
+	}
+	if c.Overrun == "" {
+		c.Overrun = OverrunKill
+	}
+	if c.Registry == nil {
+		c.Registry = strategies.Builtin()
+	}
+	var errs []error
+	if err := checkModes(c.Estimates, c.Overrun); err != nil {
+		errs = append(errs, err)
+	}
+	if (c.Trace == "") == (c.Source == nil) {
+		errs = append(errs, errors.New("workload: give exactly one of a trace file or a job source"))
+	}
+	if c.Procs < 0 {
+		errs = append(errs, fmt.Errorf("procs %d; accepted: > 0, or 0 for the trace's machine size", c.Procs))
+	}
+	if c.Load < 0 {
+		errs = append(errs, fmt.Errorf("load %g; accepted: > 0, or 0 to keep the workload's load", c.Load))
+	}
+	if c.Gamma < 0 || c.WarmupJobs < 0 || c.MaxJobs < 0 {
+		errs = append(errs, fmt.Errorf("gamma %g, warm-up %d, max jobs %d; accepted: ≥ 0", c.Gamma, c.WarmupJobs, c.MaxJobs))
+	}
+	if c.Scheduler == "" {
+		c.Scheduler = "easy"
+	}
+	if err := c.Registry.Check(c.Scheduler, c.SchedulerParams); err != nil {
+		errs = append(errs, err)
+	}
+	return c, errors.Join(errs...)
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Config      Config
+	Platform    sim.Platform
+	ProcsSource string // "flag", "MaxProcs", "MaxNodes" or "largest job"
+	Header      swf.Header
+	// Jobs are the simulated jobs in submit order; Records the SWF records
+	// they came from (same order).
+	Jobs    []*sim.Job
+	Records []workload.Job
+	Summary sim.Summary
+	Adjust  Adjustments
+	// SkippedLines counts malformed lines skipped in lenient mode.
+	SkippedLines int
+	// LoadFactor is the interarrival factor applied (1 when none);
+	// OfferedLoad the offered load of the simulated workload.
+	LoadFactor  float64
+	OfferedLoad float64
+	// Stats counts the engine's events and passes.
+	Stats sim.Stats
+}
+
+// Run performs one simulation.
+func Run(cfg Config) (*Result, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Config: cfg, LoadFactor: 1}
+	records, err := readRecords(cfg, res)
+	if err != nil {
+		return nil, err
+	}
+	procs, err := machineSize(cfg, res, records)
+	if err != nil {
+		return nil, err
+	}
+	res.Platform = sim.Processors(procs)
+	if cfg.Load > 0 {
+		factor, _, err := workload.LoadFactor(records, procs, cfg.Load)
+		if err != nil {
+			return nil, fmt.Errorf("load %g: %w", cfg.Load, err)
+		}
+		records, err = workload.ReadAll(workload.ScaleInterarrivals(workload.NewSliceSource(records), factor))
+		if err != nil {
+			return nil, err
+		}
+		res.LoadFactor = factor
+	}
+	conv := &converter{mode: cfg.Estimates, overrun: cfg.Overrun, procs: procs}
+	jobs := make([]*sim.Job, 0, len(records))
+	kept := records[:0]
+	for i := range records {
+		if j := conv.convert(&records[i]); j != nil {
+			jobs = append(jobs, j)
+			kept = append(kept, records[i])
+		}
+	}
+	res.Records = kept
+	res.Adjust = conv.adj
+	res.OfferedLoad = offeredLoad(jobs, procs)
+	sched, err := cfg.Registry.New(cfg.Scheduler, res.Platform, cfg.SchedulerParams)
+	if err != nil {
+		return nil, err
+	}
+	res.Jobs, res.Stats, err = sim.Run(res.Platform, sched, sim.NewSliceStream(jobs), nil)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", cfg.Scheduler, err)
+	}
+	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: cfg.Gamma, WarmupJobs: cfg.WarmupJobs})
+	return res, nil
+}
+
+// readRecords loads the workload's SWF records (up to MaxJobs).
+func readRecords(cfg Config, res *Result) ([]workload.Job, error) {
+	src := cfg.Source
+	if cfg.Trace != "" {
+		r, err := swf.Open(cfg.Trace, swf.Options{Lenient: cfg.Lenient})
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		res.Header = r.Header()
+		defer func() { res.SkippedLines = r.SkipCount() }()
+		src = r
+	}
+	var records []workload.Job
+	if n, ok := src.(interface{ Len() int }); ok {
+		records = make([]workload.Job, 0, n.Len())
+	} else if n := res.Header.MaxJobs(); n > 0 && n < 1<<24 {
+		records = make([]workload.Job, 0, n)
+	}
+	for cfg.MaxJobs == 0 || len(records) < cfg.MaxJobs {
+		j, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		records = append(records, j)
+	}
+	return records, nil
+}
+
+// machineSize picks the platform size: the flag, else the header, else the
+// largest job.
+func machineSize(cfg Config, res *Result, records []workload.Job) (int, error) {
+	if cfg.Procs > 0 {
+		res.ProcsSource = "flag"
+		return cfg.Procs, nil
+	}
+	var largest int64
+	for i := range records {
+		if p := records[i].Procs(); p > largest {
+			largest = p
+		}
+	}
+	size, source := swf.MachineSize(res.Header, largest)
+	if size <= 0 {
+		return 0, errors.New("machine size unknown: the trace has no MaxProcs/MaxNodes header and no job with a processor count; give --procs")
+	}
+	res.ProcsSource = source
+	return int(size), nil
+}
+
+// offeredLoad is Σ procs·work / (P · submit span) of the simulated jobs.
+func offeredLoad(jobs []*sim.Job, procs int) float64 {
+	if len(jobs) < 2 {
+		return 0
+	}
+	span := jobs[len(jobs)-1].Submit - jobs[0].Submit
+	if span <= 0 {
+		return 0
+	}
+	w := 0.0
+	for _, j := range jobs {
+		w += float64(j.Procs()) * j.Work()
+	}
+	return w / (float64(procs) * span)
+}

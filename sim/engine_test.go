@@ -1,0 +1,224 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestQueueOrder(t *testing.T) {
+	var q Queue
+	in := []*Event{
+		{At: 5, Class: ClassArrival},
+		{At: 5, Class: ClassPass},
+		{At: 5, Class: ClassEnd},
+		{At: 1, Class: ClassPass},
+		{At: 5, Class: ClassArrival}, // same time and class: after the first arrival
+		{At: 5, Class: ClassTimer},
+		{At: 5, Class: ClassFailure},
+	}
+	for _, e := range in {
+		q.Push(e)
+	}
+	want := []*Event{in[3], in[2], in[6], in[0], in[4], in[5], in[1]}
+	for i, w := range want {
+		if got := q.Pop(); got != w {
+			t.Fatalf("pop %d: got %v@%g, want %v@%g", i, got.Class, got.At, w.Class, w.At)
+		}
+	}
+	if q.Pop() != nil {
+		t.Fatal("queue not empty")
+	}
+}
+
+func TestQueueCancel(t *testing.T) {
+	var q Queue
+	evs := make([]*Event, 50)
+	for i := range evs {
+		evs[i] = &Event{At: float64((i * 37) % 50)}
+		q.Push(evs[i])
+	}
+	for i := 0; i < 50; i += 3 {
+		if !q.Cancel(evs[i]) {
+			t.Fatalf("cancel %d failed", i)
+		}
+		if q.Cancel(evs[i]) {
+			t.Fatalf("cancel %d twice succeeded", i)
+		}
+	}
+	last := -1.0
+	n := 0
+	for e := q.Pop(); e != nil; e = q.Pop() {
+		if e.At < last {
+			t.Fatalf("out of order after cancels: %g after %g", e.At, last)
+		}
+		last = e.At
+		n++
+	}
+	if n != 50-17 {
+		t.Fatalf("popped %d, want %d", n, 50-17)
+	}
+}
+
+// greedy starts every queued job that fits, in arrival order; it may change
+// rates through hooks.
+type greedy struct {
+	queue  []*Job
+	onPass func(c *Cluster, ch Changes)
+}
+
+func (g *greedy) Pass(c *Cluster, ch Changes) {
+	if g.onPass != nil {
+		g.onPass(c, ch)
+	}
+	g.queue = append(g.queue, ch.Arrived...)
+	k := 0
+	for _, j := range g.queue {
+		if c.Fits(j) {
+			c.Start(j)
+			continue
+		}
+		g.queue[k] = j
+		k++
+	}
+	g.queue = g.queue[:k]
+}
+
+func TestRateChangeMovesCompletion(t *testing.T) {
+	// Job 1 needs 10 s of work. From t=4 it runs at half speed (a
+	// background VM, say): 4 s done, 6 s left at rate 0.5 → ends at 16.
+	// Job 2 arrives at 4 and triggers the change; at 8 the rate goes back
+	// to 1 (2 s of work done at half speed, 4 s left) → ends at 12.
+	j1 := NewJob(1, 0, []int{1}, 10, 10, 0)
+	j2 := NewJob(2, 4, []int{1}, 4, 4, 0)
+	g := &greedy{}
+	g.onPass = func(c *Cluster, ch Changes) {
+		switch c.Now() {
+		case 4:
+			if err := c.SetRate(j1, 0.5); err != nil {
+				t.Fatal(err)
+			}
+			c.WakeAt(8)
+		case 8:
+			if err := c.SetRate(j1, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	jobs, _, err := Run(Processors(2), g, NewSliceStream([]*Job{j1, j2}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobs[0].State() != Finished || jobs[0].End() != 12 {
+		t.Errorf("job 1: %s at %g, want finished at 12", jobs[0].State(), jobs[0].End())
+	}
+	if jobs[1].End() != 8 {
+		t.Errorf("job 2 ends at %g, want 8", jobs[1].End())
+	}
+}
+
+func TestSuspendedJobWithLimitIsKilled(t *testing.T) {
+	// A job suspended at rate 0 never finishes its work; its wall-clock
+	// limit still ends it.
+	j := NewJob(1, 0, []int{1}, 5, 5, 7)
+	g := &greedy{}
+	g.onPass = func(c *Cluster, ch Changes) {
+		if c.Now() == 2 {
+			c.SetRate(j, 0)
+		}
+		if c.Now() == 0 {
+			c.WakeAt(2)
+		}
+	}
+	jobs, _, err := Run(Processors(1), g, NewSliceStream([]*Job{j}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobs[0].State() != Killed || jobs[0].End() != 7 {
+		t.Errorf("job: %s at %g, want killed at 7", jobs[0].State(), jobs[0].End())
+	}
+}
+
+// idle never starts anything.
+type idle struct{}
+
+func (idle) Pass(*Cluster, Changes) {}
+
+func TestStuckSchedulerIsAnErrorNotAHang(t *testing.T) {
+	_, _, err := Run(Processors(2), idle{}, NewSliceStream([]*Job{NewJob(7, 0, []int{1}, 1, 1, 0)}), nil)
+	if err == nil || !strings.Contains(err.Error(), "left 1 jobs waiting") || !strings.Contains(err.Error(), "[7]") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// overbook starts every job regardless of space.
+type overbook struct{}
+
+func (overbook) Pass(c *Cluster, ch Changes) {
+	for _, j := range ch.Arrived {
+		c.Start(j)
+	}
+}
+
+func TestOversubscriptionIsRefused(t *testing.T) {
+	jobs := []*Job{NewJob(1, 0, []int{2}, 5, 5, 0), NewJob(2, 0, []int{1}, 5, 5, 0)}
+	_, _, err := Run(Processors(2), overbook{}, NewSliceStream(jobs), nil)
+	if err == nil || !strings.Contains(err.Error(), "started job 2 needing [1] with only [0] free") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestOutOfOrderInputIsAnError(t *testing.T) {
+	jobs := []*Job{NewJob(1, 5, []int{1}, 1, 1, 0), NewJob(2, 3, []int{1}, 1, 1, 0)}
+	_, _, err := Run(Processors(2), &greedy{}, NewSliceStream(jobs), nil)
+	if err == nil || !strings.Contains(err.Error(), "job 2 submitted at 3, before the previous job (5)") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestLifecycleAndObserver(t *testing.T) {
+	var seen []State
+	obs := func(j *Job) { seen = append(seen, j.State()) }
+	jobs := []*Job{
+		NewJob(1, 0, []int{1}, 3, 3, 0),
+		NewJob(2, 0, []int{3}, 3, 3, 0), // wider than the machine
+		NewJob(3, 1, []int{1}, 1, 2, 1), // killed at its limit
+	}
+	out, _, err := Run(Processors(2), &greedy{}, NewSliceStream(jobs), obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStates := []State{Finished, Rejected, Killed}
+	for i, j := range out {
+		if j.State() != wantStates[i] {
+			t.Errorf("job %d: %s, want %s", j.ID, j.State(), wantStates[i])
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("observer saw %d ends, want 3", len(seen))
+	}
+	if !strings.Contains(out[1].Reason(), "needs 3 procs, the platform has 2") {
+		t.Errorf("reject reason %q", out[1].Reason())
+	}
+}
+
+func TestSummaryHandComputed(t *testing.T) {
+	// Two jobs on 2 processors: A waits 0 and runs 20 s on 1 proc; B waits
+	// 10 s and runs 5 s on 2 procs. Makespan 0..35 → wait mean 5; response
+	// 20 and 15; bsld max(1, 20/20)=1 and max(1, 15/max(5,10))=1.5;
+	// utilisation (20 + 10)/(2·35).
+	a := NewJob(1, 0, []int{1}, 20, 20, 0)
+	a.state, a.start, a.end = Finished, 0, 20
+	b := NewJob(2, 20, []int{2}, 5, 5, 0)
+	b.state, b.start, b.end = Finished, 30, 35
+	s := Summarize([]*Job{a, b}, Processors(2), MetricOptions{})
+	if s.Wait.Mean != 5 || s.Response.Mean != 17.5 || s.BSLD.Mean != 1.25 || s.BSLD.Max != 1.5 {
+		t.Errorf("summary %+v", s)
+	}
+	if s.Makespan != 35 || s.Utilization != 30.0/70 {
+		t.Errorf("makespan %g utilisation %g", s.Makespan, s.Utilization)
+	}
+	w := Summarize([]*Job{a, b}, Processors(2), MetricOptions{WarmupJobs: 1})
+	if w.Measured != 1 || w.Wait.Mean != 10 {
+		t.Errorf("warm-up: measured %d wait %g", w.Measured, w.Wait.Mean)
+	}
+}
