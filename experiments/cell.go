@@ -58,6 +58,23 @@ type CellResult struct {
 	Version     string   `json:"version"`    // schedfarm version
 	GoVersion   string   `json:"go_version"` // runtime.Version() of the worker
 	Commit      string   `json:"commit"`     // VCS revision of the worker binary
+	// Jobs holds per-job records when the cell asked for them (KeepJobs);
+	// the results writer stores them in the per-job Parquet file.
+	Jobs []JobRecord `json:"jobs,omitempty"`
+}
+
+// JobRecord is the outcome of one job of a cell's simulation. Times are
+// seconds of simulated time; Wait and Bsld are -1 for jobs that never
+// started.
+type JobRecord struct {
+	ID     int64   `json:"id"`
+	Submit float64 `json:"submit"`
+	Start  float64 `json:"start"`
+	End    float64 `json:"end"`
+	Procs  int64   `json:"procs"`
+	Wait   float64 `json:"wait"`
+	Bsld   float64 `json:"bsld"`
+	State  string  `json:"state"`
 }
 
 // Metric is one named numeric result of a cell.

@@ -15,7 +15,9 @@ import (
 // "depth" takes a parameter, k >= 1) and one generator model.
 type testCatalog struct{}
 
-func (testCatalog) SchedulerNames() []string { return []string{"fcfs", "easy", "cons", "sjbf", "depth"} }
+func (testCatalog) SchedulerNames() []string {
+	return []string{"fcfs", "easy", "cons", "sjbf", "depth"}
+}
 
 func (testCatalog) CheckScheduler(name string, params map[string]any) error {
 	for k, v := range params {

@@ -1,0 +1,61 @@
+// Package results stores cell results as Parquet, reads them back, and
+// summarises them (means, 95% confidence intervals, plots).
+//
+// # Per-cell Parquet file
+//
+// One row per cell, zstd-compressed, row groups of at most RowGroupRows
+// rows, rows ordered by (experiment, cell index). Columns (names are stable;
+// Parquet orders them alphabetically):
+//
+//	experiment         string  spec name
+//	cell_id            string  experiments.CellID (16 hex digits)
+//	cell_index         int64   position in the spec's expansion
+//	scheduler          string  registry name
+//	replication        int64   from 0
+//	seed               uint64  experiments.CellSeed
+//	status             string  "ok" or "failed"
+//	error              string  error text of a failed cell ("" when ok)
+//	wall_seconds       double  simulation wall time on the worker
+//	worker             string  worker id
+//	schedfarm_version  string  version of the worker binary
+//	go_version         string  Go version of the worker binary
+//	git_commit         string  VCS revision of the worker binary
+//	p_<param>          typed   one per parameter, optional (null when a cell
+//	                           lacks it, e.g. scheduler.k for fcfs)
+//	m_<metric>         double  one per metric, optional (null for failed cells)
+//
+// A parameter column is named "p_" + the dotted parameter name with every
+// "." replaced by "__": workload.load → p_workload__load, platform.procs →
+// p_platform__procs, scheduler.k → p_scheduler__k,
+// workload.generator.serial_prob → p_workload__generator__serial_prob. Its
+// type is the parameter's kind: int64, double, string or boolean (a parameter
+// mixing integers and floats is double; mixing numbers and words such as
+// "unlimited" is string). A metric column is "m_" + the metric name, e.g.
+// m_wait_mean, m_bsld_mean, m_utilization.
+//
+// # Per-job Parquet file (optional)
+//
+// cell_id, job_id, submit, start, end, procs, wait, bsld, state (see
+// JobRow); jobs of one cell are contiguous, cells in cell order.
+//
+// # Crash safety and resume
+//
+// A Parquet file is only valid once its footer is written, so Writer never
+// writes results into the Parquet file directly. Each Write appends one JSON
+// line (a Record) to a journal next to the output, JournalPath(output) =
+// "<output>.journal.jsonl", in a single write call: a killed process loses
+// nothing that Write returned (a torn last line is cut off on the next
+// Open). Flush and Close fsync the journal and rebuild the Parquet file from
+// it into a temporary file that is renamed over the output. Reopening the
+// same output resumes: Done (or ReadDone without opening) lists the cells
+// finished with status ok, which a rerun skips; failed cells are retried.
+// When a cell appears more than once, the last ok record wins over failures.
+// If only the Parquet file exists, its rows seed a new journal first.
+//
+// # Summaries
+//
+// Summarise groups ok rows by (scheduler, parameters) across replications
+// and computes per metric the mean and the 95% confidence half-width
+// t(0.975, n−1)·s/√n (Student t, sample standard deviation s). Report and
+// Plot print these and draw one chart per metric and axis.
+package results

@@ -1,0 +1,380 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/schedfarm/schedfarm/experiments"
+)
+
+// RowGroupRows bounds the rows of one Parquet row group.
+const RowGroupRows = 4096
+
+// column is one column of a dynamically built schema.
+type column struct {
+	name     string
+	kind     string // experiments.KindInt/Float/String/Bool, or "uint" for the seed
+	optional bool
+	get      func(rec *Record) (any, bool)
+}
+
+func fixedColumns() []column {
+	str := func(f func(r *Record) string) func(*Record) (any, bool) {
+		return func(r *Record) (any, bool) { return f(r), true }
+	}
+	return []column{
+		{name: ColExperiment, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.Experiment })},
+		{name: ColCellID, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.ID })},
+		{name: ColCellIndex, kind: experiments.KindInt, get: func(r *Record) (any, bool) { return int64(r.Cell.Index), true }},
+		{name: ColScheduler, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.Scheduler })},
+		{name: ColReplication, kind: experiments.KindInt, get: func(r *Record) (any, bool) { return int64(r.Cell.Replication), true }},
+		{name: ColSeed, kind: "uint", get: func(r *Record) (any, bool) { return r.Cell.Seed, true }},
+		{name: ColStatus, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Status })},
+		{name: ColError, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Error })},
+		{name: ColWallSeconds, kind: experiments.KindFloat, get: func(r *Record) (any, bool) { return r.Result.WallSeconds, true }},
+		{name: ColWorker, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Worker })},
+		{name: ColVersion, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Version })},
+		{name: ColGoVersion, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.GoVersion })},
+		{name: ColGitCommit, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Commit })},
+	}
+}
+
+// paramKinds returns the column kind of every parameter seen in recs: a
+// single kind stays; int mixed with float is float; any other mix is string.
+func paramKinds(recs []*Record) map[string]string {
+	seen := map[string]map[string]bool{}
+	for _, r := range recs {
+		for _, p := range r.Cell.Params {
+			if seen[p.Name] == nil {
+				seen[p.Name] = map[string]bool{}
+			}
+			seen[p.Name][p.Kind()] = true
+		}
+	}
+	out := map[string]string{}
+	for name, ks := range seen {
+		switch {
+		case len(ks) == 1:
+			for k := range ks {
+				out[name] = k
+			}
+		case len(ks) == 2 && ks[experiments.KindInt] && ks[experiments.KindFloat]:
+			out[name] = experiments.KindFloat
+		default:
+			out[name] = experiments.KindString
+		}
+	}
+	return out
+}
+
+func convertTo(v any, kind string) any {
+	switch kind {
+	case experiments.KindFloat:
+		if i, ok := v.(int64); ok {
+			return float64(i)
+		}
+	case experiments.KindString:
+		if _, ok := v.(string); !ok {
+			return experiments.FormatValue(v)
+		}
+	}
+	return v
+}
+
+// schemaFor builds the columns for recs: fixed, then p_* and m_* columns.
+// keep filters metrics (nil keeps all).
+func schemaFor(recs []*Record, keep []string) []column {
+	cols := fixedColumns()
+	kinds := paramKinds(recs)
+	names := make([]string, 0, len(kinds))
+	for n := range kinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		name, kind := n, kinds[n]
+		cols = append(cols, column{name: ParamColumn(name), kind: kind, optional: true,
+			get: func(r *Record) (any, bool) {
+				v, ok := r.Cell.Lookup(name)
+				if !ok {
+					return nil, false
+				}
+				return convertTo(v, kind), true
+			}})
+	}
+	keepSet := map[string]bool{}
+	for _, m := range keep {
+		keepSet[m] = true
+	}
+	metrics := map[string]bool{}
+	for _, r := range recs {
+		for _, m := range r.Result.Metrics {
+			if len(keep) == 0 || keepSet[m.Name] {
+				metrics[m.Name] = true
+			}
+		}
+	}
+	for _, m := range keep { // kept metrics get a column even if every cell failed
+		metrics[m] = true
+	}
+	mnames := make([]string, 0, len(metrics))
+	for m := range metrics {
+		mnames = append(mnames, m)
+	}
+	sort.Strings(mnames)
+	for _, m := range mnames {
+		name := m
+		cols = append(cols, column{name: MetricColumn(name), kind: experiments.KindFloat, optional: true,
+			get: func(r *Record) (any, bool) { return r.Metric(name) }})
+	}
+	// parquet.Group orders fields by name; keep the same order here so that
+	// column indexes match.
+	sort.Slice(cols, func(i, j int) bool { return cols[i].name < cols[j].name })
+	return cols
+}
+
+func leafNode(c column) parquet.Node {
+	var n parquet.Node
+	switch c.kind {
+	case experiments.KindInt:
+		n = parquet.Int(64)
+	case "uint":
+		n = parquet.Uint(64)
+	case experiments.KindFloat:
+		n = parquet.Leaf(parquet.DoubleType)
+	case experiments.KindBool:
+		n = parquet.Leaf(parquet.BooleanType)
+	default:
+		n = parquet.String()
+	}
+	if c.optional {
+		n = parquet.Optional(n)
+	}
+	return n
+}
+
+func parquetValue(v any, kind string) parquet.Value {
+	switch kind {
+	case experiments.KindInt:
+		return parquet.Int64Value(v.(int64))
+	case "uint":
+		return parquet.Int64Value(int64(v.(uint64)))
+	case experiments.KindFloat:
+		return parquet.DoubleValue(v.(float64))
+	case experiments.KindBool:
+		return parquet.BooleanValue(v.(bool))
+	}
+	return parquet.ByteArrayValue([]byte(v.(string)))
+}
+
+// writeParquet writes recs to path atomically (a temporary file renamed into
+// place), zstd-compressed, in row groups of at most RowGroupRows rows.
+func writeParquet(path string, recs []*Record, keep []string, meta map[string]string) error {
+	cols := schemaFor(recs, keep)
+	group := parquet.Group{}
+	for _, c := range cols {
+		group[c.name] = leafNode(c)
+	}
+	schema := parquet.NewSchema("cell", group)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	opts := []parquet.WriterOption{
+		schema,
+		parquet.Compression(&parquet.Zstd),
+		parquet.MaxRowsPerRowGroup(RowGroupRows),
+		parquet.CreatedBy("schedfarm", "", ""),
+	}
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		opts = append(opts, parquet.KeyValueMetadata(k, meta[k]))
+	}
+	w := parquet.NewWriter(tmp, opts...)
+	rows := make([]parquet.Row, 0, 256)
+	flush := func() error {
+		if _, err := w.WriteRows(rows); err != nil {
+			return err
+		}
+		rows = rows[:0]
+		return nil
+	}
+	for _, rec := range recs {
+		row := make(parquet.Row, len(cols))
+		for i, c := range cols {
+			v, ok := c.get(rec)
+			switch {
+			case !ok && c.optional:
+				row[i] = parquet.NullValue().Level(0, 0, i)
+			case !ok:
+				return fmt.Errorf("cell %s: column %s has no value", rec.Cell.ID, c.name)
+			case c.optional:
+				row[i] = parquetValue(v, c.kind).Level(0, 1, i)
+			default:
+				row[i] = parquetValue(v, c.kind).Level(0, 0, i)
+			}
+		}
+		rows = append(rows, row)
+		if len(rows) == cap(rows) {
+			if err := flush(); err != nil {
+				tmp.Close()
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// ReadFile reads a per-cell Parquet file written by Writer back into
+// records: parameters typed as their columns (int64, float64, string, bool;
+// null columns absent), metrics from the m_* columns (null metrics absent).
+func ReadFile(path string) ([]*Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	fields := pf.Schema().Fields()
+	type setter func(rec *Record, v parquet.Value) error
+	setters := make([]setter, len(fields))
+	for i, fld := range fields {
+		name := fld.Name()
+		kind := fld.Type().Kind()
+		val := func(v parquet.Value) any {
+			switch kind {
+			case parquet.Int64, parquet.Int32:
+				return v.Int64()
+			case parquet.Double:
+				return v.Double()
+			case parquet.Float:
+				return float64(v.Float())
+			case parquet.Boolean:
+				return v.Boolean()
+			}
+			return string(v.ByteArray())
+		}
+		str := func(set func(r *Record, s string)) setter {
+			return func(r *Record, v parquet.Value) error { set(r, string(v.ByteArray())); return nil }
+		}
+		switch {
+		case name == ColExperiment:
+			setters[i] = str(func(r *Record, s string) { r.Cell.Experiment = s })
+		case name == ColCellID:
+			setters[i] = str(func(r *Record, s string) { r.Cell.ID = s; r.Result.CellID = s })
+		case name == ColCellIndex:
+			setters[i] = func(r *Record, v parquet.Value) error { r.Cell.Index = int(v.Int64()); return nil }
+		case name == ColScheduler:
+			setters[i] = str(func(r *Record, s string) { r.Cell.Scheduler = s })
+		case name == ColReplication:
+			setters[i] = func(r *Record, v parquet.Value) error { r.Cell.Replication = int(v.Int64()); return nil }
+		case name == ColSeed:
+			setters[i] = func(r *Record, v parquet.Value) error { r.Cell.Seed = uint64(v.Int64()); return nil }
+		case name == ColStatus:
+			setters[i] = str(func(r *Record, s string) { r.Result.Status = s })
+		case name == ColError:
+			setters[i] = str(func(r *Record, s string) { r.Result.Error = s })
+		case name == ColWallSeconds:
+			setters[i] = func(r *Record, v parquet.Value) error { r.Result.WallSeconds = v.Double(); return nil }
+		case name == ColWorker:
+			setters[i] = str(func(r *Record, s string) { r.Result.Worker = s })
+		case name == ColVersion:
+			setters[i] = str(func(r *Record, s string) { r.Result.Version = s })
+		case name == ColGoVersion:
+			setters[i] = str(func(r *Record, s string) { r.Result.GoVersion = s })
+		case name == ColGitCommit:
+			setters[i] = str(func(r *Record, s string) { r.Result.Commit = s })
+		default:
+			if p, ok := ParamName(name); ok {
+				setters[i] = func(r *Record, v parquet.Value) error {
+					if !v.IsNull() {
+						r.Cell.Params = append(r.Cell.Params, experiments.Param{Name: p, Value: val(v)})
+					}
+					return nil
+				}
+			} else if m, ok := MetricName(name); ok {
+				setters[i] = func(r *Record, v parquet.Value) error {
+					if !v.IsNull() {
+						f, ok := val(v).(float64)
+						if !ok {
+							return fmt.Errorf("metric column %s is not a double", name)
+						}
+						r.Result.Metrics = append(r.Result.Metrics, experiments.Metric{Name: m, Value: f})
+					}
+					return nil
+				}
+			}
+		}
+	}
+	var recs []*Record
+	buf := make([]parquet.Row, 256)
+	for _, rg := range pf.RowGroups() {
+		rows := rg.Rows()
+		for {
+			n, err := rows.ReadRows(buf)
+			for _, row := range buf[:n] {
+				rec := &Record{}
+				for _, v := range row {
+					if s := setters[v.Column()]; s != nil {
+						if err := s(rec, v); err != nil {
+							rows.Close()
+							return nil, fmt.Errorf("%s: %w", path, err)
+						}
+					}
+				}
+				sortRecord(rec)
+				recs = append(recs, rec)
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		rows.Close()
+	}
+	return recs, nil
+}
+
+func sortRecord(rec *Record) {
+	ps := rec.Cell.Params
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+}

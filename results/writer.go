@@ -1,0 +1,330 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/schedfarm/schedfarm/experiments"
+)
+
+// Options configure a Writer.
+type Options struct {
+	// Path is the per-cell Parquet output. Its journal is JournalPath(Path).
+	Path string
+	// JobsPath is the optional per-job Parquet output ("" for none); its
+	// journal is JournalPath(JobsPath).
+	JobsPath string
+	// Metrics lists the metrics to keep as columns; nil keeps all.
+	Metrics []string
+	// Meta is stored as Parquet key-value metadata (e.g. the spec text).
+	Meta map[string]string
+}
+
+// Writer records cell results crash-safely and writes the Parquet files.
+//
+// Every Write appends one JSON line to the journal next to the output
+// (JournalPath) with a single write call, so a process killed at any moment
+// leaves every completed Write on disk (a torn last line is cut off on the
+// next Open). The journal is fsynced by Flush and Close. The Parquet file,
+// valid only once its footer is written, is (re)built from the journal by
+// Flush and Close, into a temporary file renamed over the output, so readers
+// never see a half-written file. Open on an existing output resumes: the
+// journal's records are kept and Done reports the cells already finished.
+// A Writer is safe for concurrent use.
+type Writer struct {
+	mu      sync.Mutex
+	opt     Options
+	journal *os.File
+	jobs    *os.File
+	status  map[string]string // cell ID -> best status so far
+	closed  bool
+}
+
+// Open opens (creating or resuming) the outputs described by opt. When the
+// journal is missing but the Parquet output exists (e.g. copied from
+// elsewhere), its rows seed a new journal so that nothing is lost.
+func Open(opt Options) (*Writer, error) {
+	if opt.Path == "" {
+		return nil, errors.New("results: no output path")
+	}
+	w := &Writer{opt: opt, status: map[string]string{}}
+	var err error
+	w.journal, err = openJournal(opt.Path, func(line []byte) error {
+		var rec Record
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return err
+		}
+		w.note(rec.Cell.ID, rec.Result.Status)
+		return nil
+	}, func(f *os.File) error { return w.importCells(f) })
+	if err != nil {
+		return nil, err
+	}
+	if opt.JobsPath != "" {
+		w.jobs, err = openJournal(opt.JobsPath, func([]byte) error { return nil }, importJobs(opt.JobsPath))
+		if err != nil {
+			w.journal.Close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// openJournal opens the journal of output for appending: it replays the
+// existing lines through each, or imports the existing Parquet output
+// through imp when there is no journal.
+func openJournal(output string, each func([]byte) error, imp func(*os.File) error) (*os.File, error) {
+	jp := JournalPath(output)
+	good, err := readJournal(jp, each)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f, err := openAppend(jp, 0)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(output); err == nil {
+			if err := imp(f); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("results: importing %s into a new journal: %w", output, err)
+			}
+		}
+		return f, nil
+	case err != nil:
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return openAppend(jp, good)
+}
+
+func (w *Writer) importCells(f *os.File) error {
+	recs, err := ReadFile(w.opt.Path)
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if err := appendJSON(f, rec); err != nil {
+			return err
+		}
+		w.note(rec.Cell.ID, rec.Result.Status)
+	}
+	return f.Sync()
+}
+
+// note records a status; ok beats failed.
+func (w *Writer) note(id, status string) {
+	if w.status[id] != experiments.StatusOK {
+		w.status[id] = status
+	}
+}
+
+func appendJSON(f *os.File, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = f.Write(b) // one write call per line: no interleaving, torn only by a crash
+	return err
+}
+
+// jobsLine is one line of the per-job journal: the jobs of one cell.
+type jobsLine struct {
+	CellID string                  `json:"cell_id"`
+	Jobs   []experiments.JobRecord `json:"jobs"`
+}
+
+// Write records the result of cell c. The result's Jobs go to the per-job
+// journal (when configured) and are not kept in the cell journal.
+func (w *Writer) Write(c experiments.Cell, r experiments.CellResult) error {
+	if r.CellID == "" {
+		r.CellID = c.ID
+	}
+	if r.CellID != c.ID {
+		return fmt.Errorf("results: result for cell %s written with cell %s", r.CellID, c.ID)
+	}
+	if r.Status != experiments.StatusOK && r.Status != experiments.StatusFailed {
+		return fmt.Errorf("results: cell %s: status %q; accepted: %s, %s", c.ID, r.Status, experiments.StatusOK, experiments.StatusFailed)
+	}
+	jobs := r.Jobs
+	r.Jobs = nil
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errors.New("results: write after Close")
+	}
+	if w.jobs != nil && len(jobs) > 0 {
+		if err := appendJSON(w.jobs, jobsLine{CellID: c.ID, Jobs: jobs}); err != nil {
+			return err
+		}
+	}
+	if err := appendJSON(w.journal, Record{Cell: c, Result: r}); err != nil {
+		return err
+	}
+	w.note(c.ID, r.Status)
+	return nil
+}
+
+// Done returns the IDs of the cells that finished with status ok so far
+// (including those of earlier runs); a resumed sweep skips them. Failed
+// cells are not in it: a rerun retries them.
+func (w *Writer) Done() map[string]struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return okSet(w.status)
+}
+
+// Status returns the best status recorded for every cell (ok beats failed).
+func (w *Writer) Status() map[string]string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make(map[string]string, len(w.status))
+	for k, v := range w.status {
+		out[k] = v
+	}
+	return out
+}
+
+func okSet(status map[string]string) map[string]struct{} {
+	out := map[string]struct{}{}
+	for id, s := range status {
+		if s == experiments.StatusOK {
+			out[id] = struct{}{}
+		}
+	}
+	return out
+}
+
+// Flush syncs the journals and rewrites the Parquet files from them, so a
+// notebook can look at a sweep still running.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errors.New("results: flush after Close")
+	}
+	return w.flushLocked()
+}
+
+func (w *Writer) flushLocked() error {
+	if err := w.journal.Sync(); err != nil {
+		return err
+	}
+	recs, err := loadJournal(JournalPath(w.opt.Path))
+	if err != nil {
+		return err
+	}
+	meta := map[string]string{"schedfarm.columns": "see results/doc.go: p_<param with . as __>, m_<metric>"}
+	for k, v := range w.opt.Meta {
+		meta[k] = v
+	}
+	if err := writeParquet(w.opt.Path, recs, w.opt.Metrics, meta); err != nil {
+		return fmt.Errorf("results: writing %s: %w", w.opt.Path, err)
+	}
+	if w.jobs != nil {
+		if err := w.jobs.Sync(); err != nil {
+			return err
+		}
+		if err := writeJobs(w.opt.JobsPath, recs); err != nil {
+			return fmt.Errorf("results: writing %s: %w", w.opt.JobsPath, err)
+		}
+	}
+	return nil
+}
+
+// Close syncs the journals, writes the Parquet files and closes. The
+// journals stay next to the outputs; they make a later rerun resumable.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	err := w.flushLocked()
+	if cerr := w.journal.Close(); err == nil {
+		err = cerr
+	}
+	if w.jobs != nil {
+		if cerr := w.jobs.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// loadJournal reads a cell journal and keeps one record per cell: the last
+// ok record, or the last failed one when the cell never succeeded. Records
+// are ordered by experiment, cell index and ID, so the output does not
+// depend on the order in which cells finished.
+func loadJournal(path string) ([]*Record, error) {
+	byID := map[string]*Record{}
+	if _, err := readRecords(path, func(rec *Record) error {
+		if old, ok := byID[rec.Cell.ID]; ok && old.Result.Status == experiments.StatusOK && rec.Result.Status != experiments.StatusOK {
+			return nil
+		}
+		byID[rec.Cell.ID] = rec
+		return nil
+	}); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	recs := make([]*Record, 0, len(byID))
+	for _, r := range byID {
+		recs = append(recs, r)
+	}
+	sortRecords(recs)
+	return recs, nil
+}
+
+func sortRecords(recs []*Record) {
+	sort.Slice(recs, func(i, j int) bool {
+		a, b := &recs[i].Cell, &recs[j].Cell
+		if a.Experiment != b.Experiment {
+			return a.Experiment < b.Experiment
+		}
+		if a.Index != b.Index {
+			return a.Index < b.Index
+		}
+		return a.ID < b.ID
+	})
+}
+
+// ReadStatus returns the best status of every cell recorded for output: from
+// its journal and from the Parquet file itself (either may be missing).
+func ReadStatus(output string) (map[string]string, error) {
+	status := map[string]string{}
+	note := func(id, s string) {
+		if status[id] != experiments.StatusOK {
+			status[id] = s
+		}
+	}
+	if _, err := readRecords(JournalPath(output), func(rec *Record) error {
+		note(rec.Cell.ID, rec.Result.Status)
+		return nil
+	}); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if _, err := os.Stat(output); err == nil {
+		recs, err := ReadFile(output)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			note(r.Cell.ID, r.Result.Status)
+		}
+	}
+	return status, nil
+}
+
+// ReadDone returns the IDs of the cells recorded with status ok for output
+// (journal and Parquet file); a rerun of the same spec skips them.
+func ReadDone(output string) (map[string]struct{}, error) {
+	status, err := ReadStatus(output)
+	if err != nil {
+		return nil, err
+	}
+	return okSet(status), nil
+}
