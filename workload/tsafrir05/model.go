@@ -419,3 +419,30 @@ func Assign(runtimes []float64, hist []Bin, rng *rand.Rand) (estimates []float64
 	}
 	return estimates, capped, nil
 }
+
+// Feasible reports whether hist can give every job an estimate at least its
+// runtime (after capping runtimes at the largest estimate). sortedDesc must
+// hold the runtimes sorted in descending order; it is not modified.
+func Feasible(sortedDesc []float64, hist []Bin) bool {
+	bins := slices.Clone(hist)
+	sort.Slice(bins, func(i, j int) bool { return bins[i].Time > bins[j].Time })
+	if len(bins) == 0 {
+		return len(sortedDesc) == 0
+	}
+	tmax := float64(bins[0].Time)
+	b, left := 0, bins[0].Jobs
+	for _, r := range sortedDesc {
+		for left == 0 {
+			b++
+			if b >= len(bins) {
+				return false
+			}
+			left = bins[b].Jobs
+		}
+		if math.Min(r, tmax) > float64(bins[b].Time) {
+			return false
+		}
+		left--
+	}
+	return true
+}
