@@ -43,6 +43,9 @@ type Config struct {
 	// Seed feeds anything random in the run; the classic schedulers use
 	// none.
 	Seed uint64
+	// Wrap, if set, wraps the scheduler before the run (instrumentation,
+	// test harnesses).
+	Wrap func(sim.Scheduler) sim.Scheduler
 }
 
 // withDefaults fills unset fields and checks the rest.
@@ -145,6 +148,9 @@ func Run(cfg Config) (*Result, error) {
 	sched, err := cfg.Registry.New(cfg.Scheduler, res.Platform, cfg.SchedulerParams)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Wrap != nil {
+		sched = cfg.Wrap(sched)
 	}
 	res.Jobs, res.Stats, err = sim.Run(res.Platform, sched, sim.NewSliceStream(jobs), nil)
 	if err != nil {

@@ -59,10 +59,18 @@ func (r *recorder) Pass(c *sim.Cluster, ch sim.Changes) {
 
 // Record runs s over specs on p and records the reservations it promises.
 func Record(p sim.Platform, s sim.Scheduler, specs []JobSpec) (*Recording, error) {
-	rec := &Recording{Platform: p, Promises: map[int64][]sim.Time{}}
-	jobs, _, err := sim.Run(p, &recorder{inner: s, rec: rec}, sim.NewSliceStream(Build(specs)), nil)
+	wrapped, rec := Recorder(p, s)
+	jobs, _, err := sim.Run(p, wrapped, sim.NewSliceStream(Build(specs)), nil)
 	rec.Jobs = jobs
 	return rec, err
+}
+
+// Recorder wraps s so that every reservation it reports after a pass is
+// noted in the returned Recording. The caller sets Recording.Jobs after the
+// run.
+func Recorder(p sim.Platform, s sim.Scheduler) (sim.Scheduler, *Recording) {
+	rec := &Recording{Platform: p, Promises: map[int64][]sim.Time{}}
+	return &recorder{inner: s, rec: rec}, rec
 }
 
 // CheckInvariants returns every violation of the rules all schedulers keep:

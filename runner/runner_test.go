@@ -1,0 +1,235 @@
+package runner_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
+	"github.com/schedfarm/schedfarm/strategies/strategytest"
+	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf"
+)
+
+// line formats an SWF job line: id submit runtime procs(8) reqtime; the
+// allocated processors (5) are given separately.
+func line(id, submit int, run float64, alloc, req int, reqTime float64) string {
+	return strings.Join([]string{itoa(id), itoa(submit), "-1", ftoa(run), itoa(alloc), "-1", "-1", itoa(req), ftoa(reqTime), "-1", "1", "1", "1", "1", "1", "1", "-1", "-1"}, " ")
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func writeTrace(t *testing.T, header string, lines ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "t.swf")
+	if err := os.WriteFile(p, []byte(header+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// estimateTrace has one job of each kind the estimate semantics treat
+// differently (machine of 100 processors).
+func estimateTrace(t *testing.T) string {
+	return writeTrace(t, "; MaxProcs: 100\n",
+		line(1, -1, 10, 1, 1, 10),    // submit unknown (< 0): dropped
+		line(2, 0, 100, 4, 4, 50),    // overrun: runs 100, asked for 50
+		line(3, 1, -1, 4, 4, 50),     // runtime unknown: dropped
+		line(4, 2, 30, -1, -1, 60),   // processors unknown: dropped
+		line(5, 3, 30, 2, 2, -1),     // no requested time
+		line(6, 4, 20, 200, 200, 40), // wider than the machine
+		line(7, 5, 0, 1, 1, 10),      // ran for < 0.5 s
+		line(8, 6, 10.7, -1, 3, 20),  // fractional runtime; field 8 only
+		line(9, 7, 5, 6, -1, 9),      // field 5 only
+	)
+}
+
+type want struct {
+	id       int64
+	est      float64
+	work     float64
+	procs    int
+	state    sim.State
+	endAfter float64 // ran for
+}
+
+func TestEstimateSemantics(t *testing.T) {
+	path := estimateTrace(t)
+	cases := []struct {
+		mode, overrun string
+		adj           runner.Adjustments
+		jobs          []want
+	}{
+		{"user", "kill", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 1, DroppedProcs: 1, NoEstimate: 1, Limited: 1}, []want{
+			{2, 50, 100, 4, sim.Killed, 50}, {5, 30, 30, 2, sim.Finished, 30}, {6, 40, 20, 200, sim.Rejected, 0},
+			{7, 10, 0, 1, sim.Finished, 0}, {8, 20, 10.7, 3, sim.Finished, 10.7}, {9, 9, 5, 6, sim.Finished, 5},
+		}},
+		{"user", "extend", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 1, DroppedProcs: 1, NoEstimate: 1, Extended: 1}, []want{
+			{2, 100, 100, 4, sim.Finished, 100}, {5, 30, 30, 2, sim.Finished, 30}, {6, 40, 20, 200, sim.Rejected, 0},
+			{7, 10, 0, 1, sim.Finished, 0}, {8, 20, 10.7, 3, sim.Finished, 10.7}, {9, 9, 5, 6, sim.Finished, 5},
+		}},
+		{"exact", "kill", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 1, DroppedProcs: 1}, []want{
+			{2, 100, 100, 4, sim.Finished, 100}, {5, 30, 30, 2, sim.Finished, 30}, {6, 20, 20, 200, sim.Rejected, 0},
+			{7, 0, 0, 1, sim.Finished, 0}, {8, 10.7, 10.7, 3, sim.Finished, 10.7}, {9, 5, 5, 6, sim.Finished, 5},
+		}},
+		// pyss: estimate max(req, run, 1), actual max(min(req, run), 1),
+		// truncated; job 5 (no requested time) thus runs 1 s; job 7
+		// (runtime 0) is dropped; job 6 is clamped to 100 processors.
+		{"pyss", "kill", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 2, DroppedProcs: 1, ClampedProcs: 1, PyssRaised: 2, PyssCut: 3}, []want{
+			{2, 100, 50, 4, sim.Finished, 50}, {5, 30, 1, 2, sim.Finished, 1}, {6, 40, 20, 100, sim.Finished, 20},
+			{8, 20, 10, 3, sim.Finished, 10}, {9, 9, 5, 6, sim.Finished, 5},
+		}},
+	}
+	for _, c := range cases {
+		res, err := runner.Run(runner.Config{Trace: path, Scheduler: "fcfs", Estimates: c.mode, Overrun: c.overrun})
+		if err != nil {
+			t.Fatalf("%s/%s: %v", c.mode, c.overrun, err)
+		}
+		if res.Adjust != c.adj {
+			t.Errorf("%s/%s: adjustments %+v, want %+v", c.mode, c.overrun, res.Adjust, c.adj)
+		}
+		if len(res.Jobs) != len(c.jobs) {
+			t.Fatalf("%s/%s: %d jobs, want %d", c.mode, c.overrun, len(res.Jobs), len(c.jobs))
+		}
+		for i, w := range c.jobs {
+			j := res.Jobs[i]
+			if j.ID != w.id || j.Estimate != w.est || j.Work() != w.work || j.Procs() != w.procs || j.State() != w.state {
+				t.Errorf("%s/%s: job %d est %g work %g procs %d %s; want job %d est %g work %g procs %d %s",
+					c.mode, c.overrun, j.ID, j.Estimate, j.Work(), j.Procs(), j.State(), w.id, w.est, w.work, w.procs, w.state)
+			}
+			if w.state != sim.Rejected && j.Ran() != w.endAfter {
+				t.Errorf("%s/%s: job %d ran %g, want %g", c.mode, c.overrun, j.ID, j.Ran(), w.endAfter)
+			}
+		}
+	}
+}
+
+func TestMachineSizeFallback(t *testing.T) {
+	jobs := []string{line(1, 0, 10, 3, 3, 10), line(2, 1, 10, 7, 7, 10)}
+	for _, c := range []struct {
+		header, source string
+		procs          int
+	}{
+		{"; MaxProcs: 64\n; MaxNodes: 16\n", "MaxProcs", 64},
+		{"; MaxNodes: 16\n", "MaxNodes", 16},
+		{"", "largest job", 7},
+	} {
+		res, err := runner.Run(runner.Config{Trace: writeTrace(t, c.header, jobs...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Platform.Pools[0].Capacity != c.procs || res.ProcsSource != c.source {
+			t.Errorf("header %q: %d procs from %s, want %d from %s", c.header, res.Platform.Pools[0].Capacity, res.ProcsSource, c.procs, c.source)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	_, err := runner.Run(runner.Config{Scheduler: "eazy", Estimates: "guess", Overrun: "ignore", Procs: -1})
+	if err == nil {
+		t.Fatal("bad config accepted")
+	}
+	for _, w := range []string{`estimates "guess"; accepted: user, exact, pyss`, "give exactly one of a trace file or a job source", "procs -1", `unknown scheduler "eazy"`} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
+	}
+	_, err = runner.Run(runner.Config{Trace: writeTrace(t, "", "1 2 3")})
+	if err == nil || !strings.Contains(err.Error(), "t.swf:1") {
+		t.Errorf("malformed trace: %v", err)
+	}
+}
+
+func TestScheduleRoundTrip(t *testing.T) {
+	res, err := runner.Run(runner.Config{Trace: estimateTrace(t), Scheduler: "easy", Estimates: "user", Overrun: "kill"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.swf.gz")
+	if err := res.WriteSchedule(out); err != nil {
+		t.Fatal(err)
+	}
+	r, err := swf.Open(out, swf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	recs, err := workload.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(res.Jobs) {
+		t.Fatalf("%d records, want %d", len(recs), len(res.Jobs))
+	}
+	for i, rec := range recs {
+		j := res.Jobs[i]
+		switch j.State() {
+		case sim.Rejected:
+			if rec.Status != 5 || rec.Wait != -1 {
+				t.Errorf("job %d rejected: status %d wait %g", j.ID, rec.Status, rec.Wait)
+			}
+		default:
+			status := int64(1)
+			if j.State() == sim.Killed {
+				status = 0
+			}
+			if rec.ID != j.ID || rec.Wait != j.Wait() || rec.RunTime != j.Ran() || rec.Status != status || rec.UserID != 1 {
+				t.Errorf("job %d: record %+v vs wait %g ran %g %s", j.ID, rec, j.Wait(), j.Ran(), j.State())
+			}
+		}
+	}
+}
+
+// TestTracesEveryScheduler runs every registered scheduler over the real
+// traces (pyss semantics; the first 6,000 jobs of each, or all with
+// -short=false on KTH) and checks the shared invariants, the reservations
+// promised, and that two runs give the same schedule.
+func TestTracesEveryScheduler(t *testing.T) {
+	reg := strategies.Builtin()
+	for _, name := range traces.All() {
+		path := traces.Path(t, name)
+		for _, sched := range reg.Names() {
+			t.Run(name+"/"+sched, func(t *testing.T) {
+				max := 6000
+				if !testing.Short() && name == traces.KTH {
+					max = 0
+				}
+				var rec *strategytest.Recording
+				cfg := runner.Config{Trace: path, Scheduler: sched, Estimates: "pyss", MaxJobs: max,
+					Wrap: func(s sim.Scheduler) sim.Scheduler {
+						var w sim.Scheduler
+						w, rec = strategytest.Recorder(sim.Platform{}, s)
+						return w
+					}}
+				res, err := runner.Run(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec.Platform, rec.Jobs = res.Platform, res.Jobs
+				for i, e := range strategytest.CheckInvariants(rec) {
+					if i == 10 {
+						t.Fatal("… more violations")
+					}
+					t.Error(e)
+				}
+				cfg.Wrap = nil
+				again, err := runner.Run(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range res.Jobs {
+					a, b := res.Jobs[i], again.Jobs[i]
+					if a.Start() != b.Start() || a.End() != b.End() || a.State() != b.State() {
+						t.Fatalf("not deterministic at job %d: %g–%g vs %g–%g", a.ID, a.Start(), a.End(), b.Start(), b.End())
+					}
+				}
+			})
+		}
+	}
+}
