@@ -128,7 +128,7 @@ func convert(s ParamSpec, v any) (any, error) {
 		} else if f, err := strconv.ParseFloat(str, 64); err == nil {
 			v = f
 		} else {
-			return nil, fmt.Errorf("%q is not a %s", str, s.Kind)
+			return nil, fmt.Errorf("%q is not %s", str, article(s.Kind))
 		}
 	}
 	switch s.Kind {
@@ -149,7 +149,7 @@ func convert(s ParamSpec, v any) (any, error) {
 	default:
 		f, ok := number(v)
 		if !ok {
-			return nil, fmt.Errorf("%v is not a %s", v, s.Kind)
+			return nil, fmt.Errorf("%v is not %s", v, article(s.Kind))
 		}
 		inWords := false
 		for _, w := range s.Words {
@@ -188,4 +188,12 @@ func number(v any) (float64, bool) {
 		return float64(x), true
 	}
 	return 0, false
+}
+
+// article returns the kind with its indefinite article, for messages.
+func article(k Kind) string {
+	if k == Int {
+		return "an integer"
+	}
+	return "a " + k.String()
 }
