@@ -1,6 +1,9 @@
 package experiments
 
-import "github.com/schedfarm/schedfarm/strategies"
+import (
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/strategies"
+)
 
 // builtinCatalog is the production Catalog: schedulers from the strategies
 // registry.
@@ -9,7 +12,7 @@ type builtinCatalog struct {
 }
 
 // BuiltinCatalog returns the catalog of everything shipped with schedfarm:
-// the schedulers of strategies.Builtin().
+// the schedulers of strategies.Builtin() and the metrics of the runner.
 //
 // Workload generator models are not listed yet: the model registry
 // (package workload/models) has not landed, so specs must use the trace form
@@ -34,9 +37,8 @@ func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
 	return errUnknownModel(name)
 }
 
-// MetricNames is not known statically yet; metric names are checked for
-// form only.
-func (c builtinCatalog) MetricNames() []string { return nil }
+// MetricNames lists the metrics of runner.Result.Metrics.
+func (c builtinCatalog) MetricNames() []string { return runner.MetricNames() }
 
 type errUnknownModel string
 

@@ -21,6 +21,7 @@ func commands() []command {
 	return []command{
 		{"sim", "simulate one scheduler over one SWF trace and print metrics", runSim},
 		{"schedulers", "list the registered schedulers", runSchedulers},
+		{"report", "summarise a results Parquet file with confidence intervals and plots", runReport},
 		{"version", "print the schedfarm version", runVersion},
 	}
 }

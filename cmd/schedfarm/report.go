@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// runReport implements "schedfarm report results.parquet [-o dir]": it
+// prints per-(parameters, scheduler) means with 95% confidence intervals and
+// writes summary.csv plus one PNG and one SVG plot per metric and axis.
+func runReport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "directory for summary.csv and plots (default: <results>-report next to the file)")
+	metrics := fs.String("metrics", "", "comma-separated metrics to print and plot (default: all)")
+	noPlots := fs.Bool("no-plots", false, "print the summary only")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: schedfarm report results.parquet [-o dir] [-metrics a,b] [-no-plots]")
+		fs.PrintDefaults()
+	}
+	// Accept flags before or after the file name.
+	var files []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		fs.Usage()
+		return 2
+	}
+	path := files[0]
+	var want []string
+	if *metrics != "" {
+		for _, m := range strings.Split(*metrics, ",") {
+			if m = strings.TrimSpace(m); m != "" {
+				want = append(want, m)
+			}
+		}
+	}
+	recs, err := results.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 1
+	}
+	s := results.Summarise(recs)
+	if err := s.WriteText(stdout, want); err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 1
+	}
+	dir := *out
+	if dir == "" {
+		dir = strings.TrimSuffix(path, filepath.Ext(path)) + "-report"
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 1
+	}
+	csvPath := filepath.Join(dir, "summary.csv")
+	f, err := os.Create(csvPath)
+	if err == nil {
+		err = s.WriteCSV(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %s: %v\n", csvPath, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "\nwrote %s\n", csvPath)
+	if *noPlots {
+		return 0
+	}
+	if len(s.Axes) == 0 {
+		fmt.Fprintln(stdout, "no parameter varies between groups: nothing to plot")
+		return 0
+	}
+	plots, err := s.Plot(dir, want)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %d plots (PNG and SVG) in %s\n", len(plots), dir)
+	return 0
+}

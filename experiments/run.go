@@ -1,0 +1,176 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Config turns a cell's parameters into a runner configuration. Every
+// parameter must be understood: an unknown one is an error rather than
+// silently ignored. Relative trace paths resolve against c.Dir.
+func Config(c Cell) (runner.Config, error) {
+	cfg := runner.Config{
+		Scheduler:       c.Scheduler,
+		SchedulerParams: map[string]any{},
+		Seed:            c.Seed,
+	}
+	var unknown []string
+	for _, p := range c.Params {
+		var bad bool
+		switch {
+		case strings.HasPrefix(p.Name, "scheduler."):
+			cfg.SchedulerParams[strings.TrimPrefix(p.Name, "scheduler.")] = p.Value
+		case p.Name == "platform.procs":
+			n, ok := p.Value.(int64)
+			cfg.Procs, bad = int(n), !ok
+		case p.Name == "workload.trace":
+			s, ok := p.Value.(string)
+			cfg.Trace, bad = ResolvePath(c.Dir, s), !ok
+		case p.Name == "workload.estimates":
+			cfg.Estimates, bad = p.Value.(string)
+			bad = !bad
+		case p.Name == "workload.overrun":
+			cfg.Overrun, bad = p.Value.(string)
+			bad = !bad
+		case p.Name == "workload.load":
+			f, ok := p.Value.(float64)
+			cfg.Load, bad = f, !ok
+		case p.Name == "workload.jobs":
+			n, ok := p.Value.(int64)
+			cfg.MaxJobs, bad = int(n), !ok
+		case p.Name == "workload.warmup":
+			n, ok := p.Value.(int64)
+			cfg.WarmupJobs, bad = int(n), !ok
+		case p.Name == "workload.lenient":
+			cfg.Lenient, bad = p.Value.(bool)
+			bad = !bad
+		case strings.HasPrefix(p.Name, "workload.generator."):
+			// TODO(models): build the Source from workload/models once its
+			// registry lands; until then generator cells are rejected.
+			return cfg, fmt.Errorf("param %s: generator workloads are not supported yet (no model registry)", p.Name)
+		default:
+			unknown = append(unknown, p.Name)
+		}
+		if bad {
+			return cfg, fmt.Errorf("param %s: value %s has kind %s", p.Name, formatValue(p.Value), kindOf(p.Value))
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return cfg, fmt.Errorf("unknown parameters %s", strings.Join(unknown, ", "))
+	}
+	if len(cfg.SchedulerParams) == 0 {
+		cfg.SchedulerParams = nil
+	}
+	return cfg, nil
+}
+
+// RunCell simulates cell c and returns its result.
+//
+// A nil error means the result is final and should be recorded: Status is
+// StatusOK with the metrics, or StatusFailed with the error text when the
+// cell's parameters are bad, the simulation fails or it panics (the panic is
+// recovered and its stack summarized in Error). A non-nil error is returned
+// only when ctx ends before the simulation does: the cell was not run to
+// completion and must not be recorded (a worker naks it for redelivery). The
+// simulation itself cannot be interrupted; it is left to finish in the
+// background and its outcome discarded.
+//
+// RunCell fills CellID, Status, Error, Metrics, WallSeconds, GoVersion and
+// Commit (from the binary's build info); the caller adds Worker and Version.
+// With c.KeepJobs, Jobs holds one record per job.
+func RunCell(ctx context.Context, c Cell) (CellResult, error) {
+	res := CellResult{CellID: c.ID, GoVersion: runtime.Version(), Commit: buildCommit()}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	cfg, err := Config(c)
+	if err != nil {
+		res.Status, res.Error = StatusFailed, err.Error()
+		return res, nil
+	}
+	type outcome struct {
+		out *runner.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	start := time.Now()
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{err: fmt.Errorf("panic: %v\n%s", p, trimStack(debug.Stack()))}
+			}
+		}()
+		out, err := runner.Run(cfg)
+		done <- outcome{out, err}
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-ctx.Done():
+		return res, ctx.Err()
+	}
+	res.WallSeconds = time.Since(start).Seconds()
+	if o.err != nil {
+		res.Status, res.Error = StatusFailed, o.err.Error()
+		return res, nil
+	}
+	res.Status = StatusOK
+	for _, m := range o.out.Metrics() {
+		res.Metrics = append(res.Metrics, Metric{Name: m.Name, Value: m.Value})
+	}
+	if c.KeepJobs {
+		res.Jobs = jobRecords(o.out, cfg.Gamma)
+	}
+	return res, nil
+}
+
+// jobRecords converts the simulated jobs to JobRecords.
+func jobRecords(out *runner.Result, gamma float64) []JobRecord {
+	if gamma <= 0 {
+		gamma = sim.DefaultGamma
+	}
+	recs := make([]JobRecord, len(out.Jobs))
+	for i, j := range out.Jobs {
+		r := JobRecord{ID: j.ID, Submit: float64(j.Submit), Start: -1, End: -1, Procs: int64(j.Procs()),
+			Wait: -1, Bsld: -1, State: j.State().String()}
+		if j.State() != sim.Rejected {
+			r.Start, r.End = float64(j.Start()), float64(j.End())
+			r.Wait = float64(j.Wait())
+			r.Bsld = sim.BoundedSlowdown(j.Wait(), j.Ran(), gamma)
+		}
+		recs[i] = r
+	}
+	return recs
+}
+
+// trimStack keeps the first lines of a stack trace (enough to find the
+// panicking frame without flooding the results file).
+func trimStack(b []byte) string {
+	lines := strings.Split(string(b), "\n")
+	if len(lines) > 24 {
+		lines = append(lines[:24], "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// buildCommit returns the VCS revision in the binary's build info, or
+// "unknown".
+func buildCommit() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}

@@ -1,0 +1,473 @@
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/schedfarm/schedfarm/experiments"
+)
+
+// Level is the confidence level of the intervals in summaries.
+const Level = 0.95
+
+// Group is one (scheduler, parameters) combination and the statistics of
+// its replications.
+type Group struct {
+	Scheduler string
+	// Params are the group's parameters (every cell parameter, sorted).
+	Params []experiments.Param
+	// OK and Failed count the group's replications by status.
+	OK, Failed int
+	// Stats holds one Stat per metric, over the ok replications.
+	Stats map[string]Stat
+}
+
+// Value returns the group's value of parameter name.
+func (g *Group) Value(name string) (any, bool) {
+	c := experiments.Cell{Params: g.Params}
+	return c.Lookup(name)
+}
+
+// Summary is the per-group summary of a results file.
+type Summary struct {
+	Groups []*Group
+	// Axes are the parameters whose value differs between groups (sorted).
+	Axes []string
+	// Fixed are the parameters every group shares.
+	Fixed []experiments.Param
+	// Metrics are the metric names present, sorted.
+	Metrics []string
+	// Schedulers in order of first appearance.
+	Schedulers []string
+	// Cells counts the records; Failed those with status failed.
+	Cells, Failed int
+}
+
+// Summarise groups records by (scheduler, parameters) — i.e. across
+// replications — and computes the mean and 95% confidence interval of
+// every metric over each group's ok records.
+func Summarise(recs []*Record) *Summary {
+	s := &Summary{Cells: len(recs)}
+	byKey := map[string]*Group{}
+	values := map[string][]float64{} // group key + "\x00" + metric
+	metricSet := map[string]bool{}
+	paramVals := map[string]map[string]bool{}
+	paramCount := map[string]int{}
+	var order []string
+	for _, r := range recs {
+		key := r.Cell.Scheduler + "\x00" + paramKey(r.Cell.Params)
+		g := byKey[key]
+		if g == nil {
+			g = &Group{Scheduler: r.Cell.Scheduler, Params: r.Cell.Params, Stats: map[string]Stat{}}
+			byKey[key] = g
+			order = append(order, key)
+			for _, p := range r.Cell.Params {
+				if paramVals[p.Name] == nil {
+					paramVals[p.Name] = map[string]bool{}
+				}
+				paramVals[p.Name][experiments.FormatValue(p.Value)] = true
+				paramCount[p.Name]++
+			}
+			if !contains(s.Schedulers, g.Scheduler) {
+				s.Schedulers = append(s.Schedulers, g.Scheduler)
+			}
+		}
+		if r.Result.Status != experiments.StatusOK {
+			g.Failed++
+			s.Failed++
+			continue
+		}
+		g.OK++
+		for _, m := range r.Result.Metrics {
+			metricSet[m.Name] = true
+			values[key+"\x00"+m.Name] = append(values[key+"\x00"+m.Name], m.Value)
+		}
+	}
+	for m := range metricSet {
+		s.Metrics = append(s.Metrics, m)
+	}
+	sort.Strings(s.Metrics)
+	for _, key := range order {
+		g := byKey[key]
+		for _, m := range s.Metrics {
+			g.Stats[m] = MeanCI(values[key+"\x00"+m], Level)
+		}
+		s.Groups = append(s.Groups, g)
+	}
+	for name, vals := range paramVals {
+		if len(vals) > 1 || paramCount[name] < len(s.Groups) {
+			s.Axes = append(s.Axes, name)
+		}
+	}
+	sort.Strings(s.Axes)
+	if len(s.Groups) > 0 {
+		for _, p := range s.Groups[0].Params {
+			if !contains(s.Axes, p.Name) {
+				s.Fixed = append(s.Fixed, p)
+			}
+		}
+	}
+	sort.SliceStable(s.Groups, func(i, j int) bool { return s.less(s.Groups[i], s.Groups[j]) })
+	return s
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func paramKey(ps []experiments.Param) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.Name)
+		b.WriteByte('=')
+		b.WriteString(p.Kind())
+		b.WriteByte(':')
+		b.WriteString(experiments.FormatValue(p.Value))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// less orders groups by axis values (numerically where numbers), then by
+// scheduler order of appearance.
+func (s *Summary) less(a, b *Group) bool {
+	for _, ax := range s.Axes {
+		va, oka := a.Value(ax)
+		vb, okb := b.Value(ax)
+		if oka != okb {
+			return !oka
+		}
+		if c := compareValues(va, vb); c != 0 {
+			return c < 0
+		}
+	}
+	return indexOf(s.Schedulers, a.Scheduler) < indexOf(s.Schedulers, b.Scheduler)
+}
+
+func indexOf(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func compareValues(a, b any) int {
+	fa, oka := number(a)
+	fb, okb := number(b)
+	if oka && okb {
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(experiments.FormatValue(a), experiments.FormatValue(b))
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+func formatNum(x float64) string {
+	a := math.Abs(x)
+	switch {
+	case math.IsNaN(x):
+		return "—"
+	case x == 0:
+		return "0"
+	case a >= 1e7 || a < 1e-3:
+		return strconv.FormatFloat(x, 'e', 3, 64)
+	case a >= 1000:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case a >= 100:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	case a >= 10:
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
+}
+
+// selectMetrics returns the requested metrics present in s (all when want
+// is empty) and an error naming any that are missing.
+func (s *Summary) selectMetrics(want []string) ([]string, error) {
+	if len(want) == 0 {
+		return s.Metrics, nil
+	}
+	var missing []string
+	for _, m := range want {
+		if !contains(s.Metrics, m) {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("metrics %s not in the results; present: %s", strings.Join(missing, ", "), strings.Join(s.Metrics, ", "))
+	}
+	return want, nil
+}
+
+// WriteText prints, for each metric, one line per group: the axis values,
+// the scheduler, the replications, the mean and the 95% CI half-width.
+func (s *Summary) WriteText(w io.Writer, metrics []string) error {
+	ms, err := s.selectMetrics(metrics)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d cells, %d failed, %d groups (scheduler × parameters); mean ± 95%% CI half-width (Student t) over replications\n",
+		s.Cells, s.Failed, len(s.Groups))
+	if len(s.Fixed) > 0 {
+		var parts []string
+		for _, p := range s.Fixed {
+			parts = append(parts, p.Name+"="+experiments.FormatValue(p.Value))
+		}
+		fmt.Fprintf(w, "fixed: %s\n", strings.Join(parts, " "))
+	}
+	for _, m := range ms {
+		fmt.Fprintf(w, "\n%s\n", m)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		var head []string
+		head = append(head, s.Axes...)
+		head = append(head, "scheduler", "n", "failed", "mean", "± 95% CI")
+		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+		for _, g := range s.Groups {
+			var row []string
+			for _, ax := range s.Axes {
+				v, ok := g.Value(ax)
+				if !ok {
+					row = append(row, "-")
+					continue
+				}
+				row = append(row, experiments.FormatValue(v))
+			}
+			st := g.Stats[m]
+			row = append(row, g.Scheduler, strconv.Itoa(st.N), strconv.Itoa(g.Failed), formatNum(st.Mean), formatNum(st.HalfWidth))
+			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteCSV writes the summary in long form: one row per (group, metric) with
+// the axis values, scheduler, n, failed, mean, sd, ci_low, ci_high.
+func (s *Summary) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := append(append([]string{}, s.Axes...), "scheduler", "metric", "n", "failed", "mean", "sd", "ci95_low", "ci95_high")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	f := func(x float64) string {
+		if math.IsNaN(x) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	for _, g := range s.Groups {
+		for _, m := range s.Metrics {
+			var row []string
+			for _, ax := range s.Axes {
+				v, _ := g.Value(ax)
+				if v == nil {
+					row = append(row, "")
+				} else {
+					row = append(row, experiments.FormatValue(v))
+				}
+			}
+			st := g.Stats[m]
+			row = append(row, g.Scheduler, m, strconv.Itoa(st.N), strconv.Itoa(g.Failed), f(st.Mean), f(st.SD), f(st.Low()), f(st.High()))
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// errPoints is one plotted line: x, mean and CI half-width per point.
+type errPoints struct {
+	x, y, e []float64
+}
+
+func (p *errPoints) Len() int                        { return len(p.x) }
+func (p *errPoints) XY(i int) (float64, float64)     { return p.x[i], p.y[i] }
+func (p *errPoints) YError(i int) (float64, float64) { return p.e[i], p.e[i] }
+func (p *errPoints) add(x, y, e float64) {
+	p.x, p.y, p.e = append(p.x, x), append(p.y, y), append(p.e, e)
+}
+func (p *errPoints) sortByX() { sort.Sort(byX{p}) }
+
+type byX struct{ p *errPoints }
+
+func (b byX) Len() int           { return len(b.p.x) }
+func (b byX) Less(i, j int) bool { return b.p.x[i] < b.p.x[j] }
+func (b byX) Swap(i, j int) {
+	p := b.p
+	p.x[i], p.x[j] = p.x[j], p.x[i]
+	p.y[i], p.y[j] = p.y[j], p.y[i]
+	p.e[i], p.e[j] = p.e[j], p.e[i]
+}
+
+// Plot writes, for every metric and every axis, a chart of the metric's
+// mean against the axis with 95% CI error bars and one line per scheduler
+// (and per combination of the other axes' values), as PNG and SVG files
+// named <metric>_vs_<axis>.{png,svg} in dir. Numeric axes are plotted on a
+// linear scale, others as categories. It returns the files written.
+func (s *Summary) Plot(dir string, metrics []string) ([]string, error) {
+	ms, err := s.selectMetrics(metrics)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, ax := range s.Axes {
+		// Category positions for non-numeric axes.
+		var cats []string
+		numeric := true
+		for _, g := range s.Groups {
+			v, ok := g.Value(ax)
+			if !ok {
+				continue
+			}
+			if _, isNum := number(v); !isNum {
+				numeric = false
+			}
+			if l := experiments.FormatValue(v); !contains(cats, l) {
+				cats = append(cats, l)
+			}
+		}
+		for _, m := range ms {
+			p := plot.New()
+			p.Title.Text = fmt.Sprintf("%s vs %s", m, ax)
+			p.X.Label.Text = ax
+			p.Y.Label.Text = m + " (mean, 95% CI)"
+			p.Legend.Top = true
+			p.Legend.Left = true
+			lines := map[string]*errPoints{}
+			var names []string
+			for _, g := range s.Groups {
+				v, ok := g.Value(ax)
+				st := g.Stats[m]
+				if !ok || st.N == 0 || math.IsNaN(st.Mean) {
+					continue
+				}
+				name := g.Scheduler
+				for _, other := range s.Axes {
+					if other == ax {
+						continue
+					}
+					if ov, ok := g.Value(other); ok {
+						name += fmt.Sprintf(" %s=%s", shortParam(other), experiments.FormatValue(ov))
+					}
+				}
+				x, isNum := number(v)
+				if !numeric || !isNum {
+					x = float64(indexOf(cats, experiments.FormatValue(v)))
+				}
+				e := st.HalfWidth
+				if math.IsNaN(e) {
+					e = 0
+				}
+				if lines[name] == nil {
+					lines[name] = &errPoints{}
+					names = append(names, name)
+				}
+				lines[name].add(x, st.Mean, e)
+			}
+			if len(names) == 0 {
+				continue
+			}
+			for i, name := range names {
+				pts := lines[name]
+				pts.sortByX()
+				l, sc, err := plotter.NewLinePoints(pts)
+				if err != nil {
+					return files, fmt.Errorf("plot %s vs %s: %w", m, ax, err)
+				}
+				l.Color = plotutil.Color(i)
+				l.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
+				sc.Color, sc.Shape = plotutil.Color(i), plotutil.Shape(i)
+				eb, err := plotter.NewYErrorBars(pts)
+				if err != nil {
+					return files, fmt.Errorf("plot %s vs %s: %w", m, ax, err)
+				}
+				eb.Color = plotutil.Color(i)
+				p.Add(l, sc, eb)
+				p.Legend.Add(name, l, sc)
+			}
+			if !numeric {
+				p.NominalX(cats...)
+			}
+			pad(&p.X, 0.05)
+			pad(&p.Y, 0.08)
+			p.Add(plotter.NewGrid())
+			base := filepath.Join(dir, fileSafe(m)+"_vs_"+fileSafe(ax))
+			for _, ext := range []string{".png", ".svg"} {
+				if err := p.Save(7*vg.Inch, 4.5*vg.Inch, base+ext); err != nil {
+					return files, fmt.Errorf("plot %s: %w", base+ext, err)
+				}
+				files = append(files, base+ext)
+			}
+		}
+	}
+	return files, nil
+}
+
+func shortParam(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// pad widens an axis range by frac of its span on each side, so points and
+// error bars at the ends stay inside the frame.
+func pad(a *plot.Axis, frac float64) {
+	span := a.Max - a.Min
+	if span <= 0 {
+		span = math.Max(math.Abs(a.Max), 1)
+	}
+	a.Min -= frac * span
+	a.Max += frac * span
+}
