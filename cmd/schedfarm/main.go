@@ -22,6 +22,7 @@ func commands() []command {
 		{"sim", "simulate one scheduler over one SWF trace and print metrics", runSim},
 		{"schedulers", "list the registered schedulers", runSchedulers},
 		{"report", "summarise a results Parquet file with confidence intervals and plots", runReport},
+		{"workload", "generate synthetic workloads and describe SWF files", runWorkload},
 		{"version", "print the schedfarm version", runVersion},
 	}
 }

@@ -1,0 +1,583 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/models"
+	"github.com/schedfarm/schedfarm/workload/seed001"
+	"github.com/schedfarm/schedfarm/workload/seed002"
+	"github.com/schedfarm/schedfarm/workload/seed004"
+	"github.com/schedfarm/schedfarm/workload/stats"
+	"github.com/schedfarm/schedfarm/workload/swf"
+)
+
+// runWorkload implements "schedfarm workload generate|stats|models".
+func runWorkload(args []string, stdout, stderr io.Writer) int {
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "Usage: schedfarm workload <generate|stats|models> [flags]   (--help on each)")
+		fmt.Fprintln(w, "\n  generate  write a synthetic workload (SWF models, or JSON lines for the seed generators)")
+		fmt.Fprintln(w, "  stats     describe an SWF file: size histogram (seed 000 bins), means, load, power-of-two share, estimate accuracy")
+		fmt.Fprintln(w, "  models    list the models and their parameters")
+	}
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "generate":
+		return workloadGenerate(args[1:], stdout, stderr)
+	case "stats":
+		return workloadStats(args[1:], stdout, stderr)
+	case "models":
+		return workloadModels(stdout)
+	case "-h", "--help", "help":
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "schedfarm workload: unknown subcommand %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+// workloadParams collects repeated --param name=value flags.
+type workloadParams map[string]any
+
+func (p workloadParams) String() string { return "" }
+
+func (p workloadParams) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("%q: want name=value", s)
+	}
+	p[name] = value
+	return nil
+}
+
+func workloadModels(stdout io.Writer) int {
+	fmt.Fprintln(stdout, "SWF models (schedfarm workload generate --model NAME; parameters via flags or --param name=value):")
+	for _, n := range models.Names() {
+		fmt.Fprintln(stdout)
+		fmt.Fprint(stdout, models.Describe(n))
+	}
+	fmt.Fprintln(stdout, "\nSeed generators (JSON lines; see 'schedfarm workload generate --help'):")
+	for _, g := range seedGenerators() {
+		fmt.Fprintf(stdout, "\n%s — %s\n", g.name, g.summary)
+		for _, p := range g.params {
+			fmt.Fprintf(stdout, "  %s\n", p)
+		}
+	}
+	return 0
+}
+
+func workloadGenerate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("workload generate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	params := workloadParams{}
+	model := fs.String("model", "lublin99", "model name (see 'schedfarm workload models')")
+	jobs := fs.Int("jobs", 0, "number of jobs (projects for seed004); 0 = the model's default")
+	procs := fs.Int("procs", 0, "machine size in processors; 0 = the model's default")
+	seed := fs.Uint64("seed", 1, "random seed (the generator draws from PCG(seed, seed))")
+	estimates := fs.String("estimates", "", "user runtime estimates for SWF models: none or tsafrir05")
+	load := fs.Float64("load", 0, "target offered load on --procs (0 = the model's own arrival rate)")
+	out := fs.String("o", "-", "output file (.gz to compress); - for standard output")
+	fs.StringVar(out, "output", "-", "same as -o")
+	fs.Var(params, "param", "model parameter name=value (repeatable), e.g. --param typed=false")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `Usage: schedfarm workload generate --model NAME [flags] -o FILE
+
+Writes a synthetic workload. SWF models (`+strings.Join(models.Names(), ", ")+`) write
+SWF 2.2 with a header recording the model, every parameter, the machine size
+and the achieved offered load. Seed generators (`+strings.Join(seedNames(), ", ")+`)
+write JSON lines: one "platform" object, then one object per job or project
+(format documented in 'schedfarm workload models' and the package docs).
+
+Example: schedfarm workload generate --model lublin99 --jobs 100000 --procs 256 --seed 1 --estimates tsafrir05 -o out.swf.gz
+
+Flags:`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "schedfarm workload generate: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["jobs"] {
+		params["jobs"] = *jobs
+	}
+	if set["procs"] {
+		params["procs"] = *procs
+	}
+	if set["estimates"] {
+		params["estimates"] = *estimates
+	}
+	if set["load"] {
+		params["load"] = *load
+	}
+	rng := rand.New(rand.NewPCG(*seed, *seed))
+	if g, ok := findSeedGenerator(*model); ok {
+		return writeSeedGenerator(g, params, rng, *seed, *out, stdout, stderr)
+	}
+	if !slices.Contains(models.Names(), *model) {
+		fmt.Fprintf(stderr, "schedfarm workload generate: unknown model %q (SWF models: %s; seed generators: %s)\n",
+			*model, strings.Join(models.Names(), ", "), strings.Join(seedNames(), ", "))
+		return 2
+	}
+	src, info, err := models.New(*model, params, rng)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm workload generate: %v\n", err)
+		return 2
+	}
+	var hdr swf.Header
+	for _, e := range info.Header() {
+		hdr.Add(e.Keyword, e.Value)
+	}
+	hdr.Add("Note", fmt.Sprintf("Seed: %d (math/rand/v2 PCG(seed, seed))", *seed))
+	n, err := writeSWF(*out, hdr, src, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm workload generate: %v\n", err)
+		return 1
+	}
+	target := ""
+	if info.TargetLoad > 0 {
+		target = fmt.Sprintf(" (target %g)", info.TargetLoad)
+	}
+	fmt.Fprintf(stderr, "%s: %d jobs, offered load %.4f%s on %d processors\n", outName(*out), n, info.AchievedLoad, target, info.Procs)
+	return 0
+}
+
+func outName(path string) string {
+	if path == "-" || path == "" {
+		return "stdout"
+	}
+	return path
+}
+
+// writeSWF streams src to path (or stdout for "-") and returns the job count.
+func writeSWF(path string, hdr swf.Header, src workload.Source, stdout io.Writer) (int, error) {
+	type sink interface {
+		Write(*workload.Job) error
+	}
+	var w sink
+	var closeFn func() error
+	if path == "-" || path == "" {
+		sw, err := swf.NewWriter(stdout, hdr)
+		if err != nil {
+			return 0, err
+		}
+		w, closeFn = sw, sw.Flush
+	} else {
+		fw, err := swf.Create(path, hdr)
+		if err != nil {
+			return 0, err
+		}
+		w, closeFn = fw, fw.Close
+	}
+	n := 0
+	for {
+		j, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			closeFn()
+			return n, err
+		}
+		if err := w.Write(&j); err != nil {
+			closeFn()
+			return n, err
+		}
+		n++
+	}
+	return n, closeFn()
+}
+
+func workloadStats(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("workload stats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	procs := fs.Int("procs", 0, "machine size for the load; 0 = from the header (MaxProcs, MaxNodes) or the largest job")
+	lenient := fs.Bool("lenient", false, "skip malformed SWF lines (counted) instead of failing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `Usage: schedfarm workload stats [flags] FILE
+
+Describes an SWF workload (plain or .gz) in one streaming pass: job-size
+histogram over seed 000's Table 1 bins, mean size, runtime and interarrival,
+offered load, fraction of power-of-two sizes and, when field 9 is present,
+the accuracy of the runtime estimates (mean runtime/estimate).
+
+Flags:`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	r, err := swf.Open(fs.Arg(0), swf.Options{Lenient: *lenient})
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm workload stats: %v\n", err)
+		return 1
+	}
+	defer r.Close()
+	var a stats.Accumulator
+	var largest int64
+	for {
+		j, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm workload stats: %v\n", err)
+			return 1
+		}
+		a.Add(&j)
+		largest = max(largest, j.Procs())
+	}
+	p, source := int64(*procs), "--procs"
+	if p <= 0 {
+		p, source = swf.MachineSize(r.Header(), largest)
+	}
+	s := a.Summary(int(p))
+	fmt.Fprintf(stdout, "file                 %s\n", fs.Arg(0))
+	fmt.Fprintf(stdout, "machine size         %d (from %s)\n", p, source)
+	if r.SkipCount() > 0 {
+		fmt.Fprintf(stdout, "skipped lines        %d\n", r.SkipCount())
+	}
+	s.WriteText(stdout)
+	return 0
+}
+
+// Seed generators write JSON lines. The first line describes the platform:
+//
+//	{"type":"platform","model":NAME,"seed":S,"params":{…},<platform fields>}
+//
+// with "vms" (seed001: id, memory, speed, bandwidth), "resources" (seed002:
+// id, availability, bandwidth, failure_coeff, availability_level) or
+// "capacities" (seed004: capacity per resource type). Each further line is
+// one job ({"type":"job",…}: seed001 id, submit, parallelism, deadline,
+// input_size, tasks[{memory, bandwidth, instructions}]; seed002 id, submit,
+// size, data_size, sdv, deadline, long) or one project ({"type":"project",
+// id, arrival, jobs[{index, service, req[]}]}: seed004), in arrival order.
+type seedGenerator struct {
+	name    string
+	summary string
+	params  []string // "name (default): meaning"
+	run     func(a *seedArgs, rng *rand.Rand, emit func(any) error) error
+}
+
+// seedArgs decodes generator params (strings from --param, numbers from
+// flags), remembering every error.
+type seedArgs struct {
+	raw  map[string]any
+	used map[string]bool
+	errs []error
+	desc string
+}
+
+func (a *seedArgs) num(name string, def, lo, hi float64) float64 {
+	a.used[name] = true
+	v, ok := a.raw[name]
+	if !ok {
+		return def
+	}
+	var f float64
+	switch x := v.(type) {
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	case string:
+		var err error
+		if f, err = strconv.ParseFloat(x, 64); err != nil {
+			a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %q: not a number; want a number in [%g, %g]", a.desc, name, x, lo, hi))
+			return def
+		}
+	}
+	if !(f >= lo && f <= hi) {
+		a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %v out of range; want a number in [%g, %g]", a.desc, name, v, lo, hi))
+		return def
+	}
+	return f
+}
+
+func (a *seedArgs) int(name string, def, lo, hi int) int {
+	f := a.num(name, float64(def), float64(lo), float64(hi))
+	if f != float64(int(f)) {
+		a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %v: not an integer; want an integer in [%d, %d]", a.desc, name, f, lo, hi))
+	}
+	return int(f)
+}
+
+func (a *seedArgs) choice(name, def string, choices ...string) string {
+	a.used[name] = true
+	v, ok := a.raw[name]
+	if !ok {
+		return def
+	}
+	s := fmt.Sprint(v)
+	if !slices.Contains(choices, s) {
+		a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %q; want one of %s", a.desc, name, s, strings.Join(choices, ", ")))
+		return def
+	}
+	return s
+}
+
+// done reports unknown params and the errors gathered.
+func (a *seedArgs) done() error {
+	var unknown []string
+	for k := range a.raw {
+		if !a.used[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		known := make([]string, 0, len(a.used))
+		for u := range a.used {
+			known = append(known, u)
+		}
+		sort.Strings(known)
+		a.errs = append(a.errs, fmt.Errorf("%s: unknown parameter %q (accepted: %s)", a.desc, k, strings.Join(known, ", ")))
+	}
+	return errors.Join(a.errs...)
+}
+
+func seedGenerators() []seedGenerator {
+	return []seedGenerator{
+		{
+			name:    "seed001",
+			summary: "seed 001 multi-attribute cloud (Table 1, §4.2–4.3): VMs with memory/speed/bandwidth, parallel jobs with per-task demands and deadlines, Poisson arrivals",
+			params: []string{
+				"variant (simulation): simulation (§4.2, Table 1) or methodological (§4.3 cloud centre)",
+				"jobs (10000): number of jobs", "rate (10; methodological 40): mean jobs per time unit",
+				"vms (120): number of VMs", "integer (0): 1 = draw memory, speed, bandwidth and instructions as integers",
+			},
+			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
+				p := seed001.Default()
+				if a.choice("variant", seed001.Simulation, seed001.Simulation, seed001.Methodological) == seed001.Methodological {
+					p = seed001.DefaultMethodological()
+				}
+				p.Jobs = a.int("jobs", p.Jobs, 1, 1e9)
+				p.ArrivalRate = a.num("rate", p.ArrivalRate, 1e-9, 1e9)
+				p.VMs = a.int("vms", p.VMs, 1, 1e7)
+				p.Integer = a.int("integer", 0, 0, 1) == 1
+				if err := a.done(); err != nil {
+					return err
+				}
+				g, err := seed001.New(p, rng)
+				if err != nil {
+					return err
+				}
+				if err := emit(map[string]any{"type": "platform", "vms": g.VMs(), "params": p}); err != nil {
+					return err
+				}
+				for {
+					j, err := g.Next()
+					if err == io.EOF {
+						return nil
+					}
+					if err := emit(struct {
+						Type string `json:"type"`
+						seed001.Job
+					}{"job", j}); err != nil {
+						return err
+					}
+				}
+			},
+		},
+		{
+			name:    "seed002",
+			summary: "seed 002 state-tracking migration (Tables 2–3, §2.1): resources with availability, bandwidth, failure coefficient and availability level; jobs with size, data size, SDV and deadline",
+			params: []string{
+				"jobs (10000): number of jobs", "resources (50): number of resources",
+				"rate (1.67): mean jobs per second", "class (none): job lifetime class none, 8:2, 5:5 or 2:8 (short < 0.15 Mflops, long 0.85–1)",
+			},
+			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
+				p := seed002.Default()
+				p.Jobs = a.int("jobs", p.Jobs, 1, 1e9)
+				p.Resources = a.int("resources", p.Resources, 1, 1e7)
+				p.ArrivalRate = a.num("rate", p.ArrivalRate, 1e-9, 1e9)
+				if c := a.choice("class", "none", "none", seed002.Class1, seed002.Class2, seed002.Class3); c != "none" {
+					p.Class = c
+				}
+				if err := a.done(); err != nil {
+					return err
+				}
+				g, err := seed002.New(p, rng)
+				if err != nil {
+					return err
+				}
+				if err := emit(map[string]any{"type": "platform", "resources": g.Resources(), "params": p}); err != nil {
+					return err
+				}
+				for {
+					j, err := g.Next()
+					if err == io.EOF {
+						return nil
+					}
+					if err := emit(struct {
+						Type string `json:"type"`
+						seed002.Job
+					}{"job", j}); err != nil {
+						return err
+					}
+				}
+			},
+		},
+		{
+			name:    "seed004",
+			summary: "seed 004 two-tier projects (Table 6): exponential project arrivals, Normal(5,2) jobs per project, Exp(500) service, Exp(2) per-type requirements, 5 types with capacities U[20,40]",
+			params: []string{
+				"jobs (1000): number of projects", "interarrival (40): mean time between projects (the paper sweeps 10–160)",
+				"types (5): number of resource types N",
+			},
+			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
+				p := seed004.Default()
+				p.Projects = a.int("jobs", p.Projects, 1, 1e9)
+				p.MeanInterarrival = a.num("interarrival", p.MeanInterarrival, 1e-9, 1e12)
+				p.Types = a.int("types", p.Types, 1, 1000)
+				if err := a.done(); err != nil {
+					return err
+				}
+				g, err := seed004.New(p, rng)
+				if err != nil {
+					return err
+				}
+				if err := emit(map[string]any{"type": "platform", "capacities": g.Capacities(), "params": p}); err != nil {
+					return err
+				}
+				for {
+					pr, err := g.Next()
+					if err == io.EOF {
+						return nil
+					}
+					if err := emit(struct {
+						Type string `json:"type"`
+						seed004.Project
+					}{"project", pr}); err != nil {
+						return err
+					}
+				}
+			},
+		},
+	}
+}
+
+func seedNames() []string {
+	var n []string
+	for _, g := range seedGenerators() {
+		n = append(n, g.name)
+	}
+	return n
+}
+
+func findSeedGenerator(name string) (seedGenerator, bool) {
+	for _, g := range seedGenerators() {
+		if g.name == name {
+			return g, true
+		}
+	}
+	return seedGenerator{}, false
+}
+
+// writeSeedGenerator runs a seed generator and writes its JSON lines.
+func writeSeedGenerator(g seedGenerator, params map[string]any, rng *rand.Rand, seed uint64, path string, stdout, stderr io.Writer) int {
+	if _, ok := params["estimates"]; ok {
+		fmt.Fprintf(stderr, "schedfarm workload generate: --estimates applies to SWF models only, not %s\n", g.name)
+		return 2
+	}
+	if _, ok := params["procs"]; ok {
+		fmt.Fprintf(stderr, "schedfarm workload generate: --procs applies to SWF models only; %s has its own platform parameters\n", g.name)
+		return 2
+	}
+	if _, ok := params["load"]; ok {
+		fmt.Fprintf(stderr, "schedfarm workload generate: --load applies to SWF models only; set %s's arrival rate or interarrival with --param\n", g.name)
+		return 2
+	}
+	out, closeOut, err := openOutput(path, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm workload generate: %v\n", err)
+		return 1
+	}
+	bw := bufio.NewWriterSize(out, 1<<16)
+	enc := json.NewEncoder(bw)
+	first := true
+	n := 0
+	emit := func(v any) error {
+		if first {
+			first = false
+			m := v.(map[string]any)
+			m["model"] = g.name
+			m["seed"] = seed
+		} else {
+			n++
+		}
+		return enc.Encode(v)
+	}
+	a := &seedArgs{raw: params, used: map[string]bool{}, desc: g.name}
+	runErr := g.run(a, rng, emit)
+	if err := bw.Flush(); runErr == nil {
+		runErr = err
+	}
+	if err := closeOut(); runErr == nil {
+		runErr = err
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "schedfarm workload generate: %v\n", runErr)
+		if path != "-" && path != "" {
+			os.Remove(path)
+		}
+		return 2
+	}
+	fmt.Fprintf(stderr, "%s: platform and %d records of %s\n", outName(path), n, g.name)
+	return 0
+}
+
+// openOutput opens path for writing ("-" = stdout; ".gz" compresses); the
+// returned close must be called.
+func openOutput(path string, stdout io.Writer) (io.Writer, func() error, error) {
+	if path == "-" || path == "" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if strings.HasSuffix(path, ".gz") {
+		zw := gzip.NewWriter(f)
+		return zw, func() error {
+			err := zw.Close()
+			if e := f.Close(); err == nil {
+				err = e
+			}
+			return err
+		}, nil
+	}
+	return f, f.Close, nil
+}
