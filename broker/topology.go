@@ -77,6 +77,11 @@ func ResultSubject(experiment, cellID string) string {
 	return resultsPrefix + Token(experiment) + "." + Token(cellID)
 }
 
+// CellFilter is the subject filter matching every cell of an experiment.
+func CellFilter(experiment string) string {
+	return cellsPrefix + Token(experiment) + ".>"
+}
+
 // ResultFilter is the filter subject of an experiment's results consumer.
 func ResultFilter(experiment string) string {
 	return resultsPrefix + Token(experiment) + ".>"

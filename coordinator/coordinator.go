@@ -204,7 +204,29 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, erro
 			c.progress(false)
 		}
 	}
-	return c.finish(nil)
+	sum, err := c.finish(nil)
+	if err == nil {
+		c.tidy(ctx)
+	}
+	return sum, err
+}
+
+// tidy removes what is left of a finished experiment from the streams:
+// every cell has its result, so remaining cell messages and results are
+// redundant duplicates (e.g. results delivered to a coordinator that
+// crashed and done since).
+func (c *coordinator) tidy(ctx context.Context) {
+	for _, p := range []struct {
+		st      jetstream.Stream
+		subject string
+	}{
+		{c.cellsSt, broker.CellFilter(c.cfg.Experiment)},
+		{c.resSt, broker.ResultFilter(c.cfg.Experiment)},
+	} {
+		if err := p.st.Purge(ctx, jetstream.WithPurgeSubject(p.subject)); err != nil {
+			c.cfg.Logf("coordinator: tidy %s: %v", p.subject, err)
+		}
+	}
 }
 
 // finish flushes and acks what was written, then reports.
@@ -231,6 +253,12 @@ func (c *coordinator) setup(ctx context.Context) error {
 	return nil
 }
 
+// resultAckWait bounds how long a result delivered to a coordinator that
+// crashed before writing it waits before it is delivered again. Results are
+// acked at the latest FlushInterval after they are written (plus the time a
+// flush takes), well within it; an early redelivery is dropped as done.
+const resultAckWait = 30 * time.Second
+
 // consume creates (or reuses) the experiment's durable consumer on st and
 // starts pulling from it.
 func (c *coordinator) consume(ctx context.Context, st jetstream.Stream, filter string) (jetstream.MessagesContext, error) {
@@ -238,7 +266,7 @@ func (c *coordinator) consume(ctx context.Context, st jetstream.Stream, filter s
 		Durable:           broker.CoordinatorConsumer(c.cfg.Experiment),
 		Description:       "schedfarm coordinator of experiment " + c.cfg.Experiment,
 		AckPolicy:         jetstream.AckExplicitPolicy,
-		AckWait:           10 * time.Minute,
+		AckWait:           resultAckWait,
 		MaxAckPending:     -1,
 		FilterSubject:     filter,
 		DeliverPolicy:     jetstream.DeliverAllPolicy,

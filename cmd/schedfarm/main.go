@@ -21,6 +21,10 @@ func commands() []command {
 	return []command{
 		{"sim", "simulate one scheduler over one SWF trace and print metrics", runSim},
 		{"schedulers", "list the registered schedulers", runSchedulers},
+		{"run", "run a spec's sweep in one process on an embedded NATS server", runRun},
+		{"coordinator", "publish a spec's cells to a NATS server and collect the results", runCoordinator},
+		{"worker", "simulate cells pulled from a NATS server", runWorker},
+		{"broker", "run a standalone NATS server with JetStream for a farm", runBroker},
 		{"report", "summarise a results Parquet file with confidence intervals and plots", runReport},
 		{"workload", "generate synthetic workloads and describe SWF files", runWorkload},
 		{"version", "print the schedfarm version", runVersion},

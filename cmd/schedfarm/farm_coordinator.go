@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/experiments"
+)
+
+// runCoordinator runs `schedfarm coordinator`: publish a spec's cells to a
+// NATS server and collect their results into the spec's output.
+func runCoordinator(args []string, stdout, stderr io.Writer) int {
+	fs := farmFlagSet("coordinator", "coordinator --nats URL [credentials] [--ack-wait D] [--max-deliver N] spec.yaml", stdout, stderr)
+	var nf natsFlags
+	nf.register(fs)
+	var tf topologyFlags
+	tf.register(fs)
+	every := fs.Duration("progress-every", 10*time.Second, "interval of the plain progress lines when stdout is not a terminal")
+	pos, exit := farmParseArgs(fs, args, stdout)
+	if exit >= 0 {
+		return exit
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "schedfarm coordinator: want exactly one spec file, got %d arguments\n", len(pos))
+		return 2
+	}
+	if err := tf.validate(); err != nil {
+		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
+		return 2
+	}
+	spec, err := farmLoadSpec(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
+		return 1
+	}
+	nc, err := farmDial(nf, "schedfarm coordinator "+spec.Name)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
+		return 1
+	}
+	defer nc.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return farmCoordinate(ctx, nc, spec, tf.topology(), *every, stdout, stderr)
+}
+
+// farmDial connects with the flags' settings.
+func farmDial(nf natsFlags, name string) (*nats.Conn, error) {
+	return broker.Dial(nf.options(name))
+}
+
+// farmCoordinate runs the coordinator for spec over nc, writes the output and
+// prints the summary. It returns the exit code: 0 when every cell has a
+// result (failed cells included), 1 otherwise.
+func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, topo broker.Topology, every time.Duration, stdout, stderr io.Writer) int {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
+		return 1
+	}
+	out, done, err := farmOpenOutput(spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
+		return 1
+	}
+	cells := spec.Cells()
+	sum, runErr := coordinator.Run(ctx, js, coordinator.Config{
+		Experiment: spec.Name, Cells: cells, Done: done, Sink: out, Topology: topo,
+		Progress: coordinator.NewProgress(stdout, every),
+		Logf:     func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
+	})
+	closeErr := out.Close()
+	printFarmSummary(stdout, spec, sum)
+	if err := errors.Join(runErr, closeErr); err != nil {
+		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
+		if runErr != nil {
+			fmt.Fprintln(stderr, "schedfarm: the run can be resumed: run the same spec again")
+		}
+		return 1
+	}
+	return 0
+}
+
+func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary) {
+	fmt.Fprintf(w, "experiment %s: %d cells, %d done before, %d ok, %d failed this run, in %s\n",
+		spec.Name, s.Total, s.Skipped, s.OK, s.Failed, s.Wall.Round(time.Millisecond))
+	fmt.Fprintf(w, "output: %s\n", spec.Output)
+	const show = 10
+	for i, f := range s.Failures {
+		if i == show {
+			fmt.Fprintf(w, "  … and %d more failed cells (see the status and error columns)\n", len(s.Failures)-show)
+			break
+		}
+		fmt.Fprintf(w, "  failed: cell %s (%s, replication %d): %s\n", f.Cell.ID, f.Cell.Scheduler, f.Cell.Replication, farmFirstLine(f.Error))
+	}
+}
+
+func farmFirstLine(s string) string {
+	for i := range len(s) {
+		if s[i] == '\n' {
+			return s[:i] + " …"
+		}
+	}
+	return s
+}

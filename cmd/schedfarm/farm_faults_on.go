@@ -1,0 +1,56 @@
+//go:build schedfarm_faults
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// Test-only fault injection, compiled only with -tags schedfarm_faults (the
+// fault tests build the binary that way; release builds never contain it):
+//
+//	SCHEDFARM_FAULT_PANIC=3,7   cells with these grid indexes panic inside
+//	                            the runner, on the worker's cell goroutine
+//	SCHEDFARM_FAULT_DELAY=150ms wait this long before running each cell
+//	SCHEDFARM_FAULT_HOLD=DIR    before running a cell, create
+//	                            DIR/started-<index> and block until the cell's
+//	                            context ends (a worker to kill mid-cell)
+func farmWithFaults(r worker.Runner) worker.Runner {
+	panics := map[int]bool{}
+	for _, f := range strings.Split(os.Getenv("SCHEDFARM_FAULT_PANIC"), ",") {
+		if i, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+			panics[i] = true
+		}
+	}
+	hold := os.Getenv("SCHEDFARM_FAULT_HOLD")
+	delay, _ := time.ParseDuration(os.Getenv("SCHEDFARM_FAULT_DELAY"))
+	return worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		if hold != "" {
+			marker := filepath.Join(hold, "started-"+strconv.Itoa(c.Index))
+			if err := os.WriteFile(marker, []byte(c.ID), 0o644); err != nil {
+				panic(err)
+			}
+			<-ctx.Done()
+			return experiments.CellResult{Status: experiments.StatusFailed, Error: "held by SCHEDFARM_FAULT_HOLD"}
+		}
+		if delay > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(delay):
+			}
+		}
+		if panics[c.Index] {
+			panic(fmt.Sprintf("injected fault: cell %d (SCHEDFARM_FAULT_PANIC)", c.Index))
+		}
+		return r.Run(ctx, c)
+	})
+}

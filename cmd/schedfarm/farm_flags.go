@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schedfarm/schedfarm/broker"
+)
+
+// Environment variables read by the farm subcommands; a flag given on the
+// command line wins over its variable.
+const (
+	envNATS     = "SCHEDFARM_NATS"
+	envUser     = "SCHEDFARM_NATS_USER"
+	envPassword = "SCHEDFARM_NATS_PASSWORD"
+	envToken    = "SCHEDFARM_NATS_TOKEN"
+	envCA       = "SCHEDFARM_NATS_CA"
+	envCert     = "SCHEDFARM_NATS_CERT"
+	envKey      = "SCHEDFARM_NATS_KEY"
+)
+
+// natsFlags are the connection flags shared by run, coordinator and worker.
+type natsFlags struct {
+	url, user, password, token, ca, cert, key string
+}
+
+func (n *natsFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&n.url, "nats", os.Getenv(envNATS), "NATS server URL, e.g. nats://broker:4222 or tls://host:4222 (env "+envNATS+")")
+	fs.StringVar(&n.user, "user", os.Getenv(envUser), "NATS user name (env "+envUser+")")
+	fs.StringVar(&n.password, "password", os.Getenv(envPassword), "NATS password (env "+envPassword+"; prefer the variable to keep it out of ps)")
+	fs.StringVar(&n.token, "token", os.Getenv(envToken), "NATS token instead of user/password (env "+envToken+")")
+	fs.StringVar(&n.ca, "tls-ca", os.Getenv(envCA), "PEM CA bundle to verify the server's TLS certificate; turns TLS on (env "+envCA+")")
+	fs.StringVar(&n.cert, "tls-cert", os.Getenv(envCert), "PEM client certificate for mutual TLS (env "+envCert+")")
+	fs.StringVar(&n.key, "tls-key", os.Getenv(envKey), "PEM client key for mutual TLS (env "+envKey+")")
+}
+
+func (n *natsFlags) options(name string) broker.ClientOptions {
+	return broker.ClientOptions{URL: n.url, User: n.user, Password: n.password, Token: n.token,
+		CAFile: n.ca, CertFile: n.cert, KeyFile: n.key, Name: name}
+}
+
+// topologyFlags set the workers consumer's redelivery behaviour.
+type topologyFlags struct {
+	ackWait    time.Duration
+	maxDeliver int
+}
+
+func (t *topologyFlags) register(fs *flag.FlagSet) {
+	fs.DurationVar(&t.ackWait, "ack-wait", broker.DefaultAckWait, "how long a cell may go without a worker heartbeat before it is redelivered")
+	fs.IntVar(&t.maxDeliver, "max-deliver", broker.DefaultMaxDeliver, "deliveries of a cell before it is recorded as failed")
+}
+
+func (t *topologyFlags) topology() broker.Topology {
+	return broker.Topology{AckWait: t.ackWait, MaxDeliver: t.maxDeliver}
+}
+
+func (t *topologyFlags) validate() error {
+	var errs []error
+	if t.ackWait < 100*time.Millisecond {
+		errs = append(errs, fmt.Errorf("--ack-wait %v: want at least 100ms (workers heartbeat every third of it)", t.ackWait))
+	}
+	if t.maxDeliver < 1 {
+		errs = append(errs, fmt.Errorf("--max-deliver %d: want at least 1", t.maxDeliver))
+	}
+	return errors.Join(errs...)
+}
+
+// farmFlagSet returns a flag set that prints usage (with the given synopsis)
+// to stderr on error and to stdout on --help.
+func farmFlagSet(name, synopsis string, stdout, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: schedfarm %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// farmParseArgs parses flags that may come before or after positional
+// arguments. It returns the positional arguments and an exit code ≥ 0 when
+// the command should stop (0 after --help, 2 after a bad flag).
+func farmParseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (pos []string, exit int) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return nil, 0
+		}
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, 2
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, -1
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), -1
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// farmLoadSpec loads and validates a spec against everything schedfarm ships.
+func farmLoadSpec(path string) (*experiments.Spec, error) {
+	return experiments.Load(path, experiments.BuiltinCatalog())
+}
+
+// farmCellRunner is the runner of the worker subcommands: the real simulation,
+// wrapped by the test-only fault hooks when built with the schedfarm_faults
+// tag (and by nothing otherwise).
+func farmCellRunner() worker.Runner {
+	return farmWithFaults(worker.RunnerFunc(farmRunCell))
+}
+
+// farmRunCell runs one cell's simulation and turns an error into a failed
+// result.
+func farmRunCell(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	res, err := experiments.RunCell(ctx, c)
+	if err != nil {
+		res.Status = experiments.StatusFailed
+		res.Error = err.Error()
+	}
+	return res
+}
+
+// farmOutput is the spec's results writer as the coordinator's sink.
+type farmOutput interface {
+	Write(c experiments.Cell, r experiments.CellResult) error
+	Flush() error
+	Close() error
+}
+
+// farmOpenOutput opens (or resumes) the spec's outputs and returns the cells
+// already done there (status ok; failed cells are run again).
+func farmOpenOutput(spec *experiments.Spec) (farmOutput, map[string]bool, error) {
+	w, err := results.Open(results.Options{Path: spec.Output, JobsPath: spec.JobsOutput, Metrics: spec.Metrics})
+	if err != nil {
+		return nil, nil, fmt.Errorf("open output %s: %w", spec.Output, err)
+	}
+	done := map[string]bool{}
+	for id := range w.Done() {
+		done[id] = true
+	}
+	return w, done, nil
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// runRun runs `schedfarm run`: coordinator and local workers in one
+// process, on an embedded NATS server unless --nats names one.
+func runRun(args []string, stdout, stderr io.Writer) int {
+	fs := farmFlagSet("run", "run [--workers N] [--state DIR] [--nats URL [credentials]] spec.yaml", stdout, stderr)
+	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated concurrently in this process (0 with --nats: only remote workers)")
+	state := fs.String("state", "", "directory of the embedded server's JetStream store (default .schedfarm/ beside the output)")
+	var nf natsFlags
+	nf.register(fs)
+	var tf topologyFlags
+	tf.register(fs)
+	every := fs.Duration("progress-every", 10*time.Second, "interval of the plain progress lines when stdout is not a terminal")
+	pos, exit := farmParseArgs(fs, args, stdout)
+	if exit >= 0 {
+		return exit
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "schedfarm run: want exactly one spec file, got %d arguments\n", len(pos))
+		return 2
+	}
+	if err := tf.validate(); err != nil {
+		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+		return 2
+	}
+	if *workers < 0 || (*workers == 0 && nf.url == "") {
+		fmt.Fprintf(stderr, "schedfarm run: --workers %d: want at least 1 (0 only with --nats, when remote workers do the work)\n", *workers)
+		return 2
+	}
+	spec, err := farmLoadSpec(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var coordConn, workConn *nats.Conn
+	if nf.url == "" {
+		dir := *state
+		if dir == "" {
+			dir = filepath.Join(filepath.Dir(spec.Output), ".schedfarm")
+		}
+		srv, err := broker.Start(broker.Options{NoListen: true, StoreDir: dir, Name: "schedfarm-run"})
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+			return 1
+		}
+		defer srv.Shutdown()
+		if coordConn, err = srv.Connect("schedfarm run coordinator"); err == nil {
+			workConn, err = srv.Connect("schedfarm run workers")
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+			return 1
+		}
+	} else {
+		if coordConn, err = farmDial(nf, "schedfarm run coordinator "+spec.Name); err == nil {
+			workConn, err = farmDial(nf, "schedfarm run workers "+spec.Name)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+			return 1
+		}
+	}
+	defer coordConn.Close()
+	defer workConn.Close()
+
+	workCtx, stopWorkers := context.WithCancel(context.Background())
+	defer stopWorkers()
+	workDone := make(chan error, 1)
+	if *workers > 0 {
+		js, err := jetstream.New(workConn)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+			return 1
+		}
+		host, _ := os.Hostname()
+		go func() {
+			workDone <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: *workers,
+				Runner: farmCellRunner(), Grace: 5 * time.Second, Topology: tf.topology(),
+				Version: Version, Commit: buildCommit(),
+				Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
+		}()
+	} else {
+		workDone <- nil
+	}
+	code := farmCoordinate(ctx, coordConn, spec, tf.topology(), *every, stdout, stderr)
+	stopWorkers()
+	if err := <-workDone; err != nil {
+		fmt.Fprintf(stderr, "schedfarm run: workers: %v\n", err)
+		code = 1
+	}
+	return code
+}
