@@ -1,8 +1,16 @@
 package experiments
 
 import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies"
+	"github.com/schedfarm/schedfarm/workload/models"
 )
 
 // builtinCatalog is the production Catalog: schedulers from the strategies
@@ -12,11 +20,8 @@ type builtinCatalog struct {
 }
 
 // BuiltinCatalog returns the catalog of everything shipped with schedfarm:
-// the schedulers of strategies.Builtin() and the metrics of the runner.
-//
-// Workload generator models are not listed yet: the model registry
-// (package workload/models) has not landed, so specs must use the trace form
-// of the workload until it does.
+// the schedulers of strategies.Builtin(), the generator models of
+// workload/models and the metrics of the runner.
 func BuiltinCatalog() Catalog {
 	return builtinCatalog{reg: strategies.Builtin()}
 }
@@ -29,19 +34,61 @@ func (c builtinCatalog) CheckScheduler(name string, params map[string]any) error
 	return c.reg.Check(name, params)
 }
 
-// ModelNames lists the generator models (none until workload/models lands).
-func (c builtinCatalog) ModelNames() []string { return nil }
+// ModelNames lists the generator models of workload/models.
+func (c builtinCatalog) ModelNames() []string { return models.Names() }
 
-// CheckModel rejects every model until workload/models lands.
+// CheckModel checks params against the model's documented parameters
+// (name, kind, range, choices) without generating the workload; checks that
+// need the generated jobs happen when a cell runs.
 func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
-	return errUnknownModel(name)
+	specs := models.Specs(name)
+	if specs == nil {
+		return fmt.Errorf("unknown model %q; known: %s", name, strings.Join(models.Names(), ", "))
+	}
+	byName := map[string]models.ParamSpec{}
+	var known []string
+	for _, s := range specs {
+		byName[s.Name] = s
+		known = append(known, s.Name)
+	}
+	sort.Strings(known)
+	var errs []error
+	for _, k := range sortedKeys(params) {
+		s, ok := byName[k]
+		if !ok {
+			errs = append(errs, fmt.Errorf("unknown parameter %q; accepted: %s", k, strings.Join(known, ", ")))
+			continue
+		}
+		if !modelValueOK(s, params[k]) {
+			errs = append(errs, fmt.Errorf("parameter %s = %s; accepted: %s", k, formatValue(params[k]), s.Range()))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func modelValueOK(s models.ParamSpec, v any) bool {
+	switch s.Kind {
+	case models.Bool:
+		_, ok := v.(bool)
+		return ok
+	case models.String:
+		str, ok := v.(string)
+		return ok && slices.Contains(s.Choices, str)
+	}
+	var f float64
+	switch x := v.(type) {
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	default:
+		return false
+	}
+	if s.Kind == models.Int && f != math.Trunc(f) {
+		return false
+	}
+	return (s.ZeroOK && f == 0) || (f >= s.Min && f <= s.Max)
 }
 
 // MetricNames lists the metrics of runner.Result.Metrics.
 func (c builtinCatalog) MetricNames() []string { return runner.MetricNames() }
-
-type errUnknownModel string
-
-func (e errUnknownModel) Error() string {
-	return "unknown model " + string(e) + "; no generator models are registered yet"
-}

@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -11,11 +12,15 @@ import (
 
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/workload/models"
 )
 
 // Config turns a cell's parameters into a runner configuration. Every
 // parameter must be understood: an unknown one is an error rather than
-// silently ignored. Relative trace paths resolve against c.Dir.
+// silently ignored. Relative trace paths resolve against c.Dir. A generator
+// workload is built here (workload/models, seeded from c.Seed through a PCG
+// stream) and handed over as cfg.Source; without platform.procs the machine
+// is the generator's procs.
 func Config(c Cell) (runner.Config, error) {
 	cfg := runner.Config{
 		Scheduler:       c.Scheduler,
@@ -23,6 +28,8 @@ func Config(c Cell) (runner.Config, error) {
 		Seed:            c.Seed,
 	}
 	var unknown []string
+	var model string
+	gen := map[string]any{}
 	for _, p := range c.Params {
 		var bad bool
 		switch {
@@ -52,10 +59,11 @@ func Config(c Cell) (runner.Config, error) {
 		case p.Name == "workload.lenient":
 			cfg.Lenient, bad = p.Value.(bool)
 			bad = !bad
+		case p.Name == "workload.generator.model":
+			model, bad = p.Value.(string)
+			bad = !bad
 		case strings.HasPrefix(p.Name, "workload.generator."):
-			// TODO(models): build the Source from workload/models once its
-			// registry lands; until then generator cells are rejected.
-			return cfg, fmt.Errorf("param %s: generator workloads are not supported yet (no model registry)", p.Name)
+			gen[strings.TrimPrefix(p.Name, "workload.generator.")] = p.Value
 		default:
 			unknown = append(unknown, p.Name)
 		}
@@ -70,8 +78,26 @@ func Config(c Cell) (runner.Config, error) {
 	if len(cfg.SchedulerParams) == 0 {
 		cfg.SchedulerParams = nil
 	}
+	if model != "" {
+		// The generator draws from a PCG stream of the cell seed; the
+		// second word only separates it from other uses of the seed.
+		rng := rand.New(rand.NewPCG(c.Seed, generatorStream))
+		src, info, err := models.New(model, gen, rng)
+		if err != nil {
+			return cfg, fmt.Errorf("workload.generator: %w", err)
+		}
+		cfg.Source = src
+		if cfg.Procs == 0 {
+			cfg.Procs = info.Procs
+		}
+	} else if len(gen) > 0 {
+		return cfg, fmt.Errorf("generator parameters without workload.generator.model")
+	}
 	return cfg, nil
 }
+
+// generatorStream is the second PCG word of the generator's random source.
+const generatorStream = 0x6a09e667f3bcc909
 
 // RunCell simulates cell c and returns its result.
 //

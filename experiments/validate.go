@@ -345,8 +345,6 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 			s.Workload.Jobs = int(val.(int64))
 			add("workload.jobs", val)
 		}
-	} else if hasGen {
-		v.errorf("workload.jobs", "required with a generator (a generator streams without end); accepted: an integer > 0")
 	}
 	if w.Warmup != nil {
 		if val, ok := v.knownValue("workload.warmup", "workload.warmup", defs["workload.warmup"], w.Warmup); ok {

@@ -251,6 +251,9 @@ func writeParquet(path string, recs []*Record, keep []string, meta map[string]st
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }
 
