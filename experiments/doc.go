@@ -7,13 +7,14 @@
 //	platform:
 //	  procs: 128                    # map of named platform parameters
 //	workload:
-//	  trace: data/lublin-128.swf.gz # SWF, plain or .gz; relative to the spec's directory
+//	  trace: data/kth.swf.gz        # SWF, plain or .gz; relative to the spec's directory
 //	  estimates: user               # user | exact | pyss (default user)
 //	  overrun: kill                 # kill | extend (default kill)
 //	  load: 0.7                     # target offered load: interarrivals scaled (omit: as in the workload)
-//	  jobs: 2000                    # simulate at most this many jobs (required with a generator)
+//	  jobs: 2000                    # simulate at most this many jobs (default all)
 //	  warmup: 100                   # leading jobs left out of the metrics
-//	  # generator: {model: NAME, <param>: <value>, ...}  instead of trace
+//	  # instead of trace: a workload/models generator, built per cell from its seed
+//	  # generator: {model: lublin99, jobs: 10000, procs: 128, estimates: tsafrir05}
 //	schedulers:
 //	  - fcfs
 //	  - easy
@@ -75,5 +76,8 @@
 //
 // # Running
 //
-// RunCell turns a cell's parameters into a runner.Config and simulates it.
+// RunCell (what a worker calls) turns a cell's parameters into a
+// runner.Config (Config) and simulates it; a generator workload is built
+// from the cell seed. The example specs quickstart.yaml and load-sweep.yaml
+// live next to this file.
 package experiments

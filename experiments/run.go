@@ -31,43 +31,36 @@ func Config(c Cell) (runner.Config, error) {
 	var model string
 	gen := map[string]any{}
 	for _, p := range c.Params {
-		var bad bool
+		ok := true
 		switch {
 		case strings.HasPrefix(p.Name, "scheduler."):
 			cfg.SchedulerParams[strings.TrimPrefix(p.Name, "scheduler.")] = p.Value
 		case p.Name == "platform.procs":
-			n, ok := p.Value.(int64)
-			cfg.Procs, bad = int(n), !ok
+			ok = setInt(&cfg.Procs, p.Value)
 		case p.Name == "workload.trace":
-			s, ok := p.Value.(string)
-			cfg.Trace, bad = ResolvePath(c.Dir, s), !ok
+			var s string
+			ok = setString(&s, p.Value)
+			cfg.Trace = ResolvePath(c.Dir, s)
 		case p.Name == "workload.estimates":
-			cfg.Estimates, bad = p.Value.(string)
-			bad = !bad
+			ok = setString(&cfg.Estimates, p.Value)
 		case p.Name == "workload.overrun":
-			cfg.Overrun, bad = p.Value.(string)
-			bad = !bad
+			ok = setString(&cfg.Overrun, p.Value)
 		case p.Name == "workload.load":
-			f, ok := p.Value.(float64)
-			cfg.Load, bad = f, !ok
+			cfg.Load, ok = p.Value.(float64)
 		case p.Name == "workload.jobs":
-			n, ok := p.Value.(int64)
-			cfg.MaxJobs, bad = int(n), !ok
+			ok = setInt(&cfg.MaxJobs, p.Value)
 		case p.Name == "workload.warmup":
-			n, ok := p.Value.(int64)
-			cfg.WarmupJobs, bad = int(n), !ok
+			ok = setInt(&cfg.WarmupJobs, p.Value)
 		case p.Name == "workload.lenient":
-			cfg.Lenient, bad = p.Value.(bool)
-			bad = !bad
+			cfg.Lenient, ok = p.Value.(bool)
 		case p.Name == "workload.generator.model":
-			model, bad = p.Value.(string)
-			bad = !bad
+			ok = setString(&model, p.Value)
 		case strings.HasPrefix(p.Name, "workload.generator."):
 			gen[strings.TrimPrefix(p.Name, "workload.generator.")] = p.Value
 		default:
 			unknown = append(unknown, p.Name)
 		}
-		if bad {
+		if !ok {
 			return cfg, fmt.Errorf("param %s: value %s has kind %s", p.Name, formatValue(p.Value), kindOf(p.Value))
 		}
 	}
@@ -94,6 +87,18 @@ func Config(c Cell) (runner.Config, error) {
 		return cfg, fmt.Errorf("generator parameters without workload.generator.model")
 	}
 	return cfg, nil
+}
+
+func setInt(dst *int, v any) bool {
+	n, ok := v.(int64)
+	*dst = int(n)
+	return ok
+}
+
+func setString(dst *string, v any) bool {
+	s, ok := v.(string)
+	*dst = s
+	return ok
 }
 
 // generatorStream is the second PCG word of the generator's random source.

@@ -93,3 +93,17 @@ func metric(r CellResult, name string) float64 {
 	}
 	return -1
 }
+
+// TestShippedSpecs: the example specs validate against the real registries
+// and expand to the documented number of cells.
+func TestShippedSpecs(t *testing.T) {
+	for file, n := range map[string]int{"quickstart.yaml": 45, "load-sweep.yaml": 150} {
+		s, err := Load(file, BuiltinCatalog())
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if got := len(s.Cells()); got != n {
+			t.Errorf("%s: %d cells, want %d", file, got, n)
+		}
+	}
+}
