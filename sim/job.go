@@ -50,6 +50,14 @@ type Job struct {
 	// Demand holds the units the job needs from each platform pool, in pool
 	// order. On the classic platform Demand[0] is the processor count.
 	Demand []int
+	// Project groups jobs that were submitted together as one project
+	// (seed 004's two-tier model): jobs with the same non-zero Project arrive
+	// at the same instant and the project departs when its last job ends.
+	// 0 means the job belongs to no project.
+	Project int64
+	// Priority is the priority pi of the job's project, in [0, 1] (seed 004:
+	// 1 for high-priority projects, 0 for the rest). 0 means no priority.
+	Priority float64
 
 	work  Time // actual work at rate 1
 	limit Time // wall-clock limit after start; 0 means none

@@ -7,7 +7,7 @@ import (
 
 // Builtin returns the registry of every scheduler shipped with schedfarm.
 func Builtin() *Registry {
-	r, err := NewRegistry(classicEntries()...)
+	r, err := NewRegistry(append(classicEntries(), twotierEntries()...)...)
 	if err != nil {
 		panic(err) // the built-in table is fixed; a duplicate is a programming error caught by tests
 	}

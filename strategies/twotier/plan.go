@@ -1,0 +1,325 @@
+package twotier
+
+import (
+	"math"
+	"sort"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Unlimited as a preemption limit lets shiftReservations delay any number of
+// projects.
+const Unlimited = -1
+
+// Project is one project of the two-tier model as the plan sees it.
+type Project struct {
+	// ID is the project's number (sim.Job.Project; for a job outside any
+	// project, the negated job ID).
+	ID int64
+	// Arrival is ta_u.
+	Arrival float64
+	// Departure is the planned departure td_u: the latest planned or actual
+	// finish of its jobs. It grows when shiftReservations delays its last
+	// job.
+	Departure float64
+	// Priority is pi_u in [0, 1].
+	Priority float64
+}
+
+// Reservation is a waiting job's place in the plan: Table 5's 5-tuple
+// (project, job, service time, latest starting time, requirement) plus the
+// planned start.
+type Reservation struct {
+	Job     *sim.Job
+	Project *Project
+	// Start is the planned starting time ts_{u,v}.
+	Start float64
+	// Dur is the service time te_{u,v} as planned (at least minDur).
+	Dur float64
+	// LTS is the latest starting time lts_{u,v}; shiftReservations never
+	// moves Start past it. A reservation with LTS ≤ Start cannot be delayed.
+	LTS float64
+	// Demand is the requirement E_{u,v}, one entry per pool.
+	Demand []int
+
+	seq    uint64
+	active bool
+}
+
+// End returns the planned finish Start + Dur.
+func (r *Reservation) End() float64 { return r.Start + r.Dur }
+
+// Plan is the reservation structure of the thesis's §4.6: the availability
+// of every resource type over time together with the reservations of the
+// waiting jobs, with the operations of Table 5. Availability is kept in a
+// balanced search tree over breakpoints (a treap with lazy range updates and
+// per-pool subtree minima and maxima), so earliestStartingTime, the
+// feasibility checks and adding or deleting a reservation cost O(N log B) per
+// breakpoint hop instead of the linked list's O(B), for N resource types and
+// B breakpoints. The zero value is not usable; build one with NewPlan.
+type Plan struct {
+	tl      timeline
+	res     []*Reservation // waiting reservations by (Start, seq)
+	maxDur  float64
+	seq     uint64
+	scratch []int
+
+	// undo log of one shiftReservations call
+	moved    []move
+	touched  []projDep
+	delayedN int
+}
+
+type move struct {
+	r    *Reservation
+	from float64
+}
+
+type projDep struct {
+	p   *Project
+	dep float64
+}
+
+// NewPlan returns an empty plan for pools of the given capacities, with
+// origin at time origin.
+func NewPlan(origin float64, capacities []int) *Plan {
+	return &Plan{tl: newTreeTimeline(origin, capacities), scratch: make([]int, len(capacities))}
+}
+
+// newLinearPlan is NewPlan on the naive linear timeline (tests, benchmarks).
+func newLinearPlan(origin float64, capacities []int) *Plan {
+	return &Plan{tl: newLinearTimeline(origin, capacities), scratch: make([]int, len(capacities))}
+}
+
+// Advance forgets the past before now.
+func (p *Plan) Advance(now float64) { p.tl.advance(now) }
+
+// Occupy records that a running job holds demand over [start, end).
+func (p *Plan) Occupy(start, end float64, demand []int) { p.tl.reserve(start, end, demand) }
+
+// Vacate records that a running job planned to hold demand until end left
+// at now (now < end): the units are free again from now.
+func (p *Plan) Vacate(start, end, now float64, demand []int) {
+	p.tl.unreserve(start, end, demand)
+	p.tl.reserve(start, now, demand)
+}
+
+// Len returns the number of waiting reservations.
+func (p *Plan) Len() int { return len(p.res) }
+
+// Reservations returns the waiting reservations by planned start. The
+// slice is the plan's own; do not modify it.
+func (p *Plan) Reservations() []*Reservation { return p.res }
+
+// Avail copies the free units of every pool at time t into out.
+func (p *Plan) Avail(t float64, out []int) { p.tl.availAt(t, out) }
+
+// EarliestStartingTime returns the earliest time ≥ from at which demand
+// fits for dur without delaying any reservation (Table 5).
+func (p *Plan) EarliestStartingTime(from, dur float64, demand []int) float64 {
+	return p.tl.earliest(from, dur, demand)
+}
+
+// FeasibleBackfillingTimes returns, in increasing order, every breakpoint
+// bt ≥ from of the plan at which demand fits at that instant (Table 5), up
+// to and including the earliest starting time, which is always last: later
+// ones can never be better.
+func (p *Plan) FeasibleBackfillingTimes(from, dur float64, demand []int, out []float64) []float64 {
+	out = out[:0]
+	est := p.tl.earliest(from, dur, demand)
+	if math.IsInf(est, 1) {
+		return out
+	}
+	t := from
+	if t < est && p.tl.fitsAt(t, demand) {
+		out = append(out, t)
+	}
+	for t < est {
+		nt, ok := p.tl.nextFit(t, est, demand)
+		if !ok || nt >= est {
+			break
+		}
+		out = append(out, nt)
+		t = nt
+	}
+	return append(out, est)
+}
+
+// AddReservation books r at r.Start (Table 5). It does not check that r
+// fits; ShiftReservations repairs any over-commitment it causes.
+func (p *Plan) AddReservation(r *Reservation) {
+	if r.active {
+		panic("twotier: reservation added twice")
+	}
+	if r.seq == 0 {
+		p.seq++
+		r.seq = p.seq
+	}
+	r.active = true
+	p.maxDur = math.Max(p.maxDur, r.Dur)
+	p.tl.reserve(r.Start, r.End(), r.Demand)
+	i := p.index(r)
+	p.res = append(p.res, nil)
+	copy(p.res[i+1:], p.res[i:])
+	p.res[i] = r
+}
+
+// DeleteReservation removes a waiting job's reservation (Table 5).
+func (p *Plan) DeleteReservation(r *Reservation) {
+	if !r.active {
+		return
+	}
+	i := p.index(r)
+	if i >= len(p.res) || p.res[i] != r {
+		panic("twotier: reservation index out of sync")
+	}
+	p.res = append(p.res[:i], p.res[i+1:]...)
+	p.tl.unreserve(r.Start, r.End(), r.Demand)
+	r.active = false
+}
+
+// UpdateLatestStartingTime sets r's latest starting time (Table 5). It never
+// sets it before r's planned start.
+func (p *Plan) UpdateLatestStartingTime(r *Reservation, lts float64) {
+	r.LTS = math.Max(lts, r.Start)
+}
+
+// Due removes and returns the reservations planned to start at or before
+// now, in start order. Their units stay booked: the caller starts the jobs
+// (they become running jobs with the same interval).
+func (p *Plan) Due(now float64, out []*Reservation) []*Reservation {
+	k := 0
+	for k < len(p.res) && p.res[k].Start <= now {
+		r := p.res[k]
+		r.active = false
+		out = append(out, r)
+		k++
+	}
+	if k > 0 {
+		p.res = append(p.res[:0], p.res[k:]...)
+	}
+	return out
+}
+
+// NextStart returns the earliest planned start, or +Inf.
+func (p *Plan) NextStart() float64 {
+	if len(p.res) == 0 {
+		return math.Inf(1)
+	}
+	return p.res[0].Start
+}
+
+// index returns the position of r (or where it goes) in p.res.
+func (p *Plan) index(r *Reservation) int {
+	return sort.Search(len(p.res), func(i int) bool {
+		x := p.res[i]
+		return x.Start > r.Start || (x.Start == r.Start && x.seq >= r.seq)
+	})
+}
+
+// ShiftReservations makes room for r, just added at r.Start, by delaying
+// other reservations (Table 5, Figure 4 lines 10–16). While some pool is
+// over-committed during r's interval, it takes, among the reservations that
+// overlap the first over-committed instant, use an over-committed pool and
+// may still be delayed (LTS > Start), the one with the largest latest
+// starting time (ties: the later start, then the later booking), and moves it
+// to its earliest starting time after its current start. It fails if that
+// time passes the reservation's LTS, if no reservation can be delayed, or if
+// more than pl projects (Unlimited: no limit) would depart later than
+// planned. On failure the plan is restored exactly as it was before r was
+// added — r included, which is then no longer booked — and it returns false.
+// On success, the delayed projects' Departure is updated.
+func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
+	p.moved = p.moved[:0]
+	p.touched = p.touched[:0]
+	p.delayedN = 0
+	lo, hi := r.Start, r.End()
+	for {
+		t, bad := p.tl.firstConflict(lo, hi)
+		if !bad {
+			return true
+		}
+		v := p.victim(t, r)
+		if v == nil {
+			p.restore(r)
+			return false
+		}
+		from := v.Start
+		p.DeleteReservation(v)
+		ns := p.tl.earliest(from, v.Dur, v.Demand)
+		if !(ns <= v.LTS) {
+			v.Start = from
+			p.AddReservation(v)
+			p.restore(r)
+			return false
+		}
+		v.Start = ns
+		p.AddReservation(v)
+		p.moved = append(p.moved, move{v, from})
+		if pr := v.Project; pr != nil && v.End() > pr.Departure {
+			first := true
+			for _, d := range p.touched {
+				if d.p == pr {
+					first = false
+				}
+			}
+			if first {
+				if pl != Unlimited && p.delayedN >= pl {
+					p.restore(r)
+					return false
+				}
+				p.delayedN++
+				p.touched = append(p.touched, projDep{pr, pr.Departure})
+			}
+			pr.Departure = v.End()
+		}
+	}
+}
+
+// victim picks the reservation to delay for the conflict at instant t.
+func (p *Plan) victim(t float64, r *Reservation) *Reservation {
+	p.tl.availAt(t, p.scratch)
+	var best *Reservation
+	// Reservations overlapping t start in (t − maxDur, t].
+	i := sort.Search(len(p.res), func(i int) bool { return p.res[i].Start > t })
+	for i--; i >= 0; i-- {
+		x := p.res[i]
+		if x.Start <= t-p.maxDur {
+			break
+		}
+		if x == r || x.End() <= t || x.LTS <= x.Start {
+			continue
+		}
+		uses := false
+		for k, d := range x.Demand {
+			if d > 0 && p.scratch[k] < 0 {
+				uses = true
+				break
+			}
+		}
+		if !uses {
+			continue
+		}
+		if best == nil || x.LTS > best.LTS || (x.LTS == best.LTS && (x.Start > best.Start || (x.Start == best.Start && x.seq > best.seq))) {
+			best = x
+		}
+	}
+	return best
+}
+
+// restore undoes the moves of the current ShiftReservations call and removes
+// r.
+func (p *Plan) restore(r *Reservation) {
+	for i := len(p.moved) - 1; i >= 0; i-- {
+		m := p.moved[i]
+		p.DeleteReservation(m.r)
+		m.r.Start = m.from
+		p.AddReservation(m.r)
+	}
+	for i := len(p.touched) - 1; i >= 0; i-- {
+		p.touched[i].p.Departure = p.touched[i].dep
+	}
+	p.DeleteReservation(r)
+	p.moved = p.moved[:0]
+	p.touched = p.touched[:0]
+}
