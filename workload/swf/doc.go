@@ -34,7 +34,8 @@
 // belong to whoever interprets the values.
 //
 // A numeric header field (MaxProcs, MaxJobs, UnixStartTime, ...) whose value
-// does not start with an integer is also an error, reported with its line.
+// is neither empty nor starts with an integer is also an error, reported with
+// its line; text after the integer is allowed ("128 (in 16 nodes)").
 //
 // In strict mode (the default) the first error stops the reader: Next returns
 // it, and keeps returning it. With [Options].Lenient the offending line is

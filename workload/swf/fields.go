@@ -152,12 +152,11 @@ func parseInt(tok []byte) (int64, string) {
 	return int64(f), ""
 }
 
-// parseFloat parses a float field: a finite decimal number.
+// parseFloat parses a float field: a finite decimal number. An integer is
+// converted directly: float64(n) rounds exactly as parsing its digits would.
 func parseFloat(tok []byte) (float64, string) {
-	if len(tok) <= 16 {
-		if n, ok := fastInt(tok); ok {
-			return float64(n), ""
-		}
+	if n, ok := fastInt(tok); ok {
+		return float64(n), ""
 	}
 	return slowFloat(tok)
 }

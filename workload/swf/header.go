@@ -192,7 +192,8 @@ func (h Header) Comments() []string {
 
 // Int returns the integer value of a keyword: the leading integer of the
 // value of its last entry, so that "128 (in 16 nodes)" gives 128. It returns
-// 0 when the keyword is absent or its value does not start with an integer.
+// 0 when the keyword is absent, empty, or its value does not start with an
+// integer.
 func (h Header) Int(keyword string) int64 {
 	v, ok := h.Get(keyword)
 	if !ok {
@@ -267,8 +268,12 @@ func (h Header) last(keyword string) int {
 }
 
 // headerInt parses the leading integer of a numeric header value. A whole
-// number written with a fraction ("100.0") is accepted.
+// number written with a fraction ("100.0") is accepted; an empty value means
+// unknown and gives 0.
 func headerInt(v string) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
 	tok := v
 	if i := strings.IndexAny(v, " \t\v\f\r"); i >= 0 {
 		tok = v[:i]

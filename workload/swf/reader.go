@@ -228,6 +228,9 @@ func (r *Reader) readLongLine(first []byte) ([]byte, error) {
 		switch {
 		case err == nil:
 			return r.long[:len(r.long)-1], nil
+		case err == io.EOF && len(r.long) > MaxLineLength:
+			r.long = r.long[:0]
+			return nil, r.discardLine(err)
 		case err == io.EOF:
 			return r.long, nil
 		case err != bufio.ErrBufferFull:
@@ -295,12 +298,15 @@ func (r *Reader) comment(text string) *LineError {
 }
 
 // parseJob parses and checks a job line (without surrounding blanks). It
-// splits and converts in one pass; plain integers, by far the most common
-// fields, never leave the fast path.
+// splits the line and converts plain integers, by far the most common
+// fields, in one pass; a line of plain integers is then built directly, and
+// only a line with other forms goes through the field-by-field path.
 func (r *Reader) parseJob(line []byte) (workload.Job, *LineError) {
-	var job workload.Job
+	var toks [NumFields][]byte
+	var nums [NumFields]int64
+	plain := true
 	i := 0
-	for f := 1; f <= NumFields; f++ {
+	for f := 0; f < NumFields; f++ {
 		for i < len(line) && isBlank(line[i]) {
 			i++
 		}
@@ -312,14 +318,35 @@ func (r *Reader) parseJob(line []byte) (workload.Job, *LineError) {
 		for i = end; i < len(line) && !isBlank(line[i]); i++ {
 			ok = false
 		}
-		if err := r.setField(&job, f, line[start:i], n, ok); err != nil {
-			return workload.Job{}, err
-		}
+		toks[f], nums[f] = line[start:i], n
+		plain = plain && ok && n >= workload.Unknown
 	}
 	if i < len(line) {
 		return workload.Job{}, r.fieldCount(line)
 	}
+	var job workload.Job
+	if plain {
+		job = jobFromInts(&nums)
+	} else {
+		for f := 1; f <= NumFields; f++ {
+			if err := r.setField(&job, f, toks[f-1]); err != nil {
+				return workload.Job{}, err
+			}
+		}
+	}
 	return job, r.checkOrder(job.Submit)
+}
+
+// jobFromInts builds a job from 18 integer field values. Converting an
+// integer to float64 rounds exactly as parsing its digits would.
+func jobFromInts(v *[NumFields]int64) workload.Job {
+	return workload.Job{
+		ID: v[0], Submit: float64(v[1]), Wait: float64(v[2]), RunTime: float64(v[3]),
+		AllocProcs: v[4], AvgCPUTime: float64(v[5]), UsedMemory: float64(v[6]),
+		ReqProcs: v[7], ReqTime: float64(v[8]), ReqMemory: float64(v[9]), Status: v[10],
+		UserID: v[11], GroupID: v[12], Executable: v[13], Queue: v[14], Partition: v[15],
+		PrecedingJob: v[16], ThinkTime: float64(v[17]),
+	}
 }
 
 // scanInt reads an optional '-' and up to 18 digits from line[i:]; ok says
@@ -359,22 +386,16 @@ func (r *Reader) fieldCount(line []byte) *LineError {
 	return r.errorf(0, nil, "%d fields, want %d whitespace-separated numbers", n, NumFields)
 }
 
-// setField stores token tok in field f of job. When fast is true, n is the
-// token's value as a plain integer.
-func (r *Reader) setField(job *workload.Job, f int, tok []byte, n int64, fast bool) *LineError {
+// setField parses token tok into field f of job.
+func (r *Reader) setField(job *workload.Job, f int, tok []byte) *LineError {
 	var v float64
 	var msg string
-	switch {
-	case isIntField(f):
-		if !fast {
-			n, msg = parseInt(tok)
-		}
+	if isIntField(f) {
+		var n int64
+		n, msg = parseInt(tok)
 		*intField(job, f) = n
 		v = float64(n)
-	case fast && n < 1<<53 && n > -(1<<53):
-		v = float64(n)
-		*floatField(job, f) = v
-	default:
+	} else {
 		v, msg = parseFloat(tok)
 		*floatField(job, f) = v
 	}

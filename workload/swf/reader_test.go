@@ -382,6 +382,15 @@ func TestLongLines(t *testing.T) {
 	if r.Line() != 4 {
 		t.Errorf("Line() = %d, want 4", r.Line())
 	}
+	// The limit holds for a last line without its newline too.
+	if _, _, err := readString(t, "last.swf", strings.TrimSuffix(tooLong, "\n")[:MaxLineLength+1], Options{}); err == nil ||
+		err.Error() != "last.swf:1: line is longer than 1048576 bytes" {
+		t.Errorf("unterminated long line: %v", err)
+	}
+	if _, _, err := readString(t, "last.swf", strings.TrimSuffix(tooLong, "\n")[:MaxLineLength], Options{}); err == nil ||
+		err.Error() != "last.swf:1: 1 fields, want 18 whitespace-separated numbers" {
+		t.Errorf("unterminated line of the maximal length: %v", err)
+	}
 	// A job line longer than the buffer but within the limit is read.
 	padded := "1" + strings.Repeat(" ", 100<<10) + jobLine("", "0")[1:]
 	if _, jobs, err := readString(t, "pad.swf", padded, Options{}); err != nil || len(jobs) != 1 {
@@ -437,3 +446,10 @@ func TestReadErrorStops(t *testing.T) {
 		t.Errorf("%d jobs, error %v", len(jobs), err)
 	}
 }
+
+// The reader and writer plug into the workload interfaces.
+var (
+	_ workload.Source = (*Reader)(nil)
+	_ workload.Sink   = (*Writer)(nil)
+	_ workload.Sink   = (*FileWriter)(nil)
+)

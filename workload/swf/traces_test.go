@@ -174,8 +174,8 @@ func TestKTHHeader(t *testing.T) {
 // reading KTH-SP2 must stay well below 20 ms; it allows 60 ms because the
 // machine is shared.
 func TestReadKTHSpeed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
+	if testing.Short() || raceEnabled {
+		t.Skip("timing test: skipped with -short and -race")
 	}
 	data := readTraceFile(t, kthFile)
 	res := testing.Benchmark(func(b *testing.B) {

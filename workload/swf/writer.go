@@ -195,6 +195,11 @@ func headerLines(h Header) ([]string, error) {
 		}
 		afterKeyword = e.Keyword != ""
 	}
+	for _, l := range lines {
+		if len(l) > MaxLineLength {
+			return nil, fmt.Errorf("swf: header line %.40q... is longer than %d bytes", l, MaxLineLength)
+		}
+	}
 	return lines, nil
 }
 

@@ -202,7 +202,7 @@ func TestHeaderBuilding(t *testing.T) {
 
 func TestMachineSize(t *testing.T) {
 	withProcs := Header{Entries: []Entry{{Keyword: KeyMaxNodes, Value: "16"}, {Keyword: KeyMaxProcs, Value: "128"}}}
-	withNodes := Header{Entries: []Entry{{Keyword: KeyMaxNodes, Value: "16 (SMP)"}}}
+	withNodes := Header{Entries: []Entry{{Keyword: KeyMaxProcs, Value: ""}, {Keyword: KeyMaxNodes, Value: "16 (SMP)"}}}
 	zeroProcs := Header{Entries: []Entry{{Keyword: KeyMaxProcs, Value: "0"}, {Keyword: KeyMaxNodes, Value: "-1"}}}
 	cases := []struct {
 		h       Header
