@@ -1,6 +1,0 @@
-//go:build race
-
-package swf
-
-// raceEnabled tells timing tests that the race detector slows everything.
-const raceEnabled = true
