@@ -24,6 +24,10 @@ type ClientOptions struct {
 	CertFile, KeyFile string
 	// Name is the connection name shown by the server.
 	Name string
+	// ConnectTimeout is how long Dial keeps retrying while the server is
+	// unreachable (it may still be starting); 30s when zero. Authentication
+	// and TLS errors are not retried.
+	ConnectTimeout time.Duration
 }
 
 // Validate reports every problem of o at once.
@@ -68,9 +72,19 @@ func Dial(o ClientOptions) (*nats.Conn, error) {
 	if o.CertFile != "" {
 		opts = append(opts, nats.ClientCert(o.CertFile, o.KeyFile))
 	}
-	nc, err := nats.Connect(o.URL, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("connect to NATS at %s: %w", o.URL, err)
+	timeout := o.ConnectTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
 	}
-	return nc, nil
+	deadline := time.Now().Add(timeout)
+	for {
+		nc, err := nats.Connect(o.URL, opts...)
+		if err == nil {
+			return nc, nil
+		}
+		if !errors.Is(err, nats.ErrNoServers) || time.Now().After(deadline) {
+			return nil, fmt.Errorf("connect to NATS at %s: %w", o.URL, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }
