@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/strategies"
 )
 
 // testCatalog is a small in-test catalog: five classic schedulers (only
@@ -486,7 +488,7 @@ axes: [{param: scheduler.depth.k, values: [0, 1, 4, -3]}]
 		t.Fatal("no error")
 	}
 	for _, w := range []string{
-		`line 4: schedulers[2]: unknown scheduler "eazy"; known: cons, depth, easy, fcfs, sjbf`,
+		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(strategies.Builtin().Names(), ", "),
 		`line 5: axes[0].values[3]: scheduler "depth": depth: parameter k: -3 is out of range`,
 	} {
 		if !strings.Contains(err.Error(), w) {
