@@ -49,8 +49,8 @@ type Config struct {
 	// Grace is how long running cells may take to finish once the context is
 	// cancelled before they are nak'ed; 30s when zero.
 	Grace time.Duration
-	// FetchWait bounds one fetch request, and so how quickly an idle worker
-	// notices cancellation; 1s when zero.
+	// FetchWait bounds one fetch request (a new one follows at once); 5s
+	// when zero.
 	FetchWait time.Duration
 	// Version and Commit fill the result's fields of the same name when the
 	// runner leaves them empty.
@@ -91,7 +91,7 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		cfg.Grace = 30 * time.Second
 	}
 	if cfg.FetchWait <= 0 {
-		cfg.FetchWait = time.Second
+		cfg.FetchWait = 5 * time.Second
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
@@ -128,8 +128,12 @@ type worker struct {
 func (w *worker) slot(id string) {
 	backoff := 100 * time.Millisecond
 	for w.stop.Err() == nil {
-		batch, err := w.cons.Fetch(1, jetstream.FetchMaxWait(w.cfg.FetchWait))
+		// The fetch ends early when the worker is told to stop, so an idle
+		// worker stops at once.
+		fetchCtx, cancel := context.WithTimeout(w.stop, w.cfg.FetchWait)
+		batch, err := w.cons.Fetch(1, jetstream.FetchContext(fetchCtx))
 		if err != nil {
+			cancel()
 			w.cfg.Logf("worker %s: fetch: %v (retrying)", id, err)
 			select {
 			case <-w.stop.Done():
@@ -142,6 +146,7 @@ func (w *worker) slot(id string) {
 		for msg := range batch.Messages() {
 			w.handle(id, msg)
 		}
+		cancel()
 	}
 }
 

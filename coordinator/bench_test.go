@@ -1,0 +1,150 @@
+package coordinator_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// sweep runs cells through a coordinator and workers with the given slots
+// on f and returns the wall time.
+func sweep(b *testing.B, f *farm, exp string, cells []experiments.Cell, slots int, run worker.RunnerFunc) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- worker.Run(ctx, f.js, worker.Config{ID: exp, Slots: slots, Runner: run}) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			b.Error(err)
+		}
+	}()
+	start := time.Now()
+	sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: newMemSink()})
+	wall := time.Since(start)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if sum.OK != len(cells) {
+		b.Fatalf("%d of %d cells ok", sum.OK, len(cells))
+	}
+	return wall
+}
+
+// BenchmarkFarmOverheadPerCell measures what the farm adds per cell (publish,
+// fetch, heartbeat timer, result publish with ack, cell ack, result write,
+// flush and ack) with a simulation that does nothing, on the embedded file
+// store with 2 worker slots.
+func BenchmarkFarmOverheadPerCell(b *testing.B) {
+	f := startFarm(b)
+	n := 0
+	for b.Loop() {
+		n++
+		cells := makeCells(fmt.Sprintf("overhead-%d", n), 500)
+		wall := sweep(b, f, cells[0].Experiment, cells, 2, okRunner)
+		b.ReportMetric(float64(wall.Microseconds())/1000/float64(len(cells)), "ms/cell")
+	}
+}
+
+// BenchmarkFarmSpeedup2Over1 runs the same CPU-bound real cells (EASY on a
+// generated 4000-job trace) on 1 and on 2 worker slots and reports the
+// speedup.
+func BenchmarkFarmSpeedup2Over1(b *testing.B) {
+	cells := speedupCells(b)
+	run := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		res, err := experiments.RunCell(ctx, c)
+		if err != nil {
+			b.Fatalf("cell %s: %v", c.ID, err)
+		}
+		return res
+	}
+	// The same cells without the farm, on 1 and 2 goroutines: the speedup
+	// the machine itself offers at this moment (other load shrinks it).
+	raw := func(par int) time.Duration {
+		start := time.Now()
+		ch := make(chan experiments.Cell)
+		var wg sync.WaitGroup
+		for range par {
+			wg.Go(func() {
+				for c := range ch {
+					run(context.Background(), c)
+				}
+			})
+		}
+		for _, c := range cells {
+			ch <- c
+		}
+		close(ch)
+		wg.Wait()
+		return time.Since(start)
+	}
+	f := startFarm(b)
+	n := 0
+	var t1, t2, r1, r2 time.Duration
+	for b.Loop() {
+		r1 += raw(1)
+		r2 += raw(2)
+		for _, slots := range []int{1, 2} {
+			n++
+			exp := fmt.Sprintf("speedup-%d", n)
+			cs := make([]experiments.Cell, len(cells))
+			for i, c := range cells {
+				c.Experiment = exp
+				cs[i] = c
+			}
+			wall := sweep(b, f, exp, cs, slots, run)
+			if slots == 1 {
+				t1 += wall
+			} else {
+				t2 += wall
+			}
+		}
+	}
+	b.ReportMetric(float64(t1.Milliseconds())/float64(n/2)/float64(len(cells)), "ms/cell-1w")
+	b.ReportMetric(float64(t2.Milliseconds())/float64(n/2)/float64(len(cells)), "ms/cell-2w")
+	b.ReportMetric(float64(t1)/float64(t2), "speedup")
+	b.ReportMetric(float64(r1)/float64(r2), "raw-speedup")
+}
+
+// speedupCells writes a generated 4000-job trace and a 20-cell EASY/CONS
+// spec over it and returns the cells.
+func speedupCells(tb testing.TB) []experiments.Cell {
+	tb.Helper()
+	dir := tb.TempDir()
+	var tr strings.Builder
+	tr.WriteString("; Version: 2.2\n; MaxProcs: 64\n")
+	for i := 1; i <= 4000; i++ {
+		run, procs := 100+(i*7919)%5000, 1+(i*31)%32
+		fmt.Fprintf(&tr, "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 1 1 -1 -1 -1\n", i, i*60, run, procs, procs, run*3)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "trace.swf"), []byte(tr.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	spec := `name: speedup
+platform: {procs: 64}
+workload: {trace: trace.swf}
+schedulers: [easy, cons]
+axes:
+  - param: workload.load
+    values: [0.6, 0.7, 0.8, 0.9, 0.95]
+replications: 2
+`
+	path := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	s, err := experiments.Load(path, experiments.BuiltinCatalog())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s.Cells()
+}
