@@ -108,10 +108,10 @@ func fits(avail, q []int) bool {
 	return true
 }
 
-func (l *linearTimeline) earliest(from, dur float64, q []int) float64 {
+func (l *linearTimeline) earliest(from, dur float64, q []int, limit float64) float64 {
 	s := math.Max(from, l.keys[0])
 	i := l.find(s)
-	for i < len(l.keys) {
+	for i < len(l.keys) && s <= limit {
 		j := i
 		for j < len(l.keys) && l.keys[j] < s+dur && fits(l.avail[j], q) {
 			j++

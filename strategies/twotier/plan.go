@@ -117,7 +117,7 @@ func (p *Plan) Avail(t float64, out []int) { p.tl.availAt(t, out) }
 // EarliestStartingTime returns the earliest time ≥ from at which demand
 // fits for dur without delaying any reservation (Table 5).
 func (p *Plan) EarliestStartingTime(from, dur float64, demand []int) float64 {
-	return p.tl.earliest(from, dur, demand)
+	return p.tl.earliest(from, dur, demand, math.Inf(1))
 }
 
 // FeasibleBackfillingTimes returns, in increasing order, every breakpoint
@@ -126,7 +126,7 @@ func (p *Plan) EarliestStartingTime(from, dur float64, demand []int) float64 {
 // ones can never be better.
 func (p *Plan) FeasibleBackfillingTimes(from, dur float64, demand []int, out []float64) []float64 {
 	out = out[:0]
-	est := p.tl.earliest(from, dur, demand)
+	est := p.tl.earliest(from, dur, demand, math.Inf(1))
 	if math.IsInf(est, 1) {
 		return out
 	}
@@ -246,7 +246,7 @@ func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 		}
 		from := v.Start
 		p.DeleteReservation(v)
-		ns := p.tl.earliest(from, v.Dur, v.Demand)
+		ns := p.tl.earliest(from, v.Dur, v.Demand, v.LTS)
 		if !(ns <= v.LTS) {
 			v.Start = from
 			p.AddReservation(v)

@@ -21,9 +21,9 @@ type timeline interface {
 	reserve(s, e float64, q []int)
 	// unreserve gives back q over [s, e), undoing reserve(s, e, q).
 	unreserve(s, e float64, q []int)
-	// earliest returns the earliest t ≥ from at which q fits over
+	// earliest returns the earliest t in [from, limit] at which q fits over
 	// [t, t+dur), or +Inf if none does.
-	earliest(from, dur float64, q []int) float64
+	earliest(from, dur float64, q []int, limit float64) float64
 	// nextFit returns the first breakpoint in (after, before] at which q
 	// fits at that instant.
 	nextFit(after, before float64, q []int) (float64, bool)
@@ -475,11 +475,11 @@ func (t *treeTimeline) firstGood(x *node, acc []int, depth int, lo, hi float64, 
 	return t.firstGood(x.r, child, depth+1, lo, hi, need)
 }
 
-func (t *treeTimeline) earliest(from, dur float64, q []int) float64 {
+func (t *treeTimeline) earliest(from, dur float64, q []int, limit float64) float64 {
 	t.need = needOf(q, t.need)
 	need := t.need
 	s := math.Max(from, t.base)
-	for {
+	for s <= limit {
 		acc := t.scratch(0)
 		clear(acc)
 		bad := t.firstBad(t.root, acc, 0, t.floorKey(s), s+dur, need)
@@ -487,12 +487,13 @@ func (t *treeTimeline) earliest(from, dur float64, q []int) float64 {
 			return s
 		}
 		clear(acc)
-		good := t.firstGood(t.root, acc, 0, bad.key, math.Inf(1), need)
+		good := t.firstGood(t.root, acc, 0, bad.key, limit, need)
 		if good == nil {
 			return math.Inf(1)
 		}
 		s = good.key
 	}
+	return math.Inf(1)
 }
 
 func (t *treeTimeline) nextFit(after, before float64, q []int) (float64, bool) {

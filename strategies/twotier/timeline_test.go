@@ -1,0 +1,146 @@
+package twotier
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// TestTreeMatchesLinear drives the treap and the linear timeline through the
+// same random reserve/unreserve/advance sequence and compares every query.
+func TestTreeMatchesLinear(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 4))
+		caps := []int{3 + rng.IntN(6), 1 + rng.IntN(4), 5}[:1+rng.IntN(3)]
+		tr, li := newTreeTimeline(0, caps), newLinearTimeline(0, caps)
+		type iv struct {
+			s, e float64
+			q    []int
+		}
+		var live []iv
+		now := 0.0
+		for step := 0; step < 600; step++ {
+			switch r := rng.IntN(10); {
+			case r < 5:
+				s := now + float64(rng.IntN(30))
+				e := s + float64(1+rng.IntN(10))
+				q := make([]int, len(caps))
+				for k := range q {
+					q[k] = rng.IntN(caps[k] + 1)
+				}
+				tr.reserve(s, e, q)
+				li.reserve(s, e, q)
+				live = append(live, iv{s, e, q})
+			case r < 8 && len(live) > 0:
+				i := rng.IntN(len(live))
+				x := live[i]
+				tr.unreserve(x.s, x.e, x.q)
+				li.unreserve(x.s, x.e, x.q)
+				live = slices.Delete(live, i, i+1)
+			case r == 8:
+				now += float64(rng.IntN(3))
+				tr.advance(now)
+				li.advance(now)
+				k := 0
+				for _, x := range live {
+					if x.e > now {
+						live[k] = x
+						k++
+					}
+				}
+				live = live[:k]
+			}
+			if tr.breakpoints() != li.breakpoints() {
+				t.Fatalf("seed %d step %d: %d breakpoints vs %d", seed, step, tr.breakpoints(), li.breakpoints())
+			}
+			a, b := make([]int, len(caps)), make([]int, len(caps))
+			for _, at := range li.keys {
+				tr.availAt(at, a)
+				li.availAt(at, b)
+				if !slices.Equal(a, b) {
+					t.Fatalf("seed %d step %d: avail at %g: %v vs %v", seed, step, at, a, b)
+				}
+			}
+			q := make([]int, len(caps))
+			for k := range q {
+				q[k] = rng.IntN(caps[k] + 1)
+			}
+			from := now + float64(rng.IntN(20))
+			d := float64(1 + rng.IntN(12))
+			lim := math.Inf(1)
+			if rng.IntN(2) == 0 {
+				lim = from + float64(rng.IntN(20))
+			}
+			if x, y := tr.earliest(from, d, q, lim), li.earliest(from, d, q, lim); x != y {
+				t.Fatalf("seed %d step %d: earliest(%g, %g, %v) = %g vs %g", seed, step, from, d, q, x, y)
+			}
+			x1, ok1 := tr.nextFit(from, from+d*3, q)
+			x2, ok2 := li.nextFit(from, from+d*3, q)
+			if x1 != x2 || ok1 != ok2 {
+				t.Fatalf("seed %d step %d: nextFit %g %v vs %g %v", seed, step, x1, ok1, x2, ok2)
+			}
+			if tr.fitsAt(from, q) != li.fitsAt(from, q) {
+				t.Fatalf("seed %d step %d: fitsAt differs", seed, step)
+			}
+			c1, ok1 := tr.firstConflict(from, from+d)
+			c2, ok2 := li.firstConflict(from, from+d)
+			if c1 != c2 || ok1 != ok2 {
+				t.Fatalf("seed %d step %d: firstConflict %g %v vs %g %v", seed, step, c1, ok1, c2, ok2)
+			}
+		}
+	}
+}
+
+// TestTreeSchedulesMatchLinear runs every member of the family on the same
+// random project workloads with both timelines: the schedules must agree.
+func TestTreeSchedulesMatchLinear(t *testing.T) {
+	p := sim.Platform{Pools: []sim.Pool{{Name: "a", Capacity: 6}, {Name: "b", Capacity: 4}, {Name: "c", Capacity: 9}}}
+	for _, cfg := range []Config{TSB(), TFB(), TFBSF(0.5, Unlimited), TFBSF(1, 1), TPB(0.5, Unlimited), TPB(1, 2)} {
+		for seed := uint64(1); seed <= 5; seed++ {
+			run := func(plan *Plan) []*sim.Job {
+				jobs := randomProjects(rand.New(rand.NewPCG(seed, 9)), p, 150, 6)
+				out, _, err := sim.Run(p, newWith(plan, cfg), sim.NewSliceStream(jobs), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			a, b := run(NewPlan(0, p.Capacities())), run(newLinearPlan(0, p.Capacities()))
+			for i := range a {
+				if a[i].Start() != b[i].Start() || a[i].End() != b[i].End() {
+					t.Fatalf("%v seed %d job %d: tree %g–%g, linear %g–%g", cfg, seed, a[i].ID, a[i].Start(), a[i].End(), b[i].Start(), b[i].End())
+				}
+			}
+		}
+	}
+}
+
+// randomProjects draws n projects with integer times (many ties) on p, one
+// in five high-priority.
+func randomProjects(rng *rand.Rand, p sim.Platform, n int, gap int) []*sim.Job {
+	var jobs []*sim.Job
+	t := 0.0
+	id := int64(0)
+	for u := 1; u <= n; u++ {
+		t += float64(rng.IntN(gap + 1))
+		pi := 0.0
+		if rng.IntN(5) == 0 {
+			pi = 1
+		}
+		for range 1 + rng.IntN(5) {
+			id++
+			q := make([]int, len(p.Pools))
+			for k, pool := range p.Pools {
+				q[k] = rng.IntN(pool.Capacity/2 + 1)
+			}
+			te := float64(1 + rng.IntN(20))
+			j := sim.NewJob(id, t, q, te, te, 0)
+			j.Project, j.Priority = int64(u), pi
+			jobs = append(jobs, j)
+		}
+	}
+	return jobs
+}
