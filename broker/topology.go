@@ -47,21 +47,24 @@ type MaxDeliveriesAdvisory struct {
 	Deliveries uint64 `json:"deliveries"`
 }
 
-// Token turns an experiment name or a cell id into one NATS subject token:
-// every character other than ASCII letters, digits, '-' and '_' becomes '_'.
-// Distinct names that differ only in such characters share a token; the
-// coordinator checks the experiment name inside each message as well.
+// Token turns an experiment name or a cell id into one NATS subject token,
+// injectively: ASCII letters, digits and '-' stay, every other byte
+// (including '_') becomes '_' and two hex digits, so "a.b" and "a_b" get
+// distinct tokens ("a_2Eb", "a_5Fb"). The empty string becomes "_".
 func Token(s string) string {
 	if s == "" {
 		return "_"
 	}
+	const hex = "0123456789ABCDEF"
 	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
-			b.WriteRune(r)
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
+			b.WriteByte(c)
 		default:
 			b.WriteByte('_')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
 		}
 	}
 	return b.String()
@@ -75,6 +78,12 @@ func CellSubject(experiment, cellID string) string {
 // ResultSubject is the subject a worker publishes a cell's result on.
 func ResultSubject(experiment, cellID string) string {
 	return resultsPrefix + Token(experiment) + "." + Token(cellID)
+}
+
+// ResultSubjectFor maps a cell message's subject to the subject of its
+// result.
+func ResultSubjectFor(cellSubject string) string {
+	return resultsPrefix + strings.TrimPrefix(cellSubject, cellsPrefix)
 }
 
 // CellFilter is the subject filter matching every cell of an experiment.

@@ -396,3 +396,34 @@ func TestWorkerNaksCellPastGrace(t *testing.T) {
 		t.Errorf("result %+v; want ok from fast/0", r)
 	}
 }
+
+// A cell that runs longer than the ack wait is kept alive by the worker's
+// in-progress heartbeats: it is not redelivered and runs once.
+func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
+	f := startFarm(t)
+	topo := broker.Topology{AckWait: 300 * time.Millisecond, MaxDeliver: 5}
+	var mu sync.Mutex
+	runs := map[string]int{}
+	slow := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		mu.Lock()
+		runs[c.ID]++
+		mu.Unlock()
+		select {
+		case <-ctx.Done():
+		case <-time.After(1500 * time.Millisecond): // five ack waits
+		}
+		return okRunner(ctx, c)
+	}
+	// Two workers: a redelivered cell would be picked up by the idle one.
+	f.startWorker(t, worker.Config{ID: "a", Runner: worker.RunnerFunc(slow), Topology: topo})
+	f.startWorker(t, worker.Config{ID: "b", Runner: worker.RunnerFunc(slow), Topology: topo})
+	cells := makeCells("long", 1)
+	sink := newMemSink()
+	runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "long", Cells: cells, Sink: sink, Topology: topo})
+	sink.checkExactlyOnce(t, cells)
+	mu.Lock()
+	defer mu.Unlock()
+	if runs["c0000"] != 1 {
+		t.Errorf("long cell ran %d times; want 1 (heartbeats should prevent redelivery)", runs["c0000"])
+	}
+}

@@ -162,10 +162,11 @@ func (w *worker) handle(slotID string, msg jetstream.Msg) {
 	}
 	var cell experiments.Cell
 	var res experiments.CellResult
+	resultSubject := broker.ResultSubjectFor(msg.Subject())
 	if err := json.Unmarshal(msg.Data(), &cell); err != nil || cell.ID == "" {
-		// Report it under the ids from the subject so that the coordinator
-		// records the cell as failed instead of waiting for it forever.
-		cell = cellFromSubject(msg.Subject())
+		// Report it under the cell id token of the subject so that the
+		// coordinator records the cell as failed instead of waiting for it.
+		cell = experiments.Cell{ID: resultSubject[strings.LastIndexByte(resultSubject, '.')+1:]}
 		res = experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
 			Error: fmt.Sprintf("worker could not decode the cell message on %s: %v; want a JSON experiments.Cell with an id", msg.Subject(), err)}
 	} else {
@@ -192,7 +193,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg) {
 		res.Error = strings.TrimSpace(fmt.Sprintf("runner returned status %q; want %q or %q. %s", res.Status, experiments.StatusOK, experiments.StatusFailed, res.Error))
 		res.Status = experiments.StatusFailed
 	}
-	if err := w.publish(cell, res, seq); err != nil {
+	if err := w.publish(resultSubject, cell.ID+":"+strconv.FormatUint(seq, 10), res); err != nil {
 		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cell.ID, err)
 		_ = msg.Nak()
 		return
@@ -262,13 +263,11 @@ func (w *worker) run(slotID string, msg jetstream.Msg, cell experiments.Cell) (r
 // is the cell id plus the cell message's stream sequence: a redelivery of the
 // same message that runs again is dropped as a duplicate, while a later
 // re-publication of the cell (a new sequence) gets through.
-func (w *worker) publish(cell experiments.Cell, res experiments.CellResult, seq uint64) error {
+func (w *worker) publish(subject, msgID string, res experiments.CellResult) error {
 	data, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
-	subject := broker.ResultSubject(cell.Experiment, cell.ID)
-	msgID := cell.ID + ":" + strconv.FormatUint(seq, 10)
 	var last error
 	for attempt := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -281,17 +280,6 @@ func (w *worker) publish(cell experiments.Cell, res experiments.CellResult, seq 
 		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
 	}
 	return last
-}
-
-// cellFromSubject recovers experiment and cell id tokens from a cell subject.
-func cellFromSubject(subject string) experiments.Cell {
-	parts := strings.Split(subject, ".")
-	var c experiments.Cell
-	if len(parts) >= 4 {
-		c.Experiment = parts[2]
-		c.ID = parts[3]
-	}
-	return c
 }
 
 // stackHead keeps the frames from the panicking call on, at most n lines.
