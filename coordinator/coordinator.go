@@ -444,7 +444,7 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 			return err
 		}
 	}
-	if err := c.flush(); err != nil {
+	if err := c.sync(); err != nil {
 		return err
 	}
 	if err := c.cellsSt.DeleteMsg(ctx, adv.StreamSeq); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
@@ -474,11 +474,16 @@ func (c *coordinator) write(cell experiments.Cell, res experiments.CellResult) e
 }
 
 // flush makes the sink durable and acks the results written since the last
-// flush.
+// flush, if there are any.
 func (c *coordinator) flush() error {
 	if len(c.pending) == 0 {
 		return nil
 	}
+	return c.sync()
+}
+
+// sync makes the sink durable and acks the pending results.
+func (c *coordinator) sync() error {
 	if err := c.cfg.Sink.Flush(); err != nil {
 		return fmt.Errorf("coordinator: flush results: %w", err)
 	}

@@ -427,3 +427,22 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 		t.Errorf("long cell ran %d times; want 1 (heartbeats should prevent redelivery)", runs["c0000"])
 	}
 }
+
+// A result too large for the server's max_payload is reported as failed
+// with the reason, instead of being retried until MaxDeliver.
+func TestOversizedResultFailsWithReason(t *testing.T) {
+	f := startFarm(t)
+	huge := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		r := okRunner(ctx, c)
+		r.Jobs = make([]experiments.JobRecord, 200_000) // ≈ 12 MB of JSON, over the 8 MB limit
+		return r
+	}
+	f.startWorker(t, worker.Config{ID: "w", Runner: worker.RunnerFunc(huge)})
+	cells := makeCells("huge", 1)
+	sink := newMemSink()
+	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "huge", Cells: cells, Sink: sink})
+	r := sink.results["c0000"]
+	if sum.Failed != 1 || !contains(r.Error, "max_payload") || !contains(r.Error, "200000 per-job records") {
+		t.Errorf("result status %s, error %q; want failed naming max_payload and the job records", r.Status, r.Error)
+	}
+}

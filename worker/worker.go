@@ -268,6 +268,16 @@ func (w *worker) publish(subject, msgID string, res experiments.CellResult) erro
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
+	if max := w.js.Conn().MaxPayload(); max > 0 && int64(len(data)) > max-1024 {
+		// Retrying cannot help: report the cell as failed with the reason.
+		res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+			WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
+			Error: fmt.Sprintf("result is %d bytes (%d per-job records), over the NATS server's max_payload of %d bytes; "+
+				"raise max_payload on the server, or drop jobs_output from the spec", len(data), len(res.Jobs), max)}
+		if data, err = json.Marshal(res); err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
+	}
 	var last error
 	for attempt := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
