@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -465,7 +466,7 @@ func (c *coordinator) write(cell experiments.Cell, res experiments.CellResult) e
 	} else {
 		c.sum.Failed++
 		c.sum.Failures = append(c.sum.Failures, Failure{Cell: cell, Error: res.Error})
-		c.cfg.Logf("coordinator: cell %s (%s, replication %d) failed: %s", cell.ID, cell.Scheduler, cell.Replication, firstLine(res.Error))
+		c.cfg.Logf("coordinator: cell %s (%s, replication %d) failed: %s", cell.ID, cell.Scheduler, cell.Replication, strings.SplitN(res.Error, "\n", 2)[0])
 	}
 	if len(c.pending) == 0 {
 		c.first = time.Now()
@@ -509,13 +510,4 @@ func (c *coordinator) progress(final bool) {
 	} else {
 		c.cfg.Progress.Update(s)
 	}
-}
-
-func firstLine(s string) string {
-	for i := range len(s) {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

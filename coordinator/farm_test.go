@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -219,23 +220,12 @@ func TestPanickingCellFailsOthersComplete(t *testing.T) {
 		t.Fatalf("summary %+v; want 8 ok, 2 failed", sum)
 	}
 	r := sink.results["c0003"]
-	if r.Status != experiments.StatusFailed || !contains(r.Error, "panic: assignment to entry in nil map") || !contains(r.Error, "farm_test.go") {
+	if r.Status != experiments.StatusFailed || !strings.Contains(r.Error, "panic: assignment to entry in nil map") || !strings.Contains(r.Error, "farm_test.go") {
 		t.Errorf("panicking cell: status %q, error %q; want failed with the panic text and the stack head", r.Status, r.Error)
 	}
 	if r := sink.results["c0005"]; r.Error != "simulation: bad platform" {
 		t.Errorf("failing cell: error %q", r.Error)
 	}
-}
-
-func contains(s, sub string) bool { return len(sub) == 0 || indexOf(s, sub) >= 0 }
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // A cell whose every delivery is lost (its worker dies each time) is
@@ -277,7 +267,7 @@ func TestMaxDeliverExhaustedIsRecordedFailed(t *testing.T) {
 	<-done
 	sink.checkExactlyOnce(t, cells)
 	r := sink.results["c0002"]
-	if sum.Failed != 1 || r.Status != experiments.StatusFailed || !contains(r.Error, "no result after 2 deliveries") {
+	if sum.Failed != 1 || r.Status != experiments.StatusFailed || !strings.Contains(r.Error, "no result after 2 deliveries") {
 		t.Errorf("summary %+v, c0002 %+v; want c0002 failed after 2 deliveries", sum, r)
 	}
 	if n := streamMsgs(t, f, broker.CellsStream); n != 0 {
@@ -442,7 +432,7 @@ func TestOversizedResultFailsWithReason(t *testing.T) {
 	sink := newMemSink()
 	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "huge", Cells: cells, Sink: sink})
 	r := sink.results["c0000"]
-	if sum.Failed != 1 || !contains(r.Error, "max_payload") || !contains(r.Error, "200000 per-job records") {
+	if sum.Failed != 1 || !strings.Contains(r.Error, "max_payload") || !strings.Contains(r.Error, "200000 per-job records") {
 		t.Errorf("result status %s, error %q; want failed naming max_payload and the job records", r.Status, r.Error)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -102,15 +103,6 @@ func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary
 			fmt.Fprintf(w, "  … and %d more failed cells (see the status and error columns)\n", len(s.Failures)-show)
 			break
 		}
-		fmt.Fprintf(w, "  failed: cell %s (%s, replication %d): %s\n", f.Cell.ID, f.Cell.Scheduler, f.Cell.Replication, farmFirstLine(f.Error))
+		fmt.Fprintf(w, "  failed: cell %s (%s, replication %d): %s\n", f.Cell.ID, f.Cell.Scheduler, f.Cell.Replication, strings.SplitN(f.Error, "\n", 2)[0])
 	}
-}
-
-func farmFirstLine(s string) string {
-	for i := range len(s) {
-		if s[i] == '\n' {
-			return s[:i] + " …"
-		}
-	}
-	return s
 }
