@@ -44,7 +44,7 @@ type Config struct {
 	// Runner runs the cells; required.
 	Runner Runner
 	// Heartbeat is the interval of in-progress acks while a cell runs; a
-	// third of the consumer's AckWait when zero.
+	// third of the consumer's AckWait, at most 1s, when zero.
 	Heartbeat time.Duration
 	// Grace is how long running cells may take to finish once the context is
 	// cancelled before they are nak'ed; 30s when zero.
@@ -103,7 +103,9 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		return fmt.Errorf("worker %s: %w", cfg.ID, err)
 	}
 	if cfg.Heartbeat <= 0 {
-		cfg.Heartbeat = cons.CachedInfo().Config.AckWait / 3
+		// At most 1s, so that a coordinator that lowers AckWait (to 3s or
+		// more) after this worker started does not see running cells expire.
+		cfg.Heartbeat = min(cons.CachedInfo().Config.AckWait/3, time.Second)
 		if cfg.Heartbeat < 50*time.Millisecond {
 			cfg.Heartbeat = 50 * time.Millisecond
 		}
