@@ -182,6 +182,7 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, erro
 			if err != nil {
 				return c.finish(fmt.Errorf("coordinator: publish cells: %w", err))
 			}
+			c.sum.Published, pubErr = len(todo), nil
 		case msg, ok := <-resCh:
 			if !ok {
 				return c.finish(errors.New("coordinator: results subscription closed"))
@@ -204,6 +205,14 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, erro
 			}
 			c.progress(false)
 		}
+	}
+	if pubErr != nil {
+		// Every cell has its result, so every publication was acked; the
+		// publisher is about to report.
+		if err := <-pubErr; err != nil {
+			return c.finish(fmt.Errorf("coordinator: publish cells: %w", err))
+		}
+		c.sum.Published = len(todo)
 	}
 	sum, err := c.finish(nil)
 	if err == nil {
@@ -340,9 +349,6 @@ func (c *coordinator) publish(ctx context.Context, cells []experiments.Cell) err
 			return err
 		}
 	}
-	c.mu.Lock()
-	c.sum.Published = len(cells)
-	c.mu.Unlock()
 	return nil
 }
 
