@@ -7,8 +7,11 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=0.1.0-dev
+# The build context has no .git, so the commit comes in as a build argument:
+#   docker compose build --build-arg COMMIT=$(git rev-parse HEAD)
+ARG COMMIT=unknown
 RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
-      -ldflags "-s -w -X main.Version=${VERSION}" \
+      -ldflags "-s -w -X github.com/schedfarm/schedfarm/internal/buildinfo.Version=${VERSION} -X github.com/schedfarm/schedfarm/internal/buildinfo.CommitOverride=${COMMIT}" \
       -o /out/schedfarm ./cmd/schedfarm
 
 # A static binary needs no libc: distroless/static has CA certificates (for

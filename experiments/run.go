@@ -3,8 +3,8 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"math/rand/v2"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -119,7 +119,7 @@ const generatorStream = 0x6a09e667f3bcc909
 // Commit (from the binary's build info); the caller adds Worker and Version.
 // With c.KeepJobs, Jobs holds one record per job.
 func RunCell(ctx context.Context, c Cell) (CellResult, error) {
-	res := CellResult{CellID: c.ID, GoVersion: runtime.Version(), Commit: buildCommit()}
+	res := CellResult{CellID: c.ID, GoVersion: buildinfo.GoVersion(), Commit: buildinfo.Commit()}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -191,17 +191,4 @@ func trimStack(b []byte) string {
 		lines = append(lines[:24], "…")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// buildCommit returns the VCS revision in the binary's build info, or
-// "unknown".
-func buildCommit() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
-		}
-	}
-	return "unknown"
 }

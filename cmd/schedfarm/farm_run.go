@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
@@ -97,7 +98,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		go func() {
 			workDone <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: *workers,
 				Runner: farmCellRunner(), Grace: 5 * time.Second, Topology: tf.topology(),
-				Version: Version, Commit: buildCommit(),
+				Version: buildinfo.Version, Commit: buildinfo.Commit(),
 				Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
 		}()
 	} else {

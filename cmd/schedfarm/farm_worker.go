@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
@@ -55,7 +56,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm worker: %d slots on %s\n", *slots, nc.ConnectedUrlRedacted())
 	}
 	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: farmCellRunner(), Grace: *grace,
-		Version: Version, Commit: buildCommit(), Logf: logf})
+		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1

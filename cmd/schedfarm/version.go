@@ -1,30 +1,26 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"runtime"
-	"runtime/debug"
+
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 )
 
-// Version is the schedfarm release; the build may override it with
-// -ldflags "-X main.Version=…".
-var Version = "0.1.0-dev"
-
-// buildCommit returns the VCS revision embedded by the Go toolchain, or
-// "unknown" when the binary was built without VCS information.
-func buildCommit() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
-		}
-	}
-	return "unknown"
-}
-
 func runVersion(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintf(stdout, "schedfarm %s (commit %s, %s)\n", Version, buildCommit(), runtime.Version())
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: schedfarm version\n\nPrints the schedfarm version, the git commit it was built from and the Go version.")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	fmt.Fprintf(stdout, "schedfarm %s (commit %s, %s)\n", buildinfo.Version, buildinfo.Commit(), buildinfo.GoVersion())
 	return 0
 }
