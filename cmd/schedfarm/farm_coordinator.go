@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/results"
 	"io"
 	"os"
 	"os/signal"
@@ -83,6 +84,9 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 	})
 	closeErr := out.Close()
 	printFarmSummary(stdout, spec, sum)
+	if runErr == nil && closeErr == nil {
+		printMetricSummary(stdout, spec.Output)
+	}
 	if err := errors.Join(runErr, closeErr); err != nil {
 		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
 		if runErr != nil {
@@ -105,4 +109,36 @@ func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary
 		}
 		fmt.Fprintf(w, "  failed: cell %s (%s, replication %d): %s\n", f.Cell.ID, f.Cell.Scheduler, f.Cell.Replication, strings.SplitN(f.Error, "\n", 2)[0])
 	}
+}
+
+// summaryMetrics are the metrics a finished sweep prints; `schedfarm
+// report` shows all of them, with plots.
+var summaryMetrics = []string{"wait_mean", "bsld_mean", "utilization"}
+
+// printMetricSummary reads the output back and prints the means and 95%
+// confidence intervals of the headline metrics per grid point and scheduler.
+func printMetricSummary(w io.Writer, path string) {
+	recs, err := results.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(w, "summary unavailable: %v\n", err)
+		return
+	}
+	sum := results.Summarise(recs)
+	var ms []string
+	for _, m := range summaryMetrics {
+		for _, have := range sum.Metrics {
+			if have == m {
+				ms = append(ms, m)
+			}
+		}
+	}
+	if len(ms) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	if err := sum.WriteText(w, ms); err != nil {
+		fmt.Fprintf(w, "summary unavailable: %v\n", err)
+		return
+	}
+	fmt.Fprintf(w, "\nall metrics, CSV and plots: schedfarm report %s\n", path)
 }
