@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/numeric"
 	"math"
 	"os"
 	"path/filepath"
@@ -716,11 +717,8 @@ func (v *validator) expandRange(path string, r *rawRange) ([]any, bool) {
 }
 
 func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
+	if f, ok := numeric.Float(v); ok {
+		return f
 	}
 	return math.NaN()
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/numeric"
 	"io"
 	"math"
 	"os"
@@ -172,8 +173,8 @@ func indexOf(xs []string, x string) int {
 }
 
 func compareValues(a, b any) int {
-	fa, oka := number(a)
-	fb, okb := number(b)
+	fa, oka := numeric.Float(a)
+	fb, okb := numeric.Float(b)
 	if oka && okb {
 		switch {
 		case fa < fb:
@@ -184,16 +185,6 @@ func compareValues(a, b any) int {
 		return 0
 	}
 	return strings.Compare(experiments.FormatValue(a), experiments.FormatValue(b))
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, false
 }
 
 func formatNum(x float64) string {
@@ -354,14 +345,14 @@ func (s *Summary) Plot(dir string, metrics []string) ([]string, error) {
 	for _, ax := range s.Axes {
 		// Category positions for non-numeric axes.
 		var cats []string
-		numeric := true
+		allNumeric := true
 		for _, g := range s.Groups {
 			v, ok := g.Value(ax)
 			if !ok {
 				continue
 			}
-			if _, isNum := number(v); !isNum {
-				numeric = false
+			if _, isNum := numeric.Float(v); !isNum {
+				allNumeric = false
 			}
 			if l := experiments.FormatValue(v); !contains(cats, l) {
 				cats = append(cats, l)
@@ -391,8 +382,8 @@ func (s *Summary) Plot(dir string, metrics []string) ([]string, error) {
 						name += fmt.Sprintf(" %s=%s", shortParam(other), experiments.FormatValue(ov))
 					}
 				}
-				x, isNum := number(v)
-				if !numeric || !isNum {
+				x, isNum := numeric.Float(v)
+				if !allNumeric || !isNum {
 					x = float64(indexOf(cats, experiments.FormatValue(v)))
 				}
 				e := st.HalfWidth
@@ -426,7 +417,7 @@ func (s *Summary) Plot(dir string, metrics []string) ([]string, error) {
 				p.Add(l, sc, eb)
 				p.Legend.Add(name, l, sc)
 			}
-			if !numeric {
+			if !allNumeric {
 				p.NominalX(cats...)
 			}
 			pad(&p.X, 0.05)

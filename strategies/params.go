@@ -3,6 +3,7 @@ package strategies
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/numeric"
 	"math"
 	"sort"
 	"strconv"
@@ -147,7 +148,7 @@ func convert(s ParamSpec, v any) (any, error) {
 		}
 		return str, nil
 	default:
-		f, ok := number(v)
+		f, ok := numeric.Float(v)
 		if !ok {
 			return nil, fmt.Errorf("%v is not %s", v, article(s.Kind))
 		}
@@ -170,24 +171,6 @@ func convert(s ParamSpec, v any) (any, error) {
 		}
 		return f, nil
 	}
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
-	case float32:
-		return float64(x), true
-	}
-	return 0, false
 }
 
 // article returns the kind with its indefinite article, for messages.

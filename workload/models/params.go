@@ -3,6 +3,7 @@ package models
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/numeric"
 	"math"
 	"slices"
 	"sort"
@@ -153,34 +154,9 @@ func convert(s ParamSpec, raw any) (any, error) {
 }
 
 func toFloat(raw any) (float64, bool) {
-	switch x := raw.(type) {
-	case int:
-		return float64(x), true
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case float64:
-		return x, true
-	case string:
-		f, err := strconv.ParseFloat(x, 64)
+	if str, ok := raw.(string); ok {
+		f, err := strconv.ParseFloat(str, 64)
 		return f, err == nil
 	}
-	return 0, false
+	return numeric.Float(raw)
 }
