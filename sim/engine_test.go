@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -220,5 +221,22 @@ func TestSummaryHandComputed(t *testing.T) {
 	w := Summarize([]*Job{a, b}, Processors(2), MetricOptions{WarmupJobs: 1})
 	if w.Measured != 1 || w.Wait.Mean != 10 {
 		t.Errorf("warm-up: measured %d wait %g", w.Measured, w.Wait.Mean)
+	}
+}
+
+func TestDistMatchesSortedNearestRank(t *testing.T) {
+	for n := 1; n <= 60; n++ {
+		for seed := 0; seed < 5; seed++ {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = float64((i*7919 + seed*104729) % 23) // many ties
+			}
+			sorted := append([]float64(nil), xs...)
+			sort.Float64s(sorted)
+			d := dist(xs)
+			if d.Median != sorted[rankIndex(n, 0.5)] || d.P95 != sorted[rankIndex(n, 0.95)] || d.Max != sorted[n-1] {
+				t.Fatalf("n=%d seed=%d: %+v, sorted %v", n, seed, d, sorted)
+			}
+		}
 	}
 }

@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // DefaultGamma is the bounded-slowdown threshold Γ in seconds (Feitelson et
 // al.; seed 000 §3.3 uses 10 s).
@@ -113,31 +110,73 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	return s
 }
 
-// dist sorts xs in place and summarises it; the median and p95 use the
-// nearest-rank method on the sorted values.
+// dist summarises xs, reordering it in place. The median and p95 use the
+// nearest-rank method; they are found by selection, not a full sort.
 func dist(xs []float64) Dist {
 	if len(xs) == 0 {
 		return Dist{}
 	}
-	sum := 0.0
+	sum, max := 0.0, math.Inf(-1)
 	for _, x := range xs {
 		sum += x
+		max = math.Max(max, x)
 	}
-	sort.Float64s(xs)
-	return Dist{
-		Mean:   sum / float64(len(xs)),
-		Median: rank(xs, 0.5),
-		P95:    rank(xs, 0.95),
-		Max:    xs[len(xs)-1],
-	}
+	k95 := rankIndex(len(xs), 0.95)
+	p95 := selectNth(xs, k95)
+	// Everything before k95 is now ≤ p95, so the median is selected there.
+	med := selectNth(xs[:k95+1], rankIndex(len(xs), 0.5))
+	return Dist{Mean: sum / float64(len(xs)), Median: med, P95: p95, Max: max}
 }
 
-// rank returns the nearest-rank q-quantile of sorted xs: the smallest value
-// with at least q of the values at or below it.
-func rank(sorted []float64, q float64) float64 {
-	k := int(math.Ceil(q*float64(len(sorted)))) - 1
+// rankIndex is the 0-based index of the nearest-rank q-quantile of n sorted
+// values: the smallest value with at least q of the values at or below it.
+func rankIndex(n int, q float64) int {
+	k := int(math.Ceil(q*float64(n))) - 1
 	if k < 0 {
 		k = 0
 	}
-	return sorted[k]
+	return k
+}
+
+// selectNth reorders xs so that xs[k] is the value a sort would put there,
+// with no larger value before it and no smaller after it, and returns it
+// (Hoare's selection with a median-of-three pivot; deterministic).
+func selectNth(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
 }

@@ -61,6 +61,8 @@ type Reader struct {
 
 	skipCount int
 	skipped   []LineError
+
+	ahead *readAhead // decompresses ahead of the parser, for gzip input
 }
 
 // Open opens an SWF file, plain or gzip-compressed (recognised by its magic
@@ -100,7 +102,8 @@ func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		r.gz = gz
-		br = bufio.NewReaderSize(gz, bufferSize)
+		r.ahead = newReadAhead(gz)
+		br = bufio.NewReaderSize(r.ahead, bufferSize)
 	}
 	r.br = br
 	r.pending, err = r.scan()
@@ -139,6 +142,10 @@ func (r *Reader) Skipped() []LineError {
 // Next returns an error after Close.
 func (r *Reader) Close() error {
 	var err error
+	if r.ahead != nil {
+		r.ahead.Close()
+		r.ahead = nil
+	}
 	if r.gz != nil {
 		err = r.gz.Close()
 		r.gz = nil

@@ -168,4 +168,3 @@ func TestKTHHeader(t *testing.T) {
 		t.Errorf("first job = %+v, want %+v", j, want)
 	}
 }
-
