@@ -53,10 +53,12 @@ func (r *Reservation) End() float64 { return r.Start + r.Dur }
 // of every resource type over time together with the reservations of the
 // waiting jobs, with the operations of Table 5. Availability is kept in a
 // balanced search tree over breakpoints (a treap with lazy range updates and
-// per-pool subtree minima and maxima), so earliestStartingTime, the
-// feasibility checks and adding or deleting a reservation cost O(N log B) per
-// breakpoint hop instead of the linked list's O(B), for N resource types and
-// B breakpoints. The zero value is not usable; build one with NewPlan.
+// per-pool subtree minima and maxima): adding or deleting a reservation and
+// locating over-committed breakpoints cost O(N log B) for N resource types
+// and B breakpoints; EarliestStartingTime costs O(N log B) per stretch of
+// breakpoints it has to skip (see the package doc for measurements against
+// the linear version).
+// The zero value is not usable; build one with NewPlan.
 type Plan struct {
 	tl      timeline
 	res     []*Reservation // waiting reservations by (Start, seq)

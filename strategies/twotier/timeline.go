@@ -73,9 +73,10 @@ const baseCount = math.MaxInt32
 
 // treeTimeline is a treap keyed by breakpoint time with lazy range addition
 // and per-pool subtree minima and maxima. Adding or removing an interval is
-// O(n log B) for n pools and B breakpoints; finding the first breakpoint in a
-// range that violates a demand is O(n log B); the earliest start walks from
-// one fitting stretch to the next, each hop O(n log B).
+// O(n log B) for n pools and B breakpoints; finding the first or last
+// breakpoint in a range that violates a demand is O(n log B); the earliest
+// start hops past the last violation inside the candidate window to the
+// breakpoint after it, each hop O(n log B).
 type treeTimeline struct {
 	n    int
 	root *node
@@ -434,6 +435,44 @@ func (t *treeTimeline) firstBad(x *node, acc []int, depth int, lo, hi float64, n
 	return t.firstBad(x.r, child, depth+1, lo, hi, need)
 }
 
+// lastBad returns the last node with lo ≤ key < hi whose availability is
+// below need on some pool (firstBad mirrored).
+func (t *treeTimeline) lastBad(x *node, acc []int, depth int, lo, hi float64, need []int) *node {
+	if x == nil {
+		return nil
+	}
+	n := t.n
+	may := false
+	for k, w := range need {
+		if w != ignored && x.vals[n+k]+acc[k] < w {
+			may = true
+			break
+		}
+	}
+	if !may {
+		return nil
+	}
+	child := t.scratch(depth + 1)
+	lz := t.lz(x)
+	for k := range child {
+		child[k] = acc[k] + lz[k]
+	}
+	if x.key < hi {
+		if r := t.lastBad(x.r, child, depth+1, lo, hi, need); r != nil {
+			return r
+		}
+		if x.key < lo {
+			return nil
+		}
+		for k, w := range need {
+			if w != ignored && x.vals[k]+acc[k] < w {
+				return x
+			}
+		}
+	}
+	return t.lastBad(x.l, child, depth+1, lo, hi, need)
+}
+
 // firstGood returns the first node with lo < key ≤ hi at which need is met
 // on every constrained pool.
 func (t *treeTimeline) firstGood(x *node, acc []int, depth int, lo, hi float64, need []int) *node {
@@ -482,18 +521,33 @@ func (t *treeTimeline) earliest(from, dur float64, q []int, limit float64) float
 	for s <= limit {
 		acc := t.scratch(0)
 		clear(acc)
-		bad := t.firstBad(t.root, acc, 0, t.floorKey(s), s+dur, need)
+		// The last violation in the window: no start up to it can work.
+		bad := t.lastBad(t.root, acc, 0, t.floorKey(s), s+dur, need)
 		if bad == nil {
 			return s
 		}
-		clear(acc)
-		good := t.firstGood(t.root, acc, 0, bad.key, limit, need)
-		if good == nil {
+		next, ok := t.successor(bad.key)
+		if !ok {
 			return math.Inf(1)
 		}
-		s = good.key
+		s = next
 	}
 	return math.Inf(1)
+}
+
+// successor returns the first breakpoint after key.
+func (t *treeTimeline) successor(key float64) (float64, bool) {
+	x := t.root
+	best, ok := 0.0, false
+	for x != nil {
+		if x.key > key {
+			best, ok = x.key, true
+			x = x.l
+		} else {
+			x = x.r
+		}
+	}
+	return best, ok
 }
 
 func (t *treeTimeline) nextFit(after, before float64, q []int) (float64, bool) {

@@ -1,0 +1,34 @@
+package runner_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/workload/seed004"
+)
+
+// BenchmarkSeed004Projects10k runs 10,000 seed-004 projects (Table 6, mean
+// interarrival 160, 1/5 high-priority) through each two-tier scheduler.
+func BenchmarkSeed004Projects10k(b *testing.B) {
+	p := seed004.Default()
+	p.Projects, p.MeanInterarrival = 10000, 160
+	for _, s := range []string{"2tsb", "2tfb", "2tfb-sf", "2tpb"} {
+		b.Run(s, func(b *testing.B) {
+			var jobs int
+			for b.Loop() {
+				b.StopTimer()
+				plat, js, err := runner.Seed004Workload(p, 0.2, rand.New(rand.NewPCG(1, 4)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				jobs = len(js)
+				b.StartTimer()
+				if _, err := runner.RunJobs(runner.JobsConfig{Platform: plat, Jobs: js, Scheduler: s}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(jobs), "jobs/op")
+		})
+	}
+}
