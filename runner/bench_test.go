@@ -11,8 +11,8 @@ import (
 
 // BenchmarkKTH simulates KTH-SP2 (28,489 jobs, 100 processors, user
 // estimates, kill at the requested time) under each classic scheduler. The
-// trace is parsed once outside the timed loop; BenchmarkReadKTH times the
-// parse. Reported: jobs/s and ns/event.
+// trace is parsed once outside the timed loop (workload/swf's BenchmarkReadKTH
+// times the parse). Reported: jobs/s and ns/event.
 func BenchmarkKTH(b *testing.B) {
 	path := traces.Path(b, traces.KTH)
 	r, err := swf.Open(path, swf.Options{})
@@ -41,21 +41,5 @@ func BenchmarkKTH(b *testing.B) {
 			b.ReportMetric(float64(len(res.Jobs))/sec, "jobs/s")
 			b.ReportMetric(sec*1e9/float64(res.Stats.Events), "ns/event")
 		})
-	}
-}
-
-// BenchmarkReadKTH parses the gzipped KTH-SP2 trace.
-func BenchmarkReadKTH(b *testing.B) {
-	path := traces.Path(b, traces.KTH)
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := swf.Open(path, swf.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := workload.ReadAll(r); err != nil {
-			b.Fatal(err)
-		}
-		r.Close()
 	}
 }
