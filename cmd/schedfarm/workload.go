@@ -397,18 +397,12 @@ func seedGenerators() []seedGenerator {
 				if err := emit(map[string]any{"type": "platform", "vms": g.VMs(), "params": p}); err != nil {
 					return err
 				}
-				for {
-					j, err := g.Next()
-					if err == io.EOF {
-						return nil
-					}
-					if err := emit(struct {
+				return emitAll(g.Next, func(r seed001.Job) any {
+					return struct {
 						Type string `json:"type"`
 						seed001.Job
-					}{"job", j}); err != nil {
-						return err
-					}
-				}
+					}{"job", r}
+				}, emit)
 			},
 		},
 		{
@@ -436,18 +430,12 @@ func seedGenerators() []seedGenerator {
 				if err := emit(map[string]any{"type": "platform", "resources": g.Resources(), "params": p}); err != nil {
 					return err
 				}
-				for {
-					j, err := g.Next()
-					if err == io.EOF {
-						return nil
-					}
-					if err := emit(struct {
+				return emitAll(g.Next, func(r seed002.Job) any {
+					return struct {
 						Type string `json:"type"`
 						seed002.Job
-					}{"job", j}); err != nil {
-						return err
-					}
-				}
+					}{"job", r}
+				}, emit)
 			},
 		},
 		{
@@ -472,20 +460,31 @@ func seedGenerators() []seedGenerator {
 				if err := emit(map[string]any{"type": "platform", "capacities": g.Capacities(), "params": p}); err != nil {
 					return err
 				}
-				for {
-					pr, err := g.Next()
-					if err == io.EOF {
-						return nil
-					}
-					if err := emit(struct {
+				return emitAll(g.Next, func(r seed004.Project) any {
+					return struct {
 						Type string `json:"type"`
 						seed004.Project
-					}{"project", pr}); err != nil {
-						return err
-					}
-				}
+					}{"project", r}
+				}, emit)
 			},
 		},
+	}
+}
+
+// emitAll emits every record next yields, tagged by tag, until io.EOF; any
+// other error from next or emit stops it and is returned.
+func emitAll[T any](next func() (T, error), tag func(T) any, emit func(any) error) error {
+	for {
+		rec, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := emit(tag(rec)); err != nil {
+			return err
+		}
 	}
 }
 
