@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/parquet-go/parquet-go"
@@ -46,67 +45,45 @@ func writeJobs(path string, recs []*Record) error {
 	}); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	w := parquet.NewGenericWriter[JobRow](tmp,
-		parquet.Compression(&parquet.Zstd),
-		parquet.MaxRowsPerRowGroup(64*RowGroupRows),
-		parquet.CreatedBy("schedfarm", "", ""))
-	order := make([]string, 0, len(last))
-	seen := map[string]bool{}
-	for _, r := range recs {
-		if _, ok := last[r.Cell.ID]; ok {
-			order = append(order, r.Cell.ID)
-			seen[r.Cell.ID] = true
-		}
-	}
-	var rest []string
-	for id := range last {
-		if !seen[id] {
-			rest = append(rest, id)
-		}
-	}
-	sort.Strings(rest)
-	order = append(order, rest...)
-	rows := make([]JobRow, 0, 1024)
-	for _, id := range order {
-		jobs := last[id]
-		for _, j := range jobs {
-			rows = append(rows, jobRow(id, j))
-			if len(rows) == cap(rows) {
-				if _, err := w.Write(rows); err != nil {
-					tmp.Close()
-					return err
-				}
-				rows = rows[:0]
+	return replaceFile(path, func(f io.Writer) error {
+		w := parquet.NewGenericWriter[JobRow](f,
+			parquet.Compression(&parquet.Zstd),
+			parquet.MaxRowsPerRowGroup(64*RowGroupRows),
+			parquet.CreatedBy("schedfarm", "", ""))
+		order := make([]string, 0, len(last))
+		seen := map[string]bool{}
+		for _, r := range recs {
+			if _, ok := last[r.Cell.ID]; ok {
+				order = append(order, r.Cell.ID)
+				seen[r.Cell.ID] = true
 			}
 		}
-	}
-	if _, err := w.Write(rows); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := w.Close(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+		var rest []string
+		for id := range last {
+			if !seen[id] {
+				rest = append(rest, id)
+			}
+		}
+		sort.Strings(rest)
+		order = append(order, rest...)
+		rows := make([]JobRow, 0, 1024)
+		for _, id := range order {
+			jobs := last[id]
+			for _, j := range jobs {
+				rows = append(rows, jobRow(id, j))
+				if len(rows) == cap(rows) {
+					if _, err := w.Write(rows); err != nil {
+						return err
+					}
+					rows = rows[:0]
+				}
+			}
+		}
+		if _, err := w.Write(rows); err != nil {
+			return err
+		}
+		return w.Close()
+	})
 }
 
 // ReadJobs reads a per-job Parquet file.

@@ -182,79 +182,57 @@ func writeParquet(path string, recs []*Record, keep []string, meta map[string]st
 		group[c.name] = leafNode(c)
 	}
 	schema := parquet.NewSchema("cell", group)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	opts := []parquet.WriterOption{
-		schema,
-		parquet.Compression(&parquet.Zstd),
-		parquet.MaxRowsPerRowGroup(RowGroupRows),
-		parquet.CreatedBy("schedfarm", "", ""),
-	}
-	keys := make([]string, 0, len(meta))
-	for k := range meta {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		opts = append(opts, parquet.KeyValueMetadata(k, meta[k]))
-	}
-	w := parquet.NewWriter(tmp, opts...)
-	rows := make([]parquet.Row, 0, 256)
-	flush := func() error {
-		if _, err := w.WriteRows(rows); err != nil {
-			return err
+	return replaceFile(path, func(f io.Writer) error {
+		opts := []parquet.WriterOption{
+			schema,
+			parquet.Compression(&parquet.Zstd),
+			parquet.MaxRowsPerRowGroup(RowGroupRows),
+			parquet.CreatedBy("schedfarm", "", ""),
 		}
-		rows = rows[:0]
-		return nil
-	}
-	for _, rec := range recs {
-		row := make(parquet.Row, len(cols))
-		for i, c := range cols {
-			v, ok := c.get(rec)
-			switch {
-			case !ok && c.optional:
-				row[i] = parquet.NullValue().Level(0, 0, i)
-			case !ok:
-				return fmt.Errorf("cell %s: column %s has no value", rec.Cell.ID, c.name)
-			case c.optional:
-				row[i] = parquetValue(v, c.kind).Level(0, 1, i)
-			default:
-				row[i] = parquetValue(v, c.kind).Level(0, 0, i)
-			}
+		keys := make([]string, 0, len(meta))
+		for k := range meta {
+			keys = append(keys, k)
 		}
-		rows = append(rows, row)
-		if len(rows) == cap(rows) {
-			if err := flush(); err != nil {
-				tmp.Close()
+		sort.Strings(keys)
+		for _, k := range keys {
+			opts = append(opts, parquet.KeyValueMetadata(k, meta[k]))
+		}
+		w := parquet.NewWriter(f, opts...)
+		rows := make([]parquet.Row, 0, 256)
+		flush := func() error {
+			if _, err := w.WriteRows(rows); err != nil {
 				return err
 			}
+			rows = rows[:0]
+			return nil
 		}
-	}
-	if err := flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := w.Close(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+		for _, rec := range recs {
+			row := make(parquet.Row, len(cols))
+			for i, c := range cols {
+				v, ok := c.get(rec)
+				switch {
+				case !ok && c.optional:
+					row[i] = parquet.NullValue().Level(0, 0, i)
+				case !ok:
+					return fmt.Errorf("cell %s: column %s has no value", rec.Cell.ID, c.name)
+				case c.optional:
+					row[i] = parquetValue(v, c.kind).Level(0, 1, i)
+				default:
+					row[i] = parquetValue(v, c.kind).Level(0, 0, i)
+				}
+			}
+			rows = append(rows, row)
+			if len(rows) == cap(rows) {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		return w.Close()
+	})
 }
 
 // ReadFile reads a per-cell Parquet file written by Writer back into
@@ -380,4 +358,34 @@ func ReadFile(path string) ([]*Record, error) {
 func sortRecord(rec *Record) {
 	ps := rec.Cell.Params
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+}
+
+// replaceFile replaces path atomically: write fills a temporary file in the
+// same directory, which is then synced, made readable (0644) and renamed
+// over path. On any error the temporary file is closed and removed and path
+// is left as it was.
+func replaceFile(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
