@@ -90,5 +90,23 @@ func modelValueOK(s models.ParamSpec, v any) bool {
 	return (s.ZeroOK && f == 0) || (f >= s.Min && f <= s.Max)
 }
 
-// MetricNames lists the metrics of runner.Result.Metrics.
-func (c builtinCatalog) MetricNames() []string { return runner.MetricNames() }
+// ModelOutput reports the output of a workload/models model.
+func (c builtinCatalog) ModelOutput(name string) string {
+	o, ok := models.OutputOf(name)
+	switch {
+	case !ok:
+		return ""
+	case o == models.Projects:
+		return OutputProjects
+	}
+	return OutputSWF
+}
+
+// MetricNames lists the metrics of runner.Result.Metrics (SWF workloads) or
+// runner.JobsResult.Metrics (project workloads).
+func (c builtinCatalog) MetricNames(output string) []string {
+	if output == OutputProjects {
+		return runner.ProjectMetricNames()
+	}
+	return runner.MetricNames()
+}

@@ -12,9 +12,21 @@ type Catalog interface {
 	CheckScheduler(name string, params map[string]any) error
 	// ModelNames lists the workload generator models.
 	ModelNames() []string
+	// ModelOutput tells what the named model generates: OutputSWF (rigid
+	// jobs on one processor pool) or OutputProjects (multi-resource
+	// projects with their own platform); "" when the model is unknown.
+	ModelOutput(name string) string
 	// CheckModel reports whether the named model accepts params.
 	CheckModel(name string, params map[string]any) error
-	// MetricNames lists the metric names a cell can produce; nil means the
-	// list is not known and "metrics:" entries are checked for form only.
-	MetricNames() []string
+	// MetricNames lists the metric names a cell of a workload with the given
+	// output (OutputSWF or OutputProjects) can produce; nil means the list is
+	// not known and "metrics:" entries are checked for form only.
+	MetricNames(output string) []string
 }
+
+// Workload outputs: what the jobs of a spec look like. A trace is always
+// OutputSWF; a generator's output is its model's (Catalog.ModelOutput).
+const (
+	OutputSWF      = "swf"
+	OutputProjects = "projects"
+)

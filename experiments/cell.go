@@ -22,7 +22,9 @@ type Cell struct {
 	Params []Param `json:"params"`
 	// Replication counts from 0.
 	Replication int `json:"replication"`
-	// Seed derives from (experiment name, cell parameters, replication) only.
+	// Seed derives from (experiment name, base seed, cell parameters,
+	// replication) only; scheduler parameters and the parameters of
+	// common_random_numbers axes are left out (CellSeed).
 	Seed uint64 `json:"seed"`
 	// Dir is the absolute directory that relative file parameters (such as
 	// "workload.trace") resolve against: the spec file's directory. It is

@@ -107,13 +107,19 @@ func (s *Spec) countCells() float64 {
 // Cells expands the spec into its cells in a deterministic order:
 // replication (outermost), then grid point (the first axis varies slowest;
 // a zip group advances as one axis), then scheduler in spec order. Index is
-// the position in that order. A "scheduler.<name>.<param>" axis applies to
+// the position in that order. The seed of a cell is CellSeed over its
+// parameters minus those of axes marked common_random_numbers. A "scheduler.<name>.<param>" axis applies to
 // that scheduler only; the other schedulers run once per remaining point.
 func (s *Spec) Cells() []Cell {
 	dims := s.dimensions()
 	dir := s.Dir
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
+	}
+	// Parameters of common-random-numbers axes stay out of the seed.
+	crn := map[string]bool{}
+	for _, ax := range s.axisInfo {
+		crn[ax.name] = crn[ax.name] || ax.crn
 	}
 	var cells []Cell
 	idx := make([]int, len(dims))
@@ -144,8 +150,12 @@ func (s *Spec) Cells() []Cell {
 					}
 				}
 				params := make([]Param, 0, len(vals))
+				var seedParams []Param
 				for _, k := range sortedKeys(vals) {
 					params = append(params, Param{Name: k, Value: vals[k]})
+					if !crn[k] {
+						seedParams = append(seedParams, Param{Name: k, Value: vals[k]})
+					}
 				}
 				key := canonMap(vals)
 				if seen[ei][key] {
@@ -159,7 +169,7 @@ func (s *Spec) Cells() []Cell {
 					Scheduler:   e.Name,
 					Params:      params,
 					Replication: rep,
-					Seed:        CellSeed(s.Name, s.Seed, params, rep),
+					Seed:        CellSeed(s.Name, s.Seed, seedParams, rep),
 					Dir:         dir,
 					KeepJobs:    s.JobsOutput != "",
 				})

@@ -22,6 +22,9 @@ import (
 // stream) and handed over as cfg.Source; without platform.procs the machine
 // is the generator's procs.
 func Config(c Cell) (runner.Config, error) {
+	if model, ok := projectModel(c); ok {
+		return runner.Config{}, fmt.Errorf("workload model %q generates projects; use ProjectsConfig", model)
+	}
 	cfg := runner.Config{
 		Scheduler:       c.Scheduler,
 		SchedulerParams: map[string]any{},
@@ -89,6 +92,53 @@ func Config(c Cell) (runner.Config, error) {
 	return cfg, nil
 }
 
+// projectModel returns the cell's generator model when it is a Projects
+// model of workload/models.
+func projectModel(c Cell) (string, bool) {
+	v, _ := c.Lookup("workload.generator.model")
+	model, _ := v.(string)
+	out, ok := models.OutputOf(model)
+	return model, ok && out == models.Projects
+}
+
+// ProjectsConfig turns a cell whose workload is a project model (seed004)
+// into a runner.JobsConfig: the model generates the projects from the cell
+// seed (the same PCG stream as Config's generators) and the platform is one
+// pool per resource type. Only workload.generator.* and scheduler.*
+// parameters are accepted.
+func ProjectsConfig(c Cell) (runner.JobsConfig, error) {
+	model, ok := projectModel(c)
+	if !ok {
+		return runner.JobsConfig{}, fmt.Errorf("the cell's workload is not a project model (workload.generator.model = %q)", model)
+	}
+	cfg := runner.JobsConfig{Scheduler: c.Scheduler}
+	gen := map[string]any{}
+	var unknown []string
+	for _, p := range c.Params {
+		switch {
+		case p.Name == "workload.generator.model":
+		case strings.HasPrefix(p.Name, "workload.generator."):
+			gen[strings.TrimPrefix(p.Name, "workload.generator.")] = p.Value
+		case strings.HasPrefix(p.Name, "scheduler."):
+			if cfg.SchedulerParams == nil {
+				cfg.SchedulerParams = map[string]any{}
+			}
+			cfg.SchedulerParams[strings.TrimPrefix(p.Name, "scheduler.")] = p.Value
+		default:
+			unknown = append(unknown, p.Name)
+		}
+	}
+	if len(unknown) > 0 {
+		return cfg, fmt.Errorf("parameters %s do not apply to model %q (accepted: workload.generator.*, scheduler.*)", strings.Join(unknown, ", "), model)
+	}
+	w, err := models.NewProjects(model, gen, rand.New(rand.NewPCG(c.Seed, generatorStream)))
+	if err != nil {
+		return cfg, fmt.Errorf("workload.generator: %w", err)
+	}
+	cfg.Platform, cfg.Jobs = runner.ProjectJobs(w.Capacities, w.Projects)
+	return cfg, nil
+}
+
 func setInt(dst *int, v any) bool {
 	n, ok := v.(int64)
 	*dst = int(n)
@@ -123,14 +173,39 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	cfg, err := Config(c)
-	if err != nil {
-		res.Status, res.Error = StatusFailed, err.Error()
-		return res, nil
-	}
 	type outcome struct {
-		out *runner.Result
-		err error
+		metrics []runner.Metric
+		jobs    []*sim.Job
+		gamma   float64
+		err     error
+	}
+	var simulate func() outcome
+	if _, ok := projectModel(c); ok {
+		cfg, err := ProjectsConfig(c)
+		if err != nil {
+			res.Status, res.Error = StatusFailed, err.Error()
+			return res, nil
+		}
+		simulate = func() outcome {
+			out, err := runner.RunJobs(cfg)
+			if err != nil {
+				return outcome{err: err}
+			}
+			return outcome{metrics: out.Metrics(), jobs: out.Jobs}
+		}
+	} else {
+		cfg, err := Config(c)
+		if err != nil {
+			res.Status, res.Error = StatusFailed, err.Error()
+			return res, nil
+		}
+		simulate = func() outcome {
+			out, err := runner.Run(cfg)
+			if err != nil {
+				return outcome{err: err}
+			}
+			return outcome{metrics: out.Metrics(), jobs: out.Jobs, gamma: cfg.Gamma}
+		}
 	}
 	done := make(chan outcome, 1)
 	start := time.Now()
@@ -140,8 +215,7 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 				done <- outcome{err: fmt.Errorf("panic: %v\n%s", p, trimStack(debug.Stack()))}
 			}
 		}()
-		out, err := runner.Run(cfg)
-		done <- outcome{out, err}
+		done <- simulate()
 	}()
 	var o outcome
 	select {
@@ -155,22 +229,22 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 		return res, nil
 	}
 	res.Status = StatusOK
-	for _, m := range o.out.Metrics() {
+	for _, m := range o.metrics {
 		res.Metrics = append(res.Metrics, Metric{Name: m.Name, Value: m.Value})
 	}
 	if c.KeepJobs {
-		res.Jobs = jobRecords(o.out, cfg.Gamma)
+		res.Jobs = jobRecords(o.jobs, o.gamma)
 	}
 	return res, nil
 }
 
 // jobRecords converts the simulated jobs to JobRecords.
-func jobRecords(out *runner.Result, gamma float64) []JobRecord {
+func jobRecords(jobs []*sim.Job, gamma float64) []JobRecord {
 	if gamma <= 0 {
 		gamma = sim.DefaultGamma
 	}
-	recs := make([]JobRecord, len(out.Jobs))
-	for i, j := range out.Jobs {
+	recs := make([]JobRecord, len(jobs))
+	for i, j := range jobs {
 		r := JobRecord{ID: j.ID, Submit: float64(j.Submit), Start: -1, End: -1, Procs: int64(j.Procs()),
 			Wait: -1, Bsld: -1, State: j.State().String()}
 		if j.State() != sim.Rejected {

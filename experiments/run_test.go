@@ -2,6 +2,9 @@ package experiments
 
 import (
 	"context"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -97,7 +100,15 @@ func metric(r CellResult, name string) float64 {
 // TestShippedSpecs: the example specs validate against the real registries
 // and expand to the documented number of cells.
 func TestShippedSpecs(t *testing.T) {
-	for file, n := range map[string]int{"quickstart.yaml": 100, "load-sweep.yaml": 150} {
+	want := map[string]int{"quickstart.yaml": 100, "load-sweep.yaml": 150,
+		"seed004-fig08-09.yaml": 75, "seed004-fig10.yaml": 75, "seed004-fig11.yaml": 50, "seed004-fig12.yaml": 50}
+	shipped, _ := filepath.Glob("*.yaml")
+	for _, f := range shipped {
+		if _, ok := want[f]; !ok {
+			t.Errorf("%s is not checked here", f)
+		}
+	}
+	for file, n := range want {
 		s, err := Load(file, BuiltinCatalog())
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
@@ -105,5 +116,129 @@ func TestShippedSpecs(t *testing.T) {
 		if got := len(s.Cells()); got != n {
 			t.Errorf("%s: %d cells, want %d", file, got, n)
 		}
+	}
+}
+
+// A seed004 (project) workload runs through the same cells: the interarrival
+// axis with common_random_numbers keeps the seed, so every point has the
+// same capacities and jobs with rescaled arrivals; replications differ; the
+// project metrics come out with the job metrics.
+func TestProjectWorkloadCells(t *testing.T) {
+	s, err := Parse([]byte(`
+name: proj
+workload:
+  generator: {model: seed004, projects: 40, high_priority: 0.5}
+schedulers: [2tsb, {name: 2tfb-sf, params: {sf: 0.5}}]
+axes:
+  - param: workload.generator.interarrival
+    values: [20, 80]
+    common_random_numbers: true
+replications: 2
+metrics: [pta, jta, pta_high, wait_mean]
+jobs_output: j.parquet
+`), "proj.yaml", BuiltinCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Workload.Output != OutputProjects {
+		t.Fatalf("output %q", s.Workload.Output)
+	}
+	cells := s.Cells()
+	if len(cells) != 8 {
+		t.Fatalf("%d cells", len(cells))
+	}
+	// Order: replication, interarrival, scheduler.
+	if cells[0].Seed != cells[2].Seed || cells[0].Seed != cells[1].Seed || cells[0].Seed == cells[4].Seed {
+		t.Fatalf("seeds %x %x %x %x: want equal across the axis and schedulers, different across replications",
+			cells[0].Seed, cells[1].Seed, cells[2].Seed, cells[4].Seed)
+	}
+	fast, err := ProjectsConfig(cells[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, _ := ProjectsConfig(cells[2])
+	if !reflect.DeepEqual(fast.Platform, slow.Platform) || len(fast.Jobs) != len(slow.Jobs) {
+		t.Fatalf("platforms %v / %v, %d / %d jobs", fast.Platform, slow.Platform, len(fast.Jobs), len(slow.Jobs))
+	}
+	for i, j := range fast.Jobs {
+		k := slow.Jobs[i]
+		if r := k.Submit / j.Submit; r < 4-1e-9 || r > 4+1e-9 || !reflect.DeepEqual(j.Demand, k.Demand) || j.Estimate != k.Estimate || j.Project != k.Project {
+			t.Fatalf("job %d: submit ratio %g, demand %v vs %v", j.ID, r, j.Demand, k.Demand)
+		}
+	}
+	if len(fast.Platform.Pools) != 5 {
+		t.Fatalf("%d pools", len(fast.Platform.Pools))
+	}
+	for _, c := range cells[:4] {
+		r, err := RunCell(context.Background(), c)
+		if err != nil || r.Status != StatusOK {
+			t.Fatalf("cell %s: %v %s", c.ID, err, r.Error)
+		}
+		pta, jta, high := metric(r, "pta"), metric(r, "jta"), metric(r, "pta_high")
+		// Every project's mean job turn-around is at most its turn-around.
+		if !(pta > 0 && jta > 0 && jta <= pta && high > 0) || len(r.Jobs) != len(fast.Jobs) {
+			t.Fatalf("%s at %v: pta %g jta %g pta_high %g, %d job records", c.Scheduler, c.Params, pta, jta, high, len(r.Jobs))
+		}
+	}
+	// Config refuses a project cell; ProjectsConfig refuses parameters that
+	// do not apply.
+	if _, err := Config(cells[0]); err == nil || !strings.Contains(err.Error(), "ProjectsConfig") {
+		t.Errorf("Config on a project cell: %v", err)
+	}
+	bad := cells[0]
+	bad.Params = append(append([]Param(nil), bad.Params...), Param{Name: "workload.load", Value: 0.5})
+	if _, err := ProjectsConfig(bad); err == nil || !strings.Contains(err.Error(), "workload.load") {
+		t.Errorf("workload.load on a project cell: %v", err)
+	}
+}
+
+// The SWF-only fields, a platform section and axes over them are errors for
+// a project workload, each naming the field; project metrics are accepted
+// for project workloads only.
+func TestProjectWorkloadValidation(t *testing.T) {
+	_, err := Parse([]byte(`
+name: proj
+platform: {procs: 8}
+workload:
+  generator: {model: seed004, projects: 10}
+  estimates: exact
+  load: 0.5
+  warmup: 3
+schedulers: [2tsb]
+axes:
+  - param: workload.jobs
+    values: [5, 6]
+  - param: platform.procs
+    values: [4, 8]
+metrics: [pta, offered_load]
+`), "p.yaml", BuiltinCatalog())
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		"line 3: platform.procs: model \"seed004\" generates its own platform",
+		"workload.estimates: applies to SWF workloads only",
+		"workload.load: applies to SWF workloads only",
+		"workload.warmup: applies to SWF workloads only",
+		"axes[0].param: \"workload.jobs\" does not apply",
+		"axes[1].param: \"platform.procs\" does not apply",
+		"metrics[1]: unknown metric \"offered_load\"",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not contain %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "metrics[0]") {
+		t.Errorf("pta rejected for a project workload:\n%v", err)
+	}
+	_, err = Parse([]byte(`
+name: swf
+platform: {procs: 8}
+workload: {generator: {model: lublin99, jobs: 50, procs: 8}}
+schedulers: [easy]
+metrics: [pta]
+`), "s.yaml", BuiltinCatalog())
+	if err == nil || !strings.Contains(err.Error(), "metrics[0]: unknown metric \"pta\"") {
+		t.Errorf("pta on an SWF workload: %v", err)
 	}
 }

@@ -61,6 +61,11 @@ type WorkloadSpec struct {
 	// Generator holds the generator's model name and parameters; nil for a
 	// trace workload.
 	Generator *GeneratorSpec
+	// Output is what the workload yields: OutputSWF for a trace or an SWF
+	// model, OutputProjects for a project model (seed004), whose platform
+	// comes from the generator and to which the SWF fields below (estimates,
+	// overrun, load, jobs, warmup, lenient) do not apply.
+	Output string
 	// Estimates is "user", "exact" or "pyss" (default "user").
 	Estimates string
 	// Overrun is "kill" or "extend" (default "kill").
@@ -96,6 +101,11 @@ type Axis struct {
 	// Values are the normalized values (int64, float64, string or bool), from
 	// the list or the expanded range.
 	Values []any
+	// CommonRandomNumbers leaves the parameter out of the cell seed: every
+	// point of the axis draws the same random numbers (for a seed004
+	// interarrival axis: the same projects and capacities, arrivals
+	// rescaled). Scheduler parameters never enter the seed anyway.
+	CommonRandomNumbers bool
 }
 
 // raw* mirror the YAML; strict decoding rejects unknown fields.
@@ -125,9 +135,10 @@ type rawWorkload struct {
 }
 
 type rawAxis struct {
-	Param  string    `yaml:"param"`
-	Values []any     `yaml:"values"`
-	Range  *rawRange `yaml:"range"`
+	Param               string    `yaml:"param"`
+	Values              []any     `yaml:"values"`
+	Range               *rawRange `yaml:"range"`
+	CommonRandomNumbers bool      `yaml:"common_random_numbers"`
 }
 
 type rawRange struct {

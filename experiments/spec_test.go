@@ -52,7 +52,14 @@ func (testCatalog) CheckModel(name string, params map[string]any) error {
 	return nil
 }
 
-func (testCatalog) MetricNames() []string { return nil }
+func (testCatalog) ModelOutput(name string) string {
+	if name == "lublin99" {
+		return OutputSWF
+	}
+	return ""
+}
+
+func (testCatalog) MetricNames(string) []string { return nil }
 
 const goodSpec = `
 name: demo

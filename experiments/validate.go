@@ -137,6 +137,7 @@ type axisInfo struct {
 	name   string // parameter name in Cell.Params, e.g. "scheduler.k"
 	scope  string // scheduler name for "scheduler.<name>.<p>" axes, else ""
 	values []any
+	crn    bool // left out of the cell seed (common random numbers)
 }
 
 // schedEntry is a resolved scheduler entry.
@@ -187,9 +188,14 @@ func (v *validator) build(raw *rawSpec) *Spec {
 	s.Name = raw.Name
 
 	var base []Param
+	wl := v.workload(raw, s)
 	pdefs := platformParams()
 	for _, k := range sortedKeys(raw.Platform) {
 		path := "platform." + k
+		if s.Workload.Output == OutputProjects {
+			v.errorf(path, "model %q generates its own platform (one resource pool per type); accepted: no platform section, the model's parameters instead", s.Workload.Generator.Model)
+			continue
+		}
 		def, ok := pdefs[k]
 		if !ok {
 			v.errorf(path, "unknown platform parameter; accepted: %s", strings.Join(sortedKeys(pdefs), ", "))
@@ -201,7 +207,7 @@ func (v *validator) build(raw *rawSpec) *Spec {
 		}
 	}
 
-	base = append(base, v.workload(raw, s)...)
+	base = append(base, wl...)
 	s.Schedulers = v.schedulers(raw.Schedulers)
 	axes := v.axes(raw.Axes, s)
 	v.unifyKinds(&base, s, axes)
@@ -215,7 +221,7 @@ func (v *validator) build(raw *rawSpec) *Spec {
 		}
 	}
 	s.Seed = raw.Seed
-	s.Metrics = v.metrics(raw.Metrics)
+	s.Metrics = v.metrics(raw.Metrics, s.Workload.Output)
 
 	s.Output = raw.Output
 	if s.Output == "" && s.Name != "" {
@@ -320,6 +326,22 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 	}
 	if hasGen {
 		s.Workload.Generator = v.generator(w.Generator, &ps)
+	}
+	s.Workload.Output = OutputSWF
+	if hasGen && s.Workload.Generator.Model != "" && v.cat != nil {
+		s.Workload.Output = v.cat.ModelOutput(s.Workload.Generator.Model)
+	}
+	if s.Workload.Output == OutputProjects {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"estimates", w.Estimates != ""}, {"overrun", w.Overrun != ""}, {"load", w.Load != nil},
+			{"jobs", w.Jobs != nil}, {"warmup", w.Warmup != nil}, {"lenient", w.Lenient}} {
+			if f.set {
+				v.errorf("workload."+f.name, "applies to SWF workloads only; model %q generates projects (accepted: its parameters under workload.generator, e.g. interarrival, projects)", s.Workload.Generator.Model)
+			}
+		}
+		return ps
 	}
 	s.Workload.Estimates = "user"
 	if w.Estimates != "" {
@@ -567,13 +589,13 @@ func (v *validator) axes(raws []rawAxis, s *Spec) []axisInfo {
 			v.errorf(path, "no values; accepted: values: [...] or range: {from, to, step}")
 			continue
 		}
-		ax.path, ax.index = ra.Param, i
+		ax.path, ax.index, ax.crn = ra.Param, i, ra.CommonRandomNumbers
 		ax.values = v.axisValues(ax, values, vpath, s)
 		if ax.values == nil {
 			continue
 		}
 		out = append(out, ax.axisInfo)
-		s.Axes = append(s.Axes, Axis{Param: ra.Param, Values: ax.values})
+		s.Axes = append(s.Axes, Axis{Param: ra.Param, Values: ax.values, CommonRandomNumbers: ax.crn})
 	}
 	return out
 }
@@ -595,6 +617,10 @@ func (v *validator) axisPath(path, p string, s *Spec) (resolvedAxis, bool) {
 	}
 	if p == "" {
 		return bad("required")
+	}
+	if s.Workload.Output == OutputProjects && (parts[0] == "platform" || parts[0] == "workload" && (len(parts) < 2 || parts[1] != "generator")) {
+		v.errorf(path, "%q does not apply to model %q, which generates projects with their own platform; accepted: workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>", p, s.Workload.Generator.Model)
+		return ax, false
 	}
 	switch parts[0] {
 	case "platform":
@@ -952,10 +978,10 @@ func (v *validator) zip(groups [][]string, axes []axisInfo) [][]string {
 	return out
 }
 
-func (v *validator) metrics(ms []string) []string {
+func (v *validator) metrics(ms []string, output string) []string {
 	var known []string
-	if v.cat != nil {
-		known = v.cat.MetricNames()
+	if v.cat != nil && output != "" {
+		known = v.cat.MetricNames(output)
 	}
 	seen := map[string]bool{}
 	var out []string

@@ -55,6 +55,44 @@ type Summary struct {
 	Schedulers []string
 	// Cells counts the records; Failed those with status failed.
 	Cells, Failed int
+
+	baseline string // scheduler WriteText compares against (SetBaseline)
+}
+
+// SetBaseline makes WriteText add a column with each group's mean relative
+// to the baseline scheduler's mean at the same point: the group of
+// scheduler name whose parameters equal the group's once every scheduler.*
+// parameter is left out (schedulers of one cell share its seed, so this is
+// a paired comparison). An unknown name is an error listing the schedulers.
+func (s *Summary) SetBaseline(name string) error {
+	if !contains(s.Schedulers, name) {
+		return fmt.Errorf("baseline scheduler %q not in the results; present: %s", name, strings.Join(s.Schedulers, ", "))
+	}
+	s.baseline = name
+	return nil
+}
+
+// pointKey identifies a group's grid point: its parameters without
+// scheduler.* ones.
+func pointKey(ps []experiments.Param) string {
+	var keep []experiments.Param
+	for _, p := range ps {
+		if !strings.HasPrefix(p.Name, "scheduler.") {
+			keep = append(keep, p)
+		}
+	}
+	return paramKey(keep)
+}
+
+// baselineGroups maps point keys to the baseline scheduler's groups.
+func (s *Summary) baselineGroups() map[string]*Group {
+	out := map[string]*Group{}
+	for _, g := range s.Groups {
+		if g.Scheduler == s.baseline {
+			out[pointKey(g.Params)] = g
+		}
+	}
+	return out
 }
 
 // Summarise groups records by (scheduler, parameters) — i.e. across
@@ -240,12 +278,19 @@ func (s *Summary) WriteText(w io.Writer, metrics []string) error {
 		}
 		fmt.Fprintf(w, "fixed: %s\n", strings.Join(parts, " "))
 	}
+	var base map[string]*Group
+	if s.baseline != "" {
+		base = s.baselineGroups()
+	}
 	for _, m := range ms {
 		fmt.Fprintf(w, "\n%s\n", m)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		var head []string
 		head = append(head, s.Axes...)
 		head = append(head, "scheduler", "n", "failed", "mean", "± 95% CI")
+		if base != nil {
+			head = append(head, "vs "+s.baseline)
+		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for _, g := range s.Groups {
 			var row []string
@@ -259,6 +304,9 @@ func (s *Summary) WriteText(w io.Writer, metrics []string) error {
 			}
 			st := g.Stats[m]
 			row = append(row, g.Scheduler, strconv.Itoa(st.N), strconv.Itoa(g.Failed), formatNum(st.Mean), formatNum(st.HalfWidth))
+			if base != nil {
+				row = append(row, relative(st.Mean, base[pointKey(g.Params)], m))
+			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 		}
 		if err := tw.Flush(); err != nil {
@@ -266,6 +314,19 @@ func (s *Summary) WriteText(w io.Writer, metrics []string) error {
 		}
 	}
 	return nil
+}
+
+// relative formats 100·(x − b)/b for the baseline group's mean b of metric
+// m; "—" when there is no baseline group or its mean is 0 or NaN.
+func relative(x float64, b *Group, m string) string {
+	if b == nil {
+		return "—"
+	}
+	bm := b.Stats[m].Mean
+	if bm == 0 || math.IsNaN(bm) || math.IsNaN(x) {
+		return "—"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*(x-bm)/bm)
 }
 
 // WriteCSV writes the summary in long form: one row per (group, metric) with

@@ -102,3 +102,35 @@ func TestSummariseAndReport(t *testing.T) {
 		os.WriteFile(dst, b, 0o644)
 	}
 }
+
+// The baseline column compares each group with the baseline scheduler at
+// the same point, ignoring scheduler parameters.
+func TestBaselineColumn(t *testing.T) {
+	recs := sweepRecords()
+	// A third scheduler with a parameter: wait_mean = 100·load·3 at rep 0.
+	for _, load := range []float64{0.5, 0.9} {
+		ps := []experiments.Param{{Name: "platform.procs", Value: int64(128)}, {Name: "scheduler.sf", Value: 0.5}, {Name: "workload.load", Value: load}}
+		c := experiments.Cell{Experiment: "s", Scheduler: "sf", Params: ps}
+		c.ID = experiments.CellID("s", 0, "sf", ps, 0)
+		recs = append(recs, &Record{Cell: c, Result: experiments.CellResult{CellID: c.ID, Status: experiments.StatusOK,
+			Metrics: []experiments.Metric{{Name: "wait_mean", Value: 300 * load}, {Name: "utilization", Value: load}}}})
+	}
+	s := Summarise(recs)
+	if err := s.SetBaseline("nope"); err == nil || !strings.Contains(err.Error(), "fcfs, easy, sf") {
+		t.Errorf("unknown baseline: %v", err)
+	}
+	if err := s.SetBaseline("fcfs"); err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := s.WriteText(&text, []string{"wait_mean"}); err != nil {
+		t.Fatal(err)
+	}
+	// load 0.5: fcfs 101, easy 51 → −49.5%, sf 150 → +48.5%;
+	// load 0.9: fcfs 181, easy (90, 91) → 90.5 → −50.0%, sf 270 → +49.2%.
+	for _, want := range []string{"vs fcfs", "101.0     2.484    +0.0%", "-49.5%", "+48.5%", "-50.0%", "+49.2%"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, text.String())
+		}
+	}
+}

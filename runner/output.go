@@ -33,6 +33,17 @@ func (r *Result) Metrics() []Metric {
 		{"altered", float64(r.Adjust.Altered())},
 		{"backfilled", float64(s.Backfilled)},
 	}
+	ms = appendDists(ms, s)
+	return append(ms,
+		Metric{"utilization", s.Utilization},
+		Metric{"makespan", s.Makespan},
+		Metric{"offered_load", r.OfferedLoad},
+		Metric{"load_factor", r.LoadFactor})
+}
+
+// appendDists appends the mean, median, p95 and max of the summary's wait,
+// response, slowdown and bounded-slowdown distributions.
+func appendDists(ms []Metric, s sim.Summary) []Metric {
 	for _, d := range []struct {
 		name string
 		d    sim.Dist
@@ -43,11 +54,7 @@ func (r *Result) Metrics() []Metric {
 			Metric{d.name + "_p95", d.d.P95},
 			Metric{d.name + "_max", d.d.Max})
 	}
-	return append(ms,
-		Metric{"utilization", s.Utilization},
-		Metric{"makespan", s.Makespan},
-		Metric{"offered_load", r.OfferedLoad},
-		Metric{"load_factor", r.LoadFactor})
+	return ms
 }
 
 // MetricNames returns the names Metrics uses, in order.

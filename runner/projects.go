@@ -69,22 +69,37 @@ func RunJobs(cfg JobsConfig) (*JobsResult, error) {
 	}, nil
 }
 
-// Seed004Workload draws a seed-004 workload (Table 6) with generator
-// parameters p and random source rng, and returns its platform (one pool
-// "r1" … "rN" per resource type) and its jobs in arrival order, with exact
-// service times. A fraction highFrac of the projects (drawn from rng after
-// the generator's own draws, one per project) get priority 1, the rest 0.
-func Seed004Workload(p seed004.Params, highFrac float64, rng *rand.Rand) (sim.Platform, []*sim.Job, error) {
-	if !(highFrac >= 0 && highFrac <= 1) {
-		return sim.Platform{}, nil, fmt.Errorf("high-priority fraction %g; accepted: a number in [0, 1]", highFrac)
+// ProjectJobs returns the platform of a project workload (one pool "r1" …
+// "rN" per resource type, of the given capacities) and its jobs in arrival
+// order, numbered from 1, with exact service times; each job carries its
+// project's ID and priority.
+func ProjectJobs(capacities []int, projects []seed004.Project) (sim.Platform, []*sim.Job) {
+	var plat sim.Platform
+	for i, c := range capacities {
+		plat.Pools = append(plat.Pools, sim.Pool{Name: fmt.Sprintf("r%d", i+1), Capacity: c})
 	}
+	var jobs []*sim.Job
+	id := int64(0)
+	for _, pr := range projects {
+		for _, j := range pr.Jobs {
+			id++
+			sj := sim.NewJob(id, pr.Arrival, append([]int(nil), j.Req...), j.Service, j.Service, 0)
+			sj.Project, sj.Priority = int64(pr.ID), pr.Priority
+			jobs = append(jobs, sj)
+		}
+	}
+	return plat, jobs
+}
+
+// Seed004Workload draws a seed-004 workload (Table 6) with generator
+// parameters p, a fraction highFrac of high-priority projects (overriding
+// p.HighPriority) and random source rng, and returns its platform and jobs
+// (ProjectJobs).
+func Seed004Workload(p seed004.Params, highFrac float64, rng *rand.Rand) (sim.Platform, []*sim.Job, error) {
+	p.HighPriority = highFrac
 	g, err := seed004.New(p, rng)
 	if err != nil {
 		return sim.Platform{}, nil, err
-	}
-	var plat sim.Platform
-	for i, c := range g.Capacities() {
-		plat.Pools = append(plat.Pools, sim.Pool{Name: fmt.Sprintf("r%d", i+1), Capacity: c})
 	}
 	var projects []seed004.Project
 	for {
@@ -97,19 +112,54 @@ func Seed004Workload(p seed004.Params, highFrac float64, rng *rand.Rand) (sim.Pl
 		}
 		projects = append(projects, pr)
 	}
-	var jobs []*sim.Job
-	id := int64(0)
-	for _, pr := range projects {
-		pi := 0.0
-		if highFrac > 0 && rng.Float64() < highFrac {
-			pi = 1
-		}
-		for _, j := range pr.Jobs {
-			id++
-			sj := sim.NewJob(id, pr.Arrival, append([]int(nil), j.Req...), j.Service, j.Service, 0)
-			sj.Project, sj.Priority = int64(pr.ID), pi
-			jobs = append(jobs, sj)
-		}
-	}
+	plat, jobs := ProjectJobs(g.Capacities(), projects)
 	return plat, jobs, nil
+}
+
+// Metrics returns the run's metrics in a fixed order:
+//
+//	jobs, finished, rejected, backfilled
+//	wait_{mean,median,p95,max}, response_…, slowdown_…, bsld_…
+//	utilization, makespan
+//	projects, projects_rejected, pta, jta, project_wait_mean, project_run_mean
+//	projects_high, pta_high, projects_low, pta_low  (only for a non-empty class)
+//
+// pta is the mean project turn-around time (eq. 6 of seed 004), jta the mean
+// job turn-around time (eq. 8); the priority classes are those of
+// twotier.HighPriority.
+func (r *JobsResult) Metrics() []Metric {
+	s, p := r.Summary, r.Projects
+	ms := []Metric{
+		{"jobs", float64(s.Jobs)},
+		{"finished", float64(s.Finished)},
+		{"rejected", float64(s.Rejected)},
+		{"backfilled", float64(s.Backfilled)},
+	}
+	ms = appendDists(ms, s)
+	ms = append(ms,
+		Metric{"utilization", s.Utilization},
+		Metric{"makespan", s.Makespan},
+		Metric{"projects", float64(p.Projects)},
+		Metric{"projects_rejected", float64(p.Rejected)},
+		Metric{"pta", p.PTA},
+		Metric{"jta", p.JTA},
+		Metric{"project_wait_mean", p.Waiting},
+		Metric{"project_run_mean", p.Running})
+	if p.High > 0 {
+		ms = append(ms, Metric{"projects_high", float64(p.High)}, Metric{"pta_high", p.HighPTA})
+	}
+	if p.Low > 0 {
+		ms = append(ms, Metric{"projects_low", float64(p.Low)}, Metric{"pta_low", p.LowPTA})
+	}
+	return ms
+}
+
+// ProjectMetricNames returns every name JobsResult.Metrics can use, in order.
+func ProjectMetricNames() []string {
+	ms := (&JobsResult{Projects: twotier.Metrics{High: 1, Low: 1}}).Metrics()
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return names
 }

@@ -20,8 +20,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "directory for summary.csv and plots (default: <results>-report next to the file)")
 	metrics := fs.String("metrics", "", "comma-separated metrics to print and plot (default: all)")
 	noPlots := fs.Bool("no-plots", false, "print the summary only")
+	baseline := fs.String("baseline", "", "scheduler to compare against: adds a column with each mean's change relative to that scheduler's at the same point")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: schedfarm report results.parquet [-o dir] [-metrics a,b] [-no-plots]")
+		fmt.Fprintln(stderr, "Usage: schedfarm report results.parquet [-o dir] [-metrics a,b] [-baseline scheduler] [-no-plots]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the file name.
@@ -59,6 +60,12 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	s := results.Summarise(recs)
+	if *baseline != "" {
+		if err := s.SetBaseline(*baseline); err != nil {
+			fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+			return 2
+		}
+	}
 	if err := s.WriteText(stdout, want); err != nil {
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
 		return 1

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -69,6 +70,9 @@ func (p workloadParams) Set(s string) error {
 func workloadModels(stdout io.Writer) int {
 	fmt.Fprintln(stdout, "SWF models (schedfarm workload generate --model NAME; parameters via flags or --param name=value):")
 	for _, n := range models.Names() {
+		if o, _ := models.OutputOf(n); o != models.SWF {
+			continue // listed with the seed generators
+		}
 		fmt.Fprintln(stdout)
 		fmt.Fprint(stdout, models.Describe(n))
 	}
@@ -440,27 +444,36 @@ func seedGenerators() []seedGenerator {
 		},
 		{
 			name:    "seed004",
-			summary: "seed 004 two-tier projects (Table 6): exponential project arrivals, Normal(5,2) jobs per project, Exp(500) service, Exp(2) per-type requirements, 5 types with capacities U[20,40]",
-			params: []string{
-				"jobs (1000): number of projects", "interarrival (40): mean time between projects (the paper sweeps 10–160)",
-				"types (5): number of resource types N",
-			},
+			summary: models.Summary("seed004"),
+			params:  modelParamLines("seed004", map[string]string{"projects": "projects (also --jobs)"}),
 			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
-				p := seed004.Default()
-				p.Projects = a.int("jobs", p.Projects, 1, 1e9)
-				p.MeanInterarrival = a.num("interarrival", p.MeanInterarrival, 1e-9, 1e12)
-				p.Types = a.int("types", p.Types, 1, 1000)
-				if err := a.done(); err != nil {
-					return err
+				raw := maps.Clone(a.raw)
+				if j, ok := raw["jobs"]; ok {
+					raw["projects"] = j
+					delete(raw, "jobs")
 				}
-				g, err := seed004.New(p, rng)
+				for k := range a.raw {
+					a.used[k] = true
+				}
+				w, err := models.NewProjects("seed004", raw, rng)
 				if err != nil {
 					return err
 				}
-				if err := emit(map[string]any{"type": "platform", "capacities": g.Capacities(), "params": p}); err != nil {
+				params := map[string]any{}
+				for _, p := range w.Params {
+					params[p.Name] = p.Value
+				}
+				if err := emit(map[string]any{"type": "platform", "capacities": w.Capacities, "params": params}); err != nil {
 					return err
 				}
-				return emitAll(g.Next, func(r seed004.Project) any {
+				i := 0
+				return emitAll(func() (seed004.Project, error) {
+					if i == len(w.Projects) {
+						return seed004.Project{}, io.EOF
+					}
+					i++
+					return w.Projects[i-1], nil
+				}, func(r seed004.Project) any {
 					return struct {
 						Type string `json:"type"`
 						seed004.Project
@@ -469,6 +482,21 @@ func seedGenerators() []seedGenerator {
 			},
 		},
 	}
+}
+
+// modelParamLines renders a registry model's parameters as
+// "name (default): meaning" lines; rename maps a parameter to the label
+// shown instead of its name.
+func modelParamLines(model string, rename map[string]string) []string {
+	var out []string
+	for _, s := range models.Specs(model) {
+		label := s.Name
+		if r, ok := rename[s.Name]; ok {
+			label = r
+		}
+		out = append(out, fmt.Sprintf("%s (%v): %s", label, s.Default, s.Doc))
+	}
+	return out
 }
 
 // emitAll emits every record next yields, tagged by tag, until io.EOF; any

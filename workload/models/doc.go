@@ -1,14 +1,16 @@
-// Package models is the registry of synthetic SWF workload models: the
-// single entry point through which experiment specs and the CLI build a
-// generated workload by name.
+// Package models is the registry of synthetic workload models: the single
+// entry point through which experiment specs and the CLI build a generated
+// workload by name. Most models yield SWF jobs (OutputOf = SWF: lublin99,
+// fwload, jwload); seed004 yields multi-resource projects with their
+// platform (OutputOf = Projects, built with NewProjects).
 //
 //	src, info, err := models.New("lublin99", map[string]any{"jobs": 100000, "procs": 256}, rng)
 //
 // Params come from YAML or flags: numbers may be int, int64 or float64
 // (integral floats are accepted for integer params). Unknown names and
 // out-of-range values are reported together, each naming the field and the
-// accepted range. Every model accepts the common params (jobs, procs, load,
-// load_method, estimates, max_estimate); Specs lists them all with their
+// accepted range. Every SWF model accepts the common params (jobs, procs,
+// load, load_method, estimates, max_estimate); Specs lists them all with their
 // defaults, ranges and meaning, and Describe renders that list as text.
 //
 // New runs the model once to measure what it produces (offered load, the

@@ -12,12 +12,24 @@ import (
 
 func rng(s uint64) *rand.Rand { return rand.New(rand.NewPCG(s, s+1)) }
 
+// swfNames lists the models whose output is SWF.
+func swfNames() []string {
+	var out []string
+	for _, n := range Names() {
+		if o, _ := OutputOf(n); o == SWF {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func TestNamesAndDocs(t *testing.T) {
-	if got := Names(); !slices.Equal(got, []string{"fwload", "jwload", "lublin99"}) {
+	if got := Names(); !slices.Equal(got, []string{"fwload", "jwload", "lublin99", "seed004"}) {
 		t.Errorf("Names() = %v", got)
 	}
 	for _, n := range Names() {
-		if Summary(n) == "" || !strings.Contains(Describe(n), "max_estimate") {
+		out, _ := OutputOf(n)
+		if Summary(n) == "" || (out == SWF) != strings.Contains(Describe(n), "max_estimate") {
 			t.Errorf("%s: missing summary or docs", n)
 		}
 		for _, s := range Specs(n) {
@@ -60,7 +72,7 @@ func TestNumberKinds(t *testing.T) {
 
 // Same seed → identical output; estimates ≥ runtimes; measured load exact.
 func TestGenerateAll(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range swfNames() {
 		params := map[string]any{"jobs": 5000, "estimates": "tsafrir05", "load": 0.6, "load_method": "measured"}
 		a, ia, err := New(name, params, rng(3))
 		if err != nil {
@@ -91,7 +103,7 @@ func TestGenerateAll(t *testing.T) {
 
 // Model-native load targeting (analytic): achieved within sampling error.
 func TestModelLoad(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range swfNames() {
 		_, info, err := New(name, map[string]any{"jobs": 20000, "procs": 256, "load": 0.5}, rng(4))
 		if err != nil {
 			t.Fatal(err)

@@ -102,8 +102,12 @@ type built struct {
 type model struct {
 	name    string
 	summary string
+	output  Output
 	params  []ParamSpec
-	build   func(v values, seed [2]uint64) (built, error)
+	// build makes an SWF model (output SWF).
+	build func(v values, seed [2]uint64) (built, error)
+	// projects generates a Projects model's workload from rng.
+	projects func(v values, rng *rand.Rand) (ProjectWorkload, error)
 }
 
 // commonParams are accepted by every model.
@@ -122,7 +126,7 @@ func commonParams(jobs, procs int64) []ParamSpec {
 
 // registry lists the models; built by a function, no init.
 func registry() []model {
-	return []model{fwloadModel(), jwloadModel(), lublinModel()}
+	return []model{fwloadModel(), jwloadModel(), lublinModel(), seed004Model()}
 }
 
 func find(name string) (model, bool) {
@@ -184,6 +188,9 @@ func New(name string, params map[string]any, rng *rand.Rand) (workload.Source, I
 	}
 	if rng == nil {
 		return nil, Info{}, fmt.Errorf("%s: nil *rand.Rand", name)
+	}
+	if m.output != SWF {
+		return nil, Info{}, fmt.Errorf("workload model %q generates %s workloads, not SWF jobs (see NewProjects)", name, m.output)
 	}
 	v, err := decode(name, m.params, params)
 	if err != nil {

@@ -8,5 +8,9 @@
 // Choices the paper leaves open, documented here: capacities are integers
 // uniform on {20, …, 40}; the first project arrives after one interarrival
 // time (a Poisson process from 0); a requirement may be 0 for some or all
-// types (the paper allows 0 ≤ q ≤ M); service times are not rounded.
+// types (the paper allows 0 ≤ q ≤ M); service times are not rounded; "1/5 of
+// the projects are high-priority" (Figures 11–12) is read as each project
+// being high-priority (pi = 1) independently with probability HighPriority,
+// drawn from a stream separate from the projects', so that sweeping the
+// fraction or the interarrival time keeps the same projects.
 package seed004

@@ -21,6 +21,11 @@ type Params struct {
 	Types            int     // number of resource types N (5)
 	CapacityMin      int     // capacity range, inclusive (20)
 	CapacityMax      int     // (40)
+	// HighPriority is the fraction of projects with priority pi = 1 (the
+	// others get 0); Figures 11–12 use 1/5. Each project draws its class
+	// from a stream of its own, so the projects themselves do not depend on
+	// this fraction, and raising it only turns more projects high-priority.
+	HighPriority float64
 }
 
 // Default returns Table 6's parameters with a mean interarrival of 40.
@@ -59,6 +64,9 @@ func (p Params) Validate() error {
 	if p.CapacityMax < p.CapacityMin {
 		bad("CapacityMax", p.CapacityMax, fmt.Sprintf("≥ CapacityMin (%d)", p.CapacityMin))
 	}
+	if !(p.HighPriority >= 0 && p.HighPriority <= 1) {
+		bad("HighPriority", p.HighPriority, "a fraction in [0, 1]")
+	}
 	return errors.Join(errs...)
 }
 
@@ -73,13 +81,16 @@ type Job struct {
 type Project struct {
 	ID      int     `json:"id"`      // 1-based, in arrival order
 	Arrival float64 `json:"arrival"` // arrival time ta
-	Jobs    []Job   `json:"jobs"`
+	// Priority is pi_u: 1 for a high-priority project, 0 otherwise.
+	Priority float64 `json:"priority"`
+	Jobs     []Job   `json:"jobs"`
 }
 
 // Generator streams projects. Capacities are drawn when it is created.
 type Generator struct {
 	p    Params
 	rng  *rand.Rand
+	prio *rand.Rand // priority classes, apart from rng
 	caps []int
 	t    float64
 	n    int
@@ -97,6 +108,7 @@ func New(p Params, rng *rand.Rand) (*Generator, error) {
 	for i := range g.caps {
 		g.caps[i] = p.CapacityMin + rng.IntN(p.CapacityMax-p.CapacityMin+1)
 	}
+	g.prio = rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	return g, nil
 }
 
@@ -112,6 +124,9 @@ func (g *Generator) Next() (Project, error) {
 	g.t += dist.Exp(g.rng, g.p.MeanInterarrival)
 	nj := max(1, int(g.p.JobsMean+g.p.JobsSD*g.rng.NormFloat64()))
 	pr := Project{ID: g.n, Arrival: g.t, Jobs: make([]Job, nj)}
+	if g.prio.Float64() < g.p.HighPriority {
+		pr.Priority = 1
+	}
 	for v := range pr.Jobs {
 		j := Job{Index: v + 1, Service: dist.Exp(g.rng, g.p.ServiceMean), Req: make([]int, len(g.caps))}
 		for i, c := range g.caps {

@@ -94,3 +94,52 @@ func TestDeterministicAndValidate(t *testing.T) {
 		}
 	}
 }
+
+// The priority classes come from their own stream: the projects do not
+// change with the high-priority fraction, a larger fraction only adds
+// high-priority projects, and the share is near the fraction.
+func TestHighPriorityIndependentStream(t *testing.T) {
+	gen := func(frac float64) []Project {
+		p := Default()
+		p.Projects, p.HighPriority = 5000, frac
+		g, err := New(p, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Project
+		for {
+			pr, err := g.Next()
+			if err == io.EOF {
+				return out
+			}
+			out = append(out, pr)
+		}
+	}
+	none, fifth, half := gen(0), gen(0.2), gen(0.5)
+	high := 0
+	for i := range none {
+		a, b, c := none[i], fifth[i], half[i]
+		if a.Priority != 0 {
+			t.Fatalf("project %d: priority %g with fraction 0", a.ID, a.Priority)
+		}
+		if b.Priority == 1 && c.Priority != 1 {
+			t.Fatalf("project %d high at 0.2 but not at 0.5", a.ID)
+		}
+		a.Priority, b.Priority, c.Priority = 0, 0, 0
+		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(a, c) {
+			t.Fatalf("project %d differs between fractions", a.ID)
+		}
+		if fifth[i].Priority == 1 {
+			high++
+		}
+	}
+	// Binomial(5000, 0.2): sd 28.3; ±4 sd.
+	if high < 887 || high > 1113 {
+		t.Errorf("%d high-priority projects of 5000 at 0.2, want 1000 ± 113", high)
+	}
+	bad := Default()
+	bad.HighPriority = 1.5
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "HighPriority") {
+		t.Errorf("HighPriority 1.5: %v", err)
+	}
+}
