@@ -24,6 +24,7 @@
 //	    values: [0.5, 0.7, 0.9]
 //	  - param: scheduler.depth.k    # scheduler.<param> sweeps it for every scheduler
 //	    range: {from: 1, to: 4, step: 1}   # both ends inclusive
+//	    common_random_numbers: false       # true: leave this axis out of the cell seed
 //	zip:                            # optional: axes that advance together
 //	  - [workload.load, platform.procs]
 //	replications: 5                 # default 1
@@ -31,6 +32,21 @@
 //	metrics: [wait_mean, bsld_mean] # columns to keep; default all
 //	output: load-sweep.parquet      # default <name>.parquet
 //	jobs_output: jobs.parquet       # optional per-job Parquet
+//
+// Project workloads: a generator whose model generates projects (seed004,
+// Catalog.ModelOutput = OutputProjects) brings its own platform (one pool
+// per resource type) and takes its parameters under workload.generator
+// only; platform, estimates, overrun, load, jobs, warmup and lenient are
+// errors there, and the cells report the project metrics (pta, jta, …) of
+// runner.JobsResult.Metrics besides the job ones:
+//
+//	workload:
+//	  generator: {model: seed004, projects: 1000, high_priority: 0.2}
+//	schedulers: [2tsb, {name: 2tpb, params: {sf: 0.5}}]
+//	axes:
+//	  - param: workload.generator.interarrival
+//	    values: [10, 20, 40, 80, 160]
+//	    common_random_numbers: true
 //
 // Axis parameters are dotted paths: platform.<param>, workload.load,
 // workload.jobs, workload.warmup, workload.estimates, workload.overrun,
@@ -68,16 +84,20 @@
 // JSON encoding of (experiment name, base seed, scheduler, replication,
 // sorted [name, value] pairs). The seed (CellSeed) is the first 8 bytes of
 // SHA-256 over (experiment name, base seed, replication, sorted parameters
-// without scheduler.*). Schedulers are left out of the seed on purpose: at one
-// grid point and replication every scheduler sees the same random workload
-// (common random numbers). Neither depends on axis order, YAML key order,
+// without scheduler.* and without the parameters of axes marked
+// common_random_numbers). Schedulers are left out of the seed on purpose: at
+// one grid point and replication every scheduler sees the same random
+// workload (common random numbers); an axis marked common_random_numbers
+// extends that along the axis (every seed004 interarrival point then has the
+// same projects and capacities, arrivals rescaled). Neither depends on axis order, YAML key order,
 // cell index, worker count, time or map order; numbers are encoded by value,
 // so 1 and 1.0 give the same ID.
 //
 // # Running
 //
 // RunCell (what a worker calls) turns a cell's parameters into a
-// runner.Config (Config) and simulates it; a generator workload is built
-// from the cell seed. The example specs quickstart.yaml and load-sweep.yaml
-// live next to this file.
+// runner.Config (Config) or, for a project workload, a runner.JobsConfig
+// (ProjectsConfig) and simulates it; a generator workload is built from the
+// cell seed. The example specs quickstart.yaml and load-sweep.yaml and the
+// seed-004 Figure 8–12 specs (seed004-fig*.yaml) live next to this file.
 package experiments

@@ -45,8 +45,11 @@
 // line (a Record) to a journal next to the output, JournalPath(output) =
 // "<output>.journal.jsonl", in a single write call: a killed process loses
 // nothing that Write returned (a torn last line is cut off on the next
-// Open). Flush and Close fsync the journal and rebuild the Parquet file from
-// it into a temporary file that is renamed over the output. Reopening the
+// Open). Flush and Close fsync the journal; Close, and Flush at most every
+// Options.RewriteEvery (and never more often than ten times the last
+// rebuild's duration, so large sweeps do not spend their time rewriting),
+// rebuild the Parquet file from it into a temporary file that is renamed
+// over the output. Reopening the
 // same output resumes: Done (or ReadDone without opening) lists the cells
 // finished with status ok, which a rerun skips; failed cells are retried.
 // When a cell appears more than once, the last ok record wins over failures.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/schedfarm/schedfarm/experiments"
 )
@@ -23,7 +24,17 @@ type Options struct {
 	Metrics []string
 	// Meta is stored as Parquet key-value metadata (e.g. the spec text).
 	Meta map[string]string
+	// RewriteEvery is the least time between two Parquet rewrites by Flush
+	// (DefaultRewriteEvery when zero). Flush always syncs the journals (the
+	// durability point); rebuilding the Parquet files from them costs time
+	// proportional to the results so far, so Flush also waits at least ten
+	// times the last rewrite's duration, keeping rewrites under a tenth of
+	// the sweep. The first Flush and Close always rewrite.
+	RewriteEvery time.Duration
 }
+
+// DefaultRewriteEvery is the default Options.RewriteEvery.
+const DefaultRewriteEvery = 10 * time.Second
 
 // Writer records cell results crash-safely and writes the Parquet files.
 //
@@ -32,7 +43,7 @@ type Options struct {
 // leaves every completed Write on disk (a torn last line is cut off on the
 // next Open). The journal is fsynced by Flush and Close. The Parquet file,
 // valid only once its footer is written, is (re)built from the journal by
-// Flush and Close, into a temporary file renamed over the output, so readers
+// Close and, at most every Options.RewriteEvery, by Flush, into a temporary file renamed over the output, so readers
 // never see a half-written file. Open on an existing output resumes: the
 // journal's records are kept and Done reports the cells already finished.
 // A Writer is safe for concurrent use.
@@ -43,6 +54,9 @@ type Writer struct {
 	jobs    *os.File
 	status  map[string]string // cell ID -> best status so far
 	closed  bool
+
+	rewritten   time.Time     // end of the last Parquet rewrite (zero: none yet)
+	rewriteCost time.Duration // how long it took
 }
 
 // Open opens (creating or resuming) the outputs described by opt. When the
@@ -198,7 +212,8 @@ func okSet(status map[string]string) map[string]struct{} {
 	return out
 }
 
-// Flush syncs the journals and rewrites the Parquet files from them, so a
+// Flush syncs the journals, so every Write so far survives a crash, and
+// rewrites the Parquet files from them when Options.RewriteEvery allows, so a
 // notebook can look at a sweep still running.
 func (w *Writer) Flush() error {
 	w.mu.Lock()
@@ -206,13 +221,33 @@ func (w *Writer) Flush() error {
 	if w.closed {
 		return errors.New("results: flush after Close")
 	}
-	return w.flushLocked()
+	if err := w.syncLocked(); err != nil {
+		return err
+	}
+	every := w.opt.RewriteEvery
+	if every <= 0 {
+		every = DefaultRewriteEvery
+	}
+	if !w.rewritten.IsZero() && time.Since(w.rewritten) < max(every, 10*w.rewriteCost) {
+		return nil
+	}
+	return w.rewriteLocked()
 }
 
-func (w *Writer) flushLocked() error {
+func (w *Writer) syncLocked() error {
 	if err := w.journal.Sync(); err != nil {
 		return err
 	}
+	if w.jobs != nil {
+		return w.jobs.Sync()
+	}
+	return nil
+}
+
+// rewriteLocked rebuilds the Parquet files from the journals.
+func (w *Writer) rewriteLocked() error {
+	start := time.Now()
+	defer func() { w.rewritten, w.rewriteCost = time.Now(), time.Since(start) }()
 	recs, err := loadJournal(JournalPath(w.opt.Path))
 	if err != nil {
 		return err
@@ -225,9 +260,6 @@ func (w *Writer) flushLocked() error {
 		return fmt.Errorf("results: writing %s: %w", w.opt.Path, err)
 	}
 	if w.jobs != nil {
-		if err := w.jobs.Sync(); err != nil {
-			return err
-		}
 		if err := writeJobs(w.opt.JobsPath, recs); err != nil {
 			return fmt.Errorf("results: writing %s: %w", w.opt.JobsPath, err)
 		}
@@ -244,7 +276,10 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
-	err := w.flushLocked()
+	err := w.syncLocked()
+	if err == nil {
+		err = w.rewriteLocked()
+	}
 	if cerr := w.journal.Close(); err == nil {
 		err = cerr
 	}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -243,5 +244,43 @@ func TestMetricsFilterAndJobs(t *testing.T) {
 	}
 	if len(jobs) != 6 || jobs[0].CellID != testCell(0).ID || jobs[1].State != "rejected" || jobs[0].Bsld != 1.25 {
 		t.Fatalf("jobs = %+v", jobs)
+	}
+}
+
+// Flush makes every Write durable (the journal) at once but rebuilds the
+// Parquet file at most every RewriteEvery; Close always rebuilds it.
+func TestFlushRewritesAtMostEvery(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.parquet")
+	w, err := Open(Options{Path: path, RewriteEvery: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := func() int {
+		recs, err := ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(recs)
+	}
+	for i := range 3 {
+		c := testCell(i)
+		if err := w.Write(c, testResult(c, i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := rows(); n != 1 {
+		t.Errorf("Parquet has %d rows after three flushes within the hour, want 1 (the first flush's)", n)
+	}
+	if done, err := ReadDone(path); err != nil || len(done) != 3 {
+		t.Errorf("journal has %d done cells (%v), want 3", len(done), err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(); n != 3 {
+		t.Errorf("Parquet has %d rows after Close, want 3", n)
 	}
 }
