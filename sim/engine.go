@@ -14,7 +14,8 @@ type Scheduler interface {
 	Pass(c *Cluster, ch Changes)
 }
 
-// Changes is what happened at the instant of a pass.
+// Changes is what happened at the instant of a pass. The engine never writes
+// to these slices again: a scheduler may keep them.
 type Changes struct {
 	Arrived []*Job
 	Ended   []*Job
@@ -33,6 +34,10 @@ type SliceStream struct {
 
 // NewSliceStream returns a stream over jobs.
 func NewSliceStream(jobs []*Job) *SliceStream { return &SliceStream{jobs: jobs} }
+
+// Len returns the number of jobs not yet streamed. Run uses it (through any
+// Stream that has it) to size its job list once.
+func (s *SliceStream) Len() int { return len(s.jobs) - s.i }
 
 // Next returns the next job or nil.
 func (s *SliceStream) Next() *Job {
@@ -65,6 +70,9 @@ func Run(p Platform, s Scheduler, src Stream, obs Observer) ([]*Job, Stats, erro
 	}
 	c := newCluster(p)
 	e := &engine{c: c, sched: s, src: src, obs: obs}
+	if n, ok := src.(interface{ Len() int }); ok {
+		e.jobs = make([]*Job, 0, n.Len())
+	}
 	c.eng = e
 	err := e.loop()
 	return e.jobs, e.stats, err
@@ -82,8 +90,9 @@ type engine struct {
 	lastSubmit  Time
 	passAt      Time
 	passQueued  bool
-	changes     Changes
-	waiting     int // jobs Queued
+	arrived     jobList // arrivals since the last pass
+	ended       jobList // ends since the last pass
+	waiting     int     // jobs Queued
 	err         error
 	free        []*Event // recycled events
 	stats       Stats
@@ -161,9 +170,7 @@ func (e *engine) loop() error {
 		case ClassPass:
 			e.passQueued = false
 			e.stats.Passes++
-			ch := e.changes
-			e.changes = Changes{Arrived: ch.Arrived[:0:0], Ended: ch.Ended[:0:0]}
-			e.sched.Pass(e.c, ch)
+			e.sched.Pass(e.c, Changes{Arrived: e.arrived.take(), Ended: e.ended.take()})
 			if e.err != nil {
 				return e.err
 			}
@@ -191,7 +198,7 @@ func (e *engine) arrive(j *Job) error {
 	j.state = Queued
 	e.waiting++
 	e.c.waitingOrder.push(j)
-	e.changes.Arrived = append(e.changes.Arrived, j)
+	e.arrived.add(j)
 	e.needPass(e.c.now)
 	return nil
 }
@@ -202,12 +209,11 @@ func (e *engine) end(j *Job) {
 	e.c.settle(j)
 	state := Finished
 	if j.done < j.work-1e-9*math.Max(1, j.work) {
-		state = Killed
-		j.reason = fmt.Sprintf("reached its limit of %g s after %g s of %g s of work", j.limit, j.done, j.work)
+		state = Killed // Reason describes the limit; formatted on demand
 	}
 	e.c.release(j)
-	e.finish(j, state, j.reason)
-	e.changes.Ended = append(e.changes.Ended, j)
+	e.finish(j, state, "")
+	e.ended.add(j)
 }
 
 func (e *engine) finish(j *Job, s State, reason string) {
@@ -223,6 +229,40 @@ func (e *engine) finish(j *Job, s State, reason string) {
 	if e.obs != nil {
 		e.obs(j)
 	}
+}
+
+// jobList collects the jobs of one kind (arrivals, ends) between two passes.
+// The slice a pass receives is carved out of a shared backing array with its
+// capacity capped, and the array is never written there again (a full array
+// is replaced, not reused), so a scheduler may keep the slice. This costs one
+// allocation per jobListChunk jobs instead of one per pass.
+type jobList struct {
+	buf   []*Job
+	start int // first job not yet taken
+}
+
+// jobListChunk is the size of a fresh backing array.
+const jobListChunk = 256
+
+func (l *jobList) add(j *Job) {
+	if len(l.buf) == cap(l.buf) {
+		pending := l.buf[l.start:]
+		nb := make([]*Job, len(pending), max(jobListChunk, 2*len(pending)))
+		copy(nb, pending)
+		l.buf, l.start = nb, 0
+	}
+	l.buf = append(l.buf, j)
+}
+
+// take returns the jobs added since the last take (nil if none).
+func (l *jobList) take() []*Job {
+	n := len(l.buf)
+	if l.start == n {
+		return nil
+	}
+	s := l.buf[l.start:n:n]
+	l.start = n
+	return s
 }
 
 func (e *engine) stuck() error {

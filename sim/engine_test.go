@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -199,6 +200,58 @@ func TestLifecycleAndObserver(t *testing.T) {
 	}
 	if !strings.Contains(out[1].Reason(), "needs 3 procs, the platform has 2") {
 		t.Errorf("reject reason %q", out[1].Reason())
+	}
+}
+
+func TestKillReason(t *testing.T) {
+	j := NewJob(3, 0, []int{1}, 1, 2.5, 1.5)
+	if _, _, err := Run(Processors(1), &greedy{}, NewSliceStream([]*Job{j}), nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "reached its limit of 1.5 s after 1.5 s of 2.5 s of work"; j.State() != Killed || j.Reason() != want {
+		t.Errorf("%s, %q; want killed, %q", j.State(), j.Reason(), want)
+	}
+}
+
+// keeper keeps every Changes it is given.
+type keeper struct {
+	greedy
+	kept []Changes
+}
+
+func (k *keeper) Pass(c *Cluster, ch Changes) {
+	k.kept = append(k.kept, ch)
+	// A scheduler may append to the slices it was given.
+	_ = append(ch.Arrived, nil)
+	_ = append(ch.Ended, nil)
+	k.greedy.Pass(c, ch)
+}
+
+func TestChangesMayBeKept(t *testing.T) {
+	// Many passes, several jobs per instant, more jobs than a jobList
+	// chunk: every slice a pass was given still holds what it held then.
+	var jobs []*Job
+	for i := range 3 * jobListChunk {
+		jobs = append(jobs, NewJob(int64(i+1), float64(i/3), []int{1 + i%2}, 2, float64(1+i%4), 0))
+	}
+	k := &keeper{}
+	var want []Changes
+	k.onPass = func(c *Cluster, ch Changes) {
+		want = append(want, Changes{Arrived: append([]*Job(nil), ch.Arrived...), Ended: append([]*Job(nil), ch.Ended...)})
+	}
+	if _, _, err := Run(Processors(4), k, NewSliceStream(jobs), nil); err != nil {
+		t.Fatal(err)
+	}
+	arrived, ended := 0, 0
+	for i, got := range k.kept {
+		if !slices.Equal(got.Arrived, want[i].Arrived) || !slices.Equal(got.Ended, want[i].Ended) {
+			t.Fatalf("pass %d: kept changes were overwritten", i)
+		}
+		arrived += len(got.Arrived)
+		ended += len(got.Ended)
+	}
+	if arrived != len(jobs) || ended != len(jobs) {
+		t.Errorf("%d arrivals and %d ends, want %d each", arrived, ended, len(jobs))
 	}
 }
 

@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // State is a job's place in its lifecycle.
 type State uint8
 
@@ -104,7 +106,14 @@ func (j *Job) Start() Time { return j.start }
 func (j *Job) End() Time { return j.end }
 
 // Reason returns why the job was rejected or killed.
-func (j *Job) Reason() string { return j.reason }
+func (j *Job) Reason() string {
+	if j.state == Killed && j.reason == "" {
+		// Only the engine kills, at the job's limit; the text is built here
+		// rather than for every killed job of a run.
+		return fmt.Sprintf("reached its limit of %g s after %g s of %g s of work", j.limit, j.done, j.work)
+	}
+	return j.reason
+}
 
 // Backfilled reports whether the job started while a job submitted before
 // it was still waiting.

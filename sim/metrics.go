@@ -64,10 +64,8 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 		return s
 	}
 	n := len(jobs)
-	wait := make([]float64, 0, n)
-	resp := make([]float64, 0, n)
-	sld := make([]float64, 0, n)
-	bsld := make([]float64, 0, n)
+	buf := make([]float64, 4*n) // one allocation for the four distributions
+	wait, resp, sld, bsld := buf[:0:n], buf[n:n:2*n], buf[2*n:2*n:3*n], buf[3*n:3*n]
 	first, last := math.Inf(1), math.Inf(-1)
 	used := 0.0
 	for i, j := range jobs {
