@@ -3,7 +3,7 @@ package classic
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/profile"
@@ -64,6 +64,21 @@ type Backfill struct {
 	reserved int      // entries holding a reservation
 	earliest sim.Time // earliest reservation start (+Inf: none)
 	cands    []*entry // scratch for backfill candidates
+	slab     []entry  // entries are carved from here, a chunk at a time
+}
+
+// entryChunk is the number of entries allocated at once.
+const entryChunk = 256
+
+// newEntry returns a fresh entry for j, carved from the slab.
+func (b *Backfill) newEntry(j *sim.Job) *entry {
+	if len(b.slab) == 0 {
+		b.slab = make([]entry, entryChunk)
+	}
+	e := &b.slab[0]
+	b.slab = b.slab[1:]
+	e.job = j
+	return e
 }
 
 type entry struct {
@@ -123,7 +138,7 @@ func (b *Backfill) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 	first := len(b.queue)
 	for _, j := range ch.Arrived {
-		b.queue = append(b.queue, &entry{job: j})
+		b.queue = append(b.queue, b.newEntry(j))
 	}
 	switch {
 	case b.earliest <= now || b.cfg.Depth != Unlimited:
@@ -214,7 +229,7 @@ func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
 		return
 	}
 	if b.cfg.Candidates == ShortestFirst {
-		sort.SliceStable(b.cands, func(x, y int) bool { return b.cands[x].job.Estimate < b.cands[y].job.Estimate })
+		slices.SortStableFunc(b.cands, byEstimate)
 	}
 	for _, e := range b.cands {
 		if !c.Fits(e.job) {
@@ -234,6 +249,19 @@ func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
 			return
 		}
 	}
+}
+
+// byEstimate orders entries by estimate; equal (or unordered) estimates
+// compare equal, as with a "<" less function, so a stable sort keeps them in
+// submit order.
+func byEstimate(x, y *entry) int {
+	switch {
+	case x.job.Estimate < y.job.Estimate:
+		return -1
+	case y.job.Estimate < x.job.Estimate:
+		return 1
+	}
+	return 0
 }
 
 func noneFree(c *sim.Cluster) bool {
