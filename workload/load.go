@@ -106,6 +106,30 @@ func ScaleInterarrivals(src Source, factor float64) Source {
 	return &scaled{src: src, factor: factor, first: math.NaN()}
 }
 
+// ScaleSubmits is ScaleInterarrivals for a slice, in place: every job
+// submitted at s (≥ 0) is moved to first + factor·(s − first), with the same
+// arithmetic, so both give bit-identical times. It fails, changing nothing,
+// when factor is not finite and > 0 and jobs is not empty.
+func ScaleSubmits(jobs []Job, factor float64) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	if !(factor > 0) || math.IsInf(factor, 0) {
+		return fmt.Errorf("workload: interarrival factor %g, want a finite value > 0", factor)
+	}
+	first := math.NaN()
+	for i := range jobs {
+		j := &jobs[i]
+		if j.Submit >= 0 {
+			if math.IsNaN(first) {
+				first = j.Submit
+			}
+			j.Submit = first + factor*(j.Submit-first)
+		}
+	}
+	return nil
+}
+
 type scaled struct {
 	src    Source
 	factor float64

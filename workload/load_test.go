@@ -69,3 +69,40 @@ func TestLoadScaling(t *testing.T) {
 		t.Error("negative target: want an error")
 	}
 }
+
+func TestScaleSubmitsMatchesScaleInterarrivals(t *testing.T) {
+	var jobs []Job
+	for i := range 200 {
+		j := NewJob()
+		j.ID = int64(i + 1)
+		j.Submit = float64(i*i) * 1.37
+		if i%17 == 0 {
+			j.Submit = Unknown // unknown submits stay unknown and do not set first
+		}
+		jobs = append(jobs, j)
+	}
+	for _, factor := range []float64{0.3, 1, 2.718281828} {
+		want, err := ReadAll(ScaleInterarrivals(NewSliceSource(jobs), factor))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := append([]Job(nil), jobs...)
+		if err := ScaleSubmits(got, factor); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if math.Float64bits(got[i].Submit) != math.Float64bits(want[i].Submit) {
+				t.Fatalf("factor %g, job %d: submit %v, want %v", factor, i, got[i].Submit, want[i].Submit)
+			}
+		}
+	}
+	for _, bad := range []float64{0, -1, math.Inf(1), math.NaN()} {
+		got := append([]Job(nil), jobs...)
+		if err := ScaleSubmits(got, bad); err == nil || got[1].Submit != jobs[1].Submit {
+			t.Errorf("factor %g: err %v, submit %g", bad, err, got[1].Submit)
+		}
+	}
+	if err := ScaleSubmits(nil, 0); err != nil {
+		t.Errorf("empty: %v", err)
+	}
+}
