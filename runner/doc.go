@@ -23,4 +23,17 @@
 // In every mode a job whose runtime or processor count is unknown (−1) or not
 // positive enough to simulate is dropped, and every dropped or altered job is
 // counted in Adjustments — nothing is dropped silently.
+//
+// # Trace cache
+//
+// A process keeps the traces it has parsed (swf.Cache, at most
+// TraceCacheBytes of jobs), so a worker running the cells of a sweep over one
+// trace decompresses and parses it once, not once per cell. Every run still
+// reads the file to hash it: a trace is served from memory only when its
+// path, size, modification time and SHA-256 all match, so an edited file is
+// parsed again. The cached jobs are shared and never modified; each run
+// copies the ones it uses and scales or filters its copy. A file the cache
+// cannot parse (missing, or malformed in strict mode) is read by the
+// streaming reader as before, which reports the problem; results are the
+// same with or without the cache.
 package runner
