@@ -157,3 +157,12 @@ func (l *linearTimeline) firstConflict(lo, hi float64) (float64, bool) {
 func (l *linearTimeline) availAt(t float64, out []int) { copy(out, l.avail[l.find(t)]) }
 
 func (l *linearTimeline) breakpoints() int { return len(l.keys) }
+
+func (l *linearTimeline) fitsBetween(after, before float64, q []int, out []float64) []float64 {
+	for i := l.find(after); i < len(l.keys) && l.keys[i] < before; i++ {
+		if l.keys[i] > after && fits(l.avail[i], q) {
+			out = append(out, l.keys[i])
+		}
+	}
+	return out
+}

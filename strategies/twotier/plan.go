@@ -2,7 +2,6 @@ package twotier
 
 import (
 	"math"
-	"sort"
 
 	"github.com/schedfarm/schedfarm/sim"
 )
@@ -61,7 +60,7 @@ func (r *Reservation) End() float64 { return r.Start + r.Dur }
 // The zero value is not usable; build one with NewPlan.
 type Plan struct {
 	tl      timeline
-	res     []*Reservation // waiting reservations by (Start, seq)
+	res     *resIndex // waiting reservations by (Start, seq)
 	maxDur  float64
 	seq     uint64
 	scratch []int
@@ -85,12 +84,12 @@ type projDep struct {
 // NewPlan returns an empty plan for pools of the given capacities, with
 // origin at time origin.
 func NewPlan(origin float64, capacities []int) *Plan {
-	return &Plan{tl: newTreeTimeline(origin, capacities), scratch: make([]int, len(capacities))}
+	return &Plan{tl: newTreeTimeline(origin, capacities), res: newResIndex(), scratch: make([]int, len(capacities))}
 }
 
 // newLinearPlan is NewPlan on the naive linear timeline (tests, benchmarks).
 func newLinearPlan(origin float64, capacities []int) *Plan {
-	return &Plan{tl: newLinearTimeline(origin, capacities), scratch: make([]int, len(capacities))}
+	return &Plan{tl: newLinearTimeline(origin, capacities), res: newResIndex(), scratch: make([]int, len(capacities))}
 }
 
 // Advance forgets the past before now.
@@ -107,11 +106,11 @@ func (p *Plan) Vacate(start, end, now float64, demand []int) {
 }
 
 // Len returns the number of waiting reservations.
-func (p *Plan) Len() int { return len(p.res) }
+func (p *Plan) Len() int { return p.res.n }
 
 // Reservations returns the waiting reservations by planned start. The
-// slice is the plan's own; do not modify it.
-func (p *Plan) Reservations() []*Reservation { return p.res }
+// slice is the plan's own, valid until the plan changes; do not modify it.
+func (p *Plan) Reservations() []*Reservation { return p.res.all() }
 
 // Avail copies the free units of every pool at time t into out.
 func (p *Plan) Avail(t float64, out []int) { p.tl.availAt(t, out) }
@@ -160,10 +159,7 @@ func (p *Plan) AddReservation(r *Reservation) {
 	r.active = true
 	p.maxDur = math.Max(p.maxDur, r.Dur)
 	p.tl.reserve(r.Start, r.End(), r.Demand)
-	i := p.index(r)
-	p.res = append(p.res, nil)
-	copy(p.res[i+1:], p.res[i:])
-	p.res[i] = r
+	p.res.insert(r)
 }
 
 // DeleteReservation removes a waiting job's reservation (Table 5).
@@ -171,11 +167,9 @@ func (p *Plan) DeleteReservation(r *Reservation) {
 	if !r.active {
 		return
 	}
-	i := p.index(r)
-	if i >= len(p.res) || p.res[i] != r {
+	if !p.res.remove(r) {
 		panic("twotier: reservation index out of sync")
 	}
-	p.res = append(p.res[:i], p.res[i+1:]...)
 	p.tl.unreserve(r.Start, r.End(), r.Demand)
 	r.active = false
 }
@@ -190,33 +184,20 @@ func (p *Plan) UpdateLatestStartingTime(r *Reservation, lts float64) {
 // now, in start order. Their units stay booked: the caller starts the jobs
 // (they become running jobs with the same interval).
 func (p *Plan) Due(now float64, out []*Reservation) []*Reservation {
-	k := 0
-	for k < len(p.res) && p.res[k].Start <= now {
-		r := p.res[k]
+	for r := p.res.first(); r != nil && r.Start <= now; r = p.res.first() {
+		p.res.remove(r)
 		r.active = false
 		out = append(out, r)
-		k++
-	}
-	if k > 0 {
-		p.res = append(p.res[:0], p.res[k:]...)
 	}
 	return out
 }
 
 // NextStart returns the earliest planned start, or +Inf.
 func (p *Plan) NextStart() float64 {
-	if len(p.res) == 0 {
-		return math.Inf(1)
+	if r := p.res.first(); r != nil {
+		return r.Start
 	}
-	return p.res[0].Start
-}
-
-// index returns the position of r (or where it goes) in p.res.
-func (p *Plan) index(r *Reservation) int {
-	return sort.Search(len(p.res), func(i int) bool {
-		x := p.res[i]
-		return x.Start > r.Start || (x.Start == r.Start && x.seq >= r.seq)
-	})
+	return math.Inf(1)
 }
 
 // ShiftReservations makes room for r, just added at r.Start, by delaying
@@ -283,29 +264,20 @@ func (p *Plan) victim(t float64, r *Reservation) *Reservation {
 	p.tl.availAt(t, p.scratch)
 	var best *Reservation
 	// Reservations overlapping t start in (t − maxDur, t].
-	i := sort.Search(len(p.res), func(i int) bool { return p.res[i].Start > t })
-	for i--; i >= 0; i-- {
-		x := p.res[i]
-		if x.Start <= t-p.maxDur {
-			break
-		}
+	p.res.descending(t-p.maxDur, t, func(x *Reservation) bool {
 		if x == r || x.End() <= t || x.LTS <= x.Start {
-			continue
+			return true
 		}
-		uses := false
 		for k, d := range x.Demand {
 			if d > 0 && p.scratch[k] < 0 {
-				uses = true
+				if best == nil || x.LTS > best.LTS || (x.LTS == best.LTS && (x.Start > best.Start || (x.Start == best.Start && x.seq > best.seq))) {
+					best = x
+				}
 				break
 			}
 		}
-		if !uses {
-			continue
-		}
-		if best == nil || x.LTS > best.LTS || (x.LTS == best.LTS && (x.Start > best.Start || (x.Start == best.Start && x.seq > best.seq))) {
-			best = x
-		}
-	}
+		return true
+	})
 	return best
 }
 

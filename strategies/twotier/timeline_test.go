@@ -77,6 +77,23 @@ func TestTreeMatchesLinear(t *testing.T) {
 			if x, y := tr.earliest(from, d, q, lim), li.earliest(from, d, q, lim); x != y {
 				t.Fatalf("seed %d step %d: earliest(%g, %g, %v) = %g vs %g", seed, step, from, d, q, x, y)
 			}
+			// Durations from far below to far above the breakpoint spacing,
+			// so that earliest both opens and skips mixed subtrees.
+			for _, d2 := range []float64{0.5, 3, 17, 60} {
+				from2 := now + rng.Float64()*40
+				if x, y := tr.earliest(from2, d2, q, math.Inf(1)), li.earliest(from2, d2, q, math.Inf(1)); x != y {
+					t.Fatalf("seed %d step %d: earliest(%g, %g, %v) = %g vs %g", seed, step, from2, d2, q, x, y)
+				}
+				lim2 := from2 + rng.Float64()*30
+				if x, y := tr.earliest(from2, d2, q, lim2), li.earliest(from2, d2, q, lim2); x != y {
+					t.Fatalf("seed %d step %d: earliest(%g, %g, %v, %g) = %g vs %g", seed, step, from2, d2, q, lim2, x, y)
+				}
+			}
+			f1 := tr.fitsBetween(from, from+d*3, q, nil)
+			f2 := li.fitsBetween(from, from+d*3, q, nil)
+			if !slices.Equal(f1, f2) {
+				t.Fatalf("seed %d step %d: fitsBetween %v vs %v", seed, step, f1, f2)
+			}
 			x1, ok1 := tr.nextFit(from, from+d*3, q)
 			x2, ok2 := li.nextFit(from, from+d*3, q)
 			if x1 != x2 || ok1 != ok2 {

@@ -1,0 +1,179 @@
+package twotier
+
+// resIndex holds the waiting reservations ordered by (Start, seq) in a
+// treap, so that booking and removing one is O(log R) for R reservations
+// instead of the O(R) shift of a sorted slice.
+type resIndex struct {
+	nodes []resNode // nodes[0] is the empty tree
+	free  []int32
+	root  int32
+	rng   uint64
+	n     int
+	list  []*Reservation // in order; valid while !dirty
+	dirty bool
+}
+
+type resNode struct {
+	res  *Reservation
+	l, r int32
+	pri  uint32
+}
+
+func newResIndex() *resIndex {
+	return &resIndex{nodes: make([]resNode, 1), rng: 0x2545f4914f6cdd1d}
+}
+
+// resLess reports whether a sorts before b.
+func resLess(a, b *Reservation) bool {
+	return a.Start < b.Start || (a.Start == b.Start && a.seq < b.seq)
+}
+
+func (ix *resIndex) alloc(r *Reservation) int32 {
+	var x int32
+	if k := len(ix.free); k > 0 {
+		x = ix.free[k-1]
+		ix.free = ix.free[:k-1]
+	} else {
+		x = int32(len(ix.nodes))
+		ix.nodes = append(ix.nodes, resNode{})
+	}
+	ix.rng ^= ix.rng >> 12
+	ix.rng ^= ix.rng << 25
+	ix.rng ^= ix.rng >> 27
+	ix.nodes[x] = resNode{res: r, pri: uint32((ix.rng * 2685821657736338717) >> 32)}
+	return x
+}
+
+func (ix *resIndex) insert(r *Reservation) {
+	ix.root = ix.ins(ix.root, r)
+	ix.n++
+	ix.dirty = true
+}
+
+func (ix *resIndex) ins(x int32, r *Reservation) int32 {
+	if x == 0 {
+		return ix.alloc(r)
+	}
+	if resLess(r, ix.nodes[x].res) {
+		c := ix.ins(ix.nodes[x].l, r)
+		ix.nodes[x].l = c
+		if ix.nodes[c].pri > ix.nodes[x].pri {
+			ix.nodes[x].l = ix.nodes[c].r
+			ix.nodes[c].r = x
+			return c
+		}
+		return x
+	}
+	c := ix.ins(ix.nodes[x].r, r)
+	ix.nodes[x].r = c
+	if ix.nodes[c].pri > ix.nodes[x].pri {
+		ix.nodes[x].r = ix.nodes[c].l
+		ix.nodes[c].l = x
+		return c
+	}
+	return x
+}
+
+// remove deletes r; it reports whether r was there.
+func (ix *resIndex) remove(r *Reservation) bool {
+	var ok bool
+	ix.root, ok = ix.del(ix.root, r)
+	if ok {
+		ix.n--
+		ix.dirty = true
+	}
+	return ok
+}
+
+func (ix *resIndex) del(x int32, r *Reservation) (int32, bool) {
+	if x == 0 {
+		return 0, false
+	}
+	nd := &ix.nodes[x]
+	if nd.res == r {
+		ix.free = append(ix.free, x)
+		nd.res = nil
+		return ix.merge(nd.l, nd.r), true
+	}
+	var ok bool
+	if resLess(r, nd.res) {
+		c, found := ix.del(nd.l, r)
+		ix.nodes[x].l, ok = c, found
+	} else {
+		c, found := ix.del(nd.r, r)
+		ix.nodes[x].r, ok = c, found
+	}
+	return x, ok
+}
+
+func (ix *resIndex) merge(a, b int32) int32 {
+	if a == 0 {
+		return b
+	}
+	if b == 0 {
+		return a
+	}
+	if ix.nodes[a].pri > ix.nodes[b].pri {
+		ix.nodes[a].r = ix.merge(ix.nodes[a].r, b)
+		return a
+	}
+	ix.nodes[b].l = ix.merge(a, ix.nodes[b].l)
+	return b
+}
+
+// first returns the reservation that sorts first, or nil.
+func (ix *resIndex) first() *Reservation {
+	x := ix.root
+	if x == 0 {
+		return nil
+	}
+	for ix.nodes[x].l != 0 {
+		x = ix.nodes[x].l
+	}
+	return ix.nodes[x].res
+}
+
+// descending calls f on the reservations with lo < Start ≤ hi, latest
+// first, until f returns false.
+func (ix *resIndex) descending(lo, hi float64, f func(*Reservation) bool) {
+	ix.desc(ix.root, lo, hi, f)
+}
+
+func (ix *resIndex) desc(x int32, lo, hi float64, f func(*Reservation) bool) bool {
+	for x != 0 {
+		nd := &ix.nodes[x]
+		s := nd.res.Start
+		if s > hi {
+			x = nd.l
+			continue
+		}
+		if s <= lo {
+			x = nd.r
+			continue
+		}
+		if !ix.desc(nd.r, lo, hi, f) || !f(nd.res) {
+			return false
+		}
+		x = nd.l
+	}
+	return true
+}
+
+// all returns the reservations in order; the slice is the index's own.
+func (ix *resIndex) all() []*Reservation {
+	if ix.dirty {
+		ix.list = ix.list[:0]
+		ix.list = ix.collect(ix.root, ix.list)
+		ix.dirty = false
+	}
+	return ix.list
+}
+
+func (ix *resIndex) collect(x int32, out []*Reservation) []*Reservation {
+	for x != 0 {
+		out = ix.collect(ix.nodes[x].l, out)
+		out = append(out, ix.nodes[x].res)
+		x = ix.nodes[x].r
+	}
+	return out
+}
