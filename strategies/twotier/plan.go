@@ -61,7 +61,6 @@ func (r *Reservation) End() float64 { return r.Start + r.Dur }
 type Plan struct {
 	tl      timeline
 	res     *resIndex // waiting reservations by (Start, seq)
-	maxDur  float64
 	seq     uint64
 	scratch []int
 
@@ -131,18 +130,10 @@ func (p *Plan) FeasibleBackfillingTimes(from, dur float64, demand []int, out []f
 	if math.IsInf(est, 1) {
 		return out
 	}
-	t := from
-	if t < est && p.tl.fitsAt(t, demand) {
-		out = append(out, t)
+	if from < est && p.tl.fitsAt(from, demand) {
+		out = append(out, from)
 	}
-	for t < est {
-		nt, ok := p.tl.nextFit(t, est, demand)
-		if !ok || nt >= est {
-			break
-		}
-		out = append(out, nt)
-		t = nt
-	}
+	out = p.tl.fitsBetween(from, est, demand, out)
 	return append(out, est)
 }
 
@@ -157,7 +148,6 @@ func (p *Plan) AddReservation(r *Reservation) {
 		r.seq = p.seq
 	}
 	r.active = true
-	p.maxDur = math.Max(p.maxDur, r.Dur)
 	p.tl.reserve(r.Start, r.End(), r.Demand)
 	p.res.insert(r)
 }
@@ -263,20 +253,18 @@ func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 func (p *Plan) victim(t float64, r *Reservation) *Reservation {
 	p.tl.availAt(t, p.scratch)
 	var best *Reservation
-	// Reservations overlapping t start in (t − maxDur, t].
-	p.res.descending(t-p.maxDur, t, func(x *Reservation) bool {
-		if x == r || x.End() <= t || x.LTS <= x.Start {
-			return true
+	p.res.overlapping(t, func(x *Reservation) {
+		if x == r || x.LTS <= x.Start {
+			return
 		}
 		for k, d := range x.Demand {
 			if d > 0 && p.scratch[k] < 0 {
 				if best == nil || x.LTS > best.LTS || (x.LTS == best.LTS && (x.Start > best.Start || (x.Start == best.Start && x.seq > best.seq))) {
 					best = x
 				}
-				break
+				return
 			}
 		}
-		return true
 	})
 	return best
 }

@@ -2,7 +2,9 @@ package twotier
 
 // resIndex holds the waiting reservations ordered by (Start, seq) in a
 // treap, so that booking and removing one is O(log R) for R reservations
-// instead of the O(R) shift of a sorted slice.
+// instead of the O(R) shift of a sorted slice. Every node also keeps the
+// latest End of its subtree, so the reservations overlapping an instant
+// are found without visiting those that ended before it.
 type resIndex struct {
 	nodes []resNode // nodes[0] is the empty tree
 	free  []int32
@@ -14,9 +16,10 @@ type resIndex struct {
 }
 
 type resNode struct {
-	res  *Reservation
-	l, r int32
-	pri  uint32
+	res    *Reservation
+	maxEnd float64 // latest End in the subtree
+	l, r   int32
+	pri    uint32
 }
 
 func newResIndex() *resIndex {
@@ -40,8 +43,20 @@ func (ix *resIndex) alloc(r *Reservation) int32 {
 	ix.rng ^= ix.rng >> 12
 	ix.rng ^= ix.rng << 25
 	ix.rng ^= ix.rng >> 27
-	ix.nodes[x] = resNode{res: r, pri: uint32((ix.rng * 2685821657736338717) >> 32)}
+	ix.nodes[x] = resNode{res: r, maxEnd: r.End(), pri: uint32((ix.rng * 2685821657736338717) >> 32)}
 	return x
+}
+
+func (ix *resIndex) pull(x int32) {
+	nd := &ix.nodes[x]
+	m := nd.res.End()
+	if nd.l != 0 {
+		m = max(m, ix.nodes[nd.l].maxEnd)
+	}
+	if nd.r != 0 {
+		m = max(m, ix.nodes[nd.r].maxEnd)
+	}
+	nd.maxEnd = m
 }
 
 func (ix *resIndex) insert(r *Reservation) {
@@ -60,8 +75,11 @@ func (ix *resIndex) ins(x int32, r *Reservation) int32 {
 		if ix.nodes[c].pri > ix.nodes[x].pri {
 			ix.nodes[x].l = ix.nodes[c].r
 			ix.nodes[c].r = x
+			ix.pull(x)
+			ix.pull(c)
 			return c
 		}
+		ix.pull(x)
 		return x
 	}
 	c := ix.ins(ix.nodes[x].r, r)
@@ -69,8 +87,11 @@ func (ix *resIndex) ins(x int32, r *Reservation) int32 {
 	if ix.nodes[c].pri > ix.nodes[x].pri {
 		ix.nodes[x].r = ix.nodes[c].l
 		ix.nodes[c].l = x
+		ix.pull(x)
+		ix.pull(c)
 		return c
 	}
+	ix.pull(x)
 	return x
 }
 
@@ -103,6 +124,9 @@ func (ix *resIndex) del(x int32, r *Reservation) (int32, bool) {
 		c, found := ix.del(nd.r, r)
 		ix.nodes[x].r, ok = c, found
 	}
+	if ok {
+		ix.pull(x)
+	}
 	return x, ok
 }
 
@@ -115,9 +139,11 @@ func (ix *resIndex) merge(a, b int32) int32 {
 	}
 	if ix.nodes[a].pri > ix.nodes[b].pri {
 		ix.nodes[a].r = ix.merge(ix.nodes[a].r, b)
+		ix.pull(a)
 		return a
 	}
 	ix.nodes[b].l = ix.merge(a, ix.nodes[b].l)
+	ix.pull(b)
 	return b
 }
 
@@ -133,30 +159,28 @@ func (ix *resIndex) first() *Reservation {
 	return ix.nodes[x].res
 }
 
-// descending calls f on the reservations with lo < Start ≤ hi, latest
-// first, until f returns false.
-func (ix *resIndex) descending(lo, hi float64, f func(*Reservation) bool) {
-	ix.desc(ix.root, lo, hi, f)
+// overlapping calls f on every reservation with Start ≤ t < End, latest
+// start first.
+func (ix *resIndex) overlapping(t float64, f func(*Reservation)) {
+	ix.over(ix.root, t, f)
 }
 
-func (ix *resIndex) desc(x int32, lo, hi float64, f func(*Reservation) bool) bool {
+func (ix *resIndex) over(x int32, t float64, f func(*Reservation)) {
 	for x != 0 {
 		nd := &ix.nodes[x]
-		s := nd.res.Start
-		if s > hi {
+		if nd.maxEnd <= t {
+			return
+		}
+		if nd.res.Start > t {
 			x = nd.l
 			continue
 		}
-		if s <= lo {
-			x = nd.r
-			continue
-		}
-		if !ix.desc(nd.r, lo, hi, f) || !f(nd.res) {
-			return false
+		ix.over(nd.r, t, f)
+		if nd.res.End() > t {
+			f(nd.res)
 		}
 		x = nd.l
 	}
-	return true
 }
 
 // all returns the reservations in order; the slice is the index's own.

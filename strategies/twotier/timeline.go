@@ -766,7 +766,11 @@ func (t *treeTimeline) successor(key float64) (float64, bool) {
 }
 
 // goods appends the breakpoints of subtree x (prefix p) in (after, before)
-// where need is met, stopping after max results (max < 0: no limit).
+// where need is met, stopping after max results (max < 0: no limit). A
+// subtree inside the range where need is met throughout is copied out
+// without tests, and one where some pool falls short throughout is
+// skipped, so the cost is O(n log B) per maximal run of results or of
+// skipped breakpoints, at worst O(n) per breakpoint of the range.
 func (t *treeTimeline) goods(x int32, p []int, depth int, after, before float64, need []int, out []float64, max int) []float64 {
 	n := t.n
 	for x != 0 && max != 0 {
@@ -775,8 +779,12 @@ func (t *treeTimeline) goods(x int32, p []int, depth int, after, before float64,
 			return out
 		}
 		v := t.block(x)
-		if _, none := classify(p, v[:n], v[n:2*n], need); none {
+		good, none := classify(p, v[:n], v[n:2*n], need)
+		if none {
 			return out
+		}
+		if good && nd.lo > after && nd.hi < before {
+			return t.keys(x, out, max)
 		}
 		cur := t.scratch(depth + 1)
 		if nd.key > after {
@@ -802,6 +810,28 @@ func (t *treeTimeline) goods(x int32, p []int, depth int, after, before float64,
 			t.addTo(cur, p, x)
 		}
 		x, p, depth = nd.r, cur, depth+1
+	}
+	return out
+}
+
+// keys appends the first max keys of subtree x in order (max < 0: all).
+func (t *treeTimeline) keys(x int32, out []float64, max int) []float64 {
+	if max == 1 && x != 0 {
+		return append(out, t.nodes[x].lo)
+	}
+	for x != 0 && max != 0 {
+		nd := &t.nodes[x]
+		before0 := len(out)
+		out = t.keys(nd.l, out, max)
+		if max > 0 {
+			max -= len(out) - before0
+			if max == 0 {
+				return out
+			}
+			max--
+		}
+		out = append(out, nd.key)
+		x = nd.r
 	}
 	return out
 }
