@@ -65,19 +65,28 @@ type Backfill struct {
 	earliest sim.Time // earliest reservation start (+Inf: none)
 	cands    []*entry // scratch for backfill candidates
 	slab     []entry  // entries are carved from here, a chunk at a time
+	free     []*entry // entries compacted out of the queue, for reuse
 }
 
 // entryChunk is the number of entries allocated at once.
 const entryChunk = 256
 
-// newEntry returns a fresh entry for j, carved from the slab.
+// newEntry returns a fresh entry for j: a recycled one, or one carved from
+// the slab. The memory held is thus bounded by the longest queue, not the
+// number of jobs.
 func (b *Backfill) newEntry(j *sim.Job) *entry {
-	if len(b.slab) == 0 {
-		b.slab = make([]entry, entryChunk)
+	var e *entry
+	if n := len(b.free); n > 0 {
+		e = b.free[n-1]
+		b.free = b.free[:n-1]
+	} else {
+		if len(b.slab) == 0 {
+			b.slab = make([]entry, entryChunk)
+		}
+		e = &b.slab[0]
+		b.slab = b.slab[1:]
 	}
-	e := &b.slab[0]
-	b.slab = b.slab[1:]
-	e.job = j
+	*e = entry{job: j}
 	return e
 }
 
@@ -284,6 +293,11 @@ func (b *Backfill) compact() {
 		if !e.started {
 			b.queue[k] = e
 			k++
+		} else {
+			// Nothing else refers to a started entry (cands is
+			// rebuilt by every backfill): recycle it.
+			e.job = nil
+			b.free = append(b.free, e)
 		}
 	}
 	clear(b.queue[k:])
