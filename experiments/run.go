@@ -204,7 +204,13 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 			if err != nil {
 				return outcome{err: err}
 			}
-			return outcome{metrics: out.Metrics(), jobs: out.Jobs, gamma: cfg.Gamma}
+			o := outcome{metrics: out.Metrics(), gamma: cfg.Gamma}
+			if c.KeepJobs {
+				o.jobs = out.Jobs
+			} else {
+				out.Release() // the next cell reuses its memory
+			}
+			return o
 		}
 	}
 	done := make(chan outcome, 1)

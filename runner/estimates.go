@@ -45,8 +45,8 @@ type converter struct {
 	overrun string
 	procs   int
 	adj     Adjustments
-	store   []sim.Job // jobs are carved from here, one allocation per run
-	demand  []int
+	store   []sim.Job // jobs are carved from here (Run sizes it to the records)
+	demand  []int     // and their Demand slices from here
 }
 
 // newJob carves a job out of the converter's store.

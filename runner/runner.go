@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"sync"
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
@@ -105,7 +105,36 @@ type Result struct {
 	OfferedLoad float64
 	// Stats counts the engine's events and passes.
 	Stats sim.Stats
+
+	bufs *buffers // the memory of Jobs and Records, until Release
 }
+
+// Release hands the memory of the run's jobs and records to later runs in
+// this process, which reuse it instead of allocating afresh, so that a
+// worker running cell after cell keeps the garbage collector (and the
+// page faults of fresh memory) out of the way. After Release, Jobs and
+// Records are nil and no *sim.Job taken from them may be used: a later run
+// overwrites it. Calling Release is optional; a Result never released is
+// collected as usual.
+func (r *Result) Release() {
+	if r.bufs == nil {
+		return
+	}
+	r.Jobs, r.Records = nil, nil
+	bufferPool.Put(r.bufs)
+	r.bufs = nil
+}
+
+// buffers are a run's large allocations, recycled through bufferPool by
+// Result.Release.
+type buffers struct {
+	records []workload.Job
+	jobs    []sim.Job // the simulated jobs are carved from here
+	demand  []int     // and their Demand slices from here
+	list    []*sim.Job
+}
+
+var bufferPool = sync.Pool{New: func() any { return new(buffers) }}
 
 // Run performs one simulation.
 func Run(cfg Config) (*Result, error) {
@@ -113,11 +142,15 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	b := bufferPool.Get().(*buffers)
 	res := &Result{Config: cfg, LoadFactor: 1}
-	records, err := readRecords(cfg, res)
+	records, err := readRecords(cfg, res, b.records[:0])
 	if err != nil {
+		bufferPool.Put(b)
 		return nil, err
 	}
+	b.records = records
+	res.bufs = b
 	procs, err := machineSize(cfg, res, records)
 	if err != nil {
 		return nil, err
@@ -134,8 +167,15 @@ func Run(cfg Config) (*Result, error) {
 		}
 		res.LoadFactor = factor
 	}
-	conv := &converter{mode: cfg.Estimates, overrun: cfg.Overrun, procs: procs}
-	jobs := make([]*sim.Job, 0, len(records))
+	n := len(records)
+	if cap(b.jobs) < n {
+		b.jobs, b.demand = make([]sim.Job, n), make([]int, n)
+	}
+	if cap(b.list) < n {
+		b.list = make([]*sim.Job, 0, n)
+	}
+	conv := &converter{mode: cfg.Estimates, overrun: cfg.Overrun, procs: procs, store: b.jobs[:n], demand: b.demand[:n]}
+	jobs := b.list[:0]
 	kept := records[:0]
 	for i := range records {
 		if j := conv.convert(&records[i]); j != nil {
@@ -143,6 +183,7 @@ func Run(cfg Config) (*Result, error) {
 			kept = append(kept, records[i])
 		}
 	}
+	clear(conv.store) // slots of dropped records: no stale pointers from an earlier run
 	res.Records = kept
 	res.Adjust = conv.adj
 	res.OfferedLoad = offeredLoad(jobs, procs)
@@ -171,15 +212,15 @@ var traceCache = swf.NewCache(TraceCacheBytes)
 // occupy (about 150 bytes per job: KTH-SP2's 28,489 jobs take 4 MB).
 const TraceCacheBytes = 256 << 20
 
-// readRecords loads the workload's SWF records (up to MaxJobs). The slice is
-// the caller's own to modify.
-func readRecords(cfg Config, res *Result) ([]workload.Job, error) {
+// readRecords appends the workload's SWF records (up to MaxJobs) to dst,
+// which is the caller's own to modify.
+func readRecords(cfg Config, res *Result, dst []workload.Job) ([]workload.Job, error) {
 	if cfg.Trace != "" && traceCache != nil {
 		if t, ok := traceCache.Load(cfg.Trace, swf.Options{Lenient: cfg.Lenient}); ok {
 			res.Header = t.Header()
 			shared, skipped := t.Read(cfg.MaxJobs)
 			res.SkippedLines = skipped
-			return slices.Clone(shared), nil
+			return append(dst, shared...), nil
 		}
 		// Not cacheable (unreadable or malformed): the reader below
 		// reports why, exactly as without a cache.
@@ -195,10 +236,10 @@ func readRecords(cfg Config, res *Result) ([]workload.Job, error) {
 		defer func() { res.SkippedLines = r.SkipCount() }()
 		src = r
 	}
-	var records []workload.Job
-	if n, ok := src.(interface{ Len() int }); ok {
+	records := dst
+	if n, ok := src.(interface{ Len() int }); ok && n.Len() > cap(dst) {
 		records = make([]workload.Job, 0, n.Len())
-	} else if n := res.Header.MaxJobs(); n > 0 && n < 1<<24 {
+	} else if n := res.Header.MaxJobs(); n > int64(cap(dst)) && n < 1<<24 {
 		records = make([]workload.Job, 0, n)
 	}
 	for cfg.MaxJobs == 0 || len(records) < cfg.MaxJobs {

@@ -1,6 +1,9 @@
 package sim
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // DefaultGamma is the bounded-slowdown threshold Γ in seconds (Feitelson et
 // al.; seed 000 §3.3 uses 10 s).
@@ -64,7 +67,12 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 		return s
 	}
 	n := len(jobs)
-	buf := make([]float64, 4*n) // one allocation for the four distributions
+	bp := distBufs.Get().(*[]float64)
+	defer distBufs.Put(bp)
+	if cap(*bp) < 4*n {
+		*bp = make([]float64, 4*n)
+	}
+	buf := (*bp)[:4*n] // the four distributions, reordered in place by dist
 	wait, resp, sld, bsld := buf[:0:n], buf[n:n:2*n], buf[2*n:2*n:3*n], buf[3*n:3*n]
 	first, last := math.Inf(1), math.Inf(-1)
 	used := 0.0
@@ -107,6 +115,9 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	}
 	return s
 }
+
+// distBufs recycles Summarize's scratch space between runs.
+var distBufs = sync.Pool{New: func() any { return new([]float64) }}
 
 // dist summarises xs, reordering it in place. The median and p95 use the
 // nearest-rank method; they are found by selection, not a full sort.
