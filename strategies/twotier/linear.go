@@ -143,15 +143,38 @@ func (l *linearTimeline) nextFit(after, before float64, q []int) (float64, bool)
 
 func (l *linearTimeline) fitsAt(t float64, q []int) bool { return fits(l.avail[l.find(t)], q) }
 
-func (l *linearTimeline) firstConflict(lo, hi float64) (float64, bool) {
+func (l *linearTimeline) firstConflict(lo, hi float64, q []int) (float64, bool) {
 	for i := l.find(lo); i < len(l.keys) && l.keys[i] < hi; i++ {
-		for _, a := range l.avail[i] {
-			if a < 0 {
+		for k, a := range l.avail[i] {
+			w := 0
+			if q != nil {
+				w = max(q[k], 0)
+			}
+			if a < w {
 				return math.Max(l.keys[i], lo), true
 			}
 		}
 	}
 	return 0, false
+}
+
+// earliestWith applies ov, queries and undoes it.
+func (l *linearTimeline) earliestWith(from, dur float64, q []int, limit float64, ov []overlay) float64 {
+	apply := func(o overlay, sign int) {
+		if o.sign*sign < 0 {
+			l.reserve(o.s, o.e, o.q)
+		} else {
+			l.unreserve(o.s, o.e, o.q)
+		}
+	}
+	for _, o := range ov {
+		apply(o, 1)
+	}
+	t := l.earliest(from, dur, q, limit)
+	for i := len(ov) - 1; i >= 0; i-- {
+		apply(ov[i], -1)
+	}
+	return t
 }
 
 func (l *linearTimeline) availAt(t float64, out []int) { copy(out, l.avail[l.find(t)]) }

@@ -63,6 +63,7 @@ type Plan struct {
 	res     *resIndex // waiting reservations by (Start, seq)
 	seq     uint64
 	scratch []int
+	ov      [2]overlay
 
 	// undo log of one shiftReservations call
 	moved    []move
@@ -208,7 +209,7 @@ func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 	p.delayedN = 0
 	lo, hi := r.Start, r.End()
 	for {
-		t, bad := p.tl.firstConflict(lo, hi)
+		t, bad := p.tl.firstConflict(lo, hi, nil)
 		if !bad {
 			return true
 		}
@@ -219,7 +220,9 @@ func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 		}
 		from := v.Start
 		p.DeleteReservation(v)
-		ns := p.tl.earliest(from, v.Dur, v.Demand, v.LTS)
+		// v uses a pool that stays over-committed at t without it, so no
+		// start in [from, t] fits: searching from t gives the same answer.
+		ns := p.tl.earliest(t, v.Dur, v.Demand, v.LTS)
 		if !(ns <= v.LTS) {
 			v.Start = from
 			p.AddReservation(v)
@@ -252,6 +255,11 @@ func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 // victim picks the reservation to delay for the conflict at instant t.
 func (p *Plan) victim(t float64, r *Reservation) *Reservation {
 	p.tl.availAt(t, p.scratch)
+	return p.pickVictim(t, r)
+}
+
+// pickVictim is victim with the availability at t already in p.scratch.
+func (p *Plan) pickVictim(t float64, r *Reservation) *Reservation {
 	var best *Reservation
 	p.res.overlapping(t, func(x *Reservation) {
 		if x == r || x.LTS <= x.Start {
@@ -267,6 +275,39 @@ func (p *Plan) victim(t float64, r *Reservation) *Reservation {
 		}
 	})
 	return best
+}
+
+// TryReservation is AddReservation(r) followed by ShiftReservations(r, pl),
+// with the same result and the same plan afterwards, but it first
+// evaluates ShiftReservations' first step without changing the plan: the
+// first instant r would over-commit, the reservation that would be delayed
+// for it, and that reservation's earliest starting time with r booked and
+// itself left out (an earliestWith query). When that step already fails —
+// in 2TFB most attempts do — nothing is booked or undone.
+func (p *Plan) TryReservation(r *Reservation, pl int) bool {
+	t, bad := p.tl.firstConflict(r.Start, r.End(), r.Demand)
+	if bad {
+		p.tl.availAt(t, p.scratch)
+		for k, d := range r.Demand {
+			p.scratch[k] -= d
+		}
+		v := p.pickVictim(t, r)
+		if v == nil {
+			return false
+		}
+		p.ov[0] = overlay{v.Start, v.End(), v.Demand, +1}
+		p.ov[1] = overlay{r.Start, r.End(), r.Demand, -1}
+		ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, p.ov[:])
+		p.ov = [2]overlay{}
+		if !(ns <= v.LTS) {
+			return false
+		}
+		if pl == 0 && v.Project != nil && ns+v.Dur > v.Project.Departure {
+			return false
+		}
+	}
+	p.AddReservation(r)
+	return !bad || p.ShiftReservations(r, pl)
 }
 
 // restore undoes the moves of the current ShiftReservations call and removes

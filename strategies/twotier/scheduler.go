@@ -226,8 +226,7 @@ func (s *Scheduler) schedule(now float64, g group) {
 		placed := false
 		for _, bt := range s.bts {
 			r.Start, r.LTS = bt, bt // pinned until the project is planned
-			s.plan.AddReservation(r)
-			if s.plan.ShiftReservations(r, s.cfg.PL) {
+			if s.plan.TryReservation(r, s.cfg.PL) {
 				placed = true
 				break
 			}

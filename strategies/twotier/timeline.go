@@ -24,6 +24,9 @@ type timeline interface {
 	// earliest returns the earliest t in [from, limit] at which q fits over
 	// [t, t+dur), or +Inf if none does.
 	earliest(from, dur float64, q []int, limit float64) float64
+	// earliestWith is earliest on the timeline as it would be after
+	// applying ov (in order), without changing it.
+	earliestWith(from, dur float64, q []int, limit float64, ov []overlay) float64
 	// nextFit returns the first breakpoint in (after, before] at which q
 	// fits at that instant.
 	nextFit(after, before float64, q []int) (float64, bool)
@@ -33,16 +36,26 @@ type timeline interface {
 	// fitsAt reports whether q fits at instant t.
 	fitsAt(t float64, q []int) bool
 	// firstConflict returns the first instant in [lo, hi) at which some
-	// pool is over-committed (negative availability).
-	firstConflict(lo, hi float64) (float64, bool)
+	// pool's availability is below q (nil: below zero, i.e. over-committed).
+	firstConflict(lo, hi float64, q []int) (float64, bool)
 	// availAt copies the availability at t into out.
 	availAt(t float64, out []int)
 	// breakpoints returns the number of breakpoints (for tests).
 	breakpoints() int
 }
 
-// ignored marks a pool a query does not constrain (the job needs none of it).
-const ignored = math.MinInt
+// overlay is a change a query assumes without making it: sign·q over
+// [s, e) (+1: an interval left out, −1: one booked in addition).
+type overlay struct {
+	s, e float64
+	q    []int
+	sign int
+}
+
+// ignored marks a pool a query does not constrain (the job needs none of
+// it): a bound far below any availability, yet far enough from MinInt that
+// differences with it do not overflow.
+const ignored = -(1 << 60)
 
 // needOf converts a demand into per-pool lower bounds on availability:
 // q[k] for pools the job uses, ignored for the others.
@@ -98,18 +111,21 @@ type treeTimeline struct {
 	tmp   []int
 	delta []int
 
-	// state of one earliest query (see walk)
-	s0, dur   float64
-	limit     float64
-	floorFrom float64
-	open      bool    // a run of fitting breakpoints is under way
-	runStart  float64 // its start, when open
-	pend      bool    // a run may start inside pendX, after its last violation
-	pendX     int32
-	pendLo    float64 // pendX's first key: the run would start after it
-	pendP     []int   // the prefix before pendX
-	buf1      []int
-	buf2      []int
+	// scratch of earliestWith
+	stk   []int32
+	slots []int
+	pendP []int // the prefix before the pending piece
+	buf1  []int
+	buf2  []int
+
+	// overlays of an earliestWith query
+	ov        []overlay
+	vkeys     []float64 // overlay ends that are not breakpoints, sorted
+	vi        int       // next of vkeys to visit
+	lastAvail []int     // true availability at the last breakpoint visited
+	ovP       []int
+	ovA       []int
+	ovV       []int
 }
 
 func newTreeTimeline(origin float64, caps []int) *treeTimeline {
@@ -122,6 +138,10 @@ func newTreeTimeline(origin float64, caps []int) *treeTimeline {
 	t.pendP = make([]int, n)
 	t.buf1 = make([]int, n)
 	t.buf2 = make([]int, n)
+	t.lastAvail = make([]int, n)
+	t.ovP = make([]int, n)
+	t.ovA = make([]int, n)
+	t.ovV = make([]int, n)
 	t.root = t.update(0, origin, caps, 1, baseCount)
 	return t
 }
@@ -531,222 +551,351 @@ func (t *treeTimeline) lastBadIn(x int32, p, cur, here []int, need []int) (bad, 
 // subtrees spanning dur or more are opened. The cost is therefore
 // O(n log B) per stretch of length dur scanned, not per breakpoint.
 func (t *treeTimeline) earliest(from, dur float64, q []int, limit float64) float64 {
+	return t.earliestWith(from, dur, q, limit, nil)
+}
+
+// earliestWith runs the same scan with the overlays added to the prefix of
+// every piece. A subtree is taken as a piece only if no overlay end falls
+// inside its key range, so that one offset holds for all of it; the ends
+// that are not breakpoints are visited as breakpoints of their own, with
+// the availability of the breakpoint before them. That opens O(log B)
+// more nodes per overlay.
+//
+// The scan is an in-order traversal with an explicit stack of opened nodes
+// whose key and right subtree are still to come; the prefix before the
+// current piece (the availability just before its first key) lives in
+// slot len(stk) of t.slots, and slot i holds the prefix of stk[i]'s subtree
+// until it is popped.
+func (t *treeTimeline) earliestWith(from, dur float64, q []int, limit float64, ov []overlay) float64 {
+	n := t.n
 	t.need = needOf(q, t.need)
-	t.s0 = math.Max(from, t.base)
-	if t.s0 > limit {
+	need := t.need[:n:n]
+	s0 := math.Max(from, t.base)
+	if s0 > limit {
 		return math.Inf(1)
 	}
-	t.dur, t.limit = dur, limit
-	t.open, t.pend = false, false
-	t.floorFrom = t.floorKey(t.s0)
-	p := t.scratch(0)
-	clear(p)
-	st := t.walkFrom(t.root, p, 0)
-	if st == more && t.pend {
-		st = t.resolve()
+	ff := t.floorKey(s0)
+	hasOv := t.setOverlays(ov, ff)
+	nodes, vals, w := t.nodes, t.vals, 4*n
+	stk := t.stk[:0]
+	cur := t.slot(0)
+	clear(cur)
+
+	// open: a run of breakpoints where q fits started at runStart. pend: a
+	// run may start after the last violation of piece pendX (whose first
+	// key is pendLo and prefix t.pendP); it is found only when needed.
+	var (
+		open, pend       bool
+		runStart, pendLo float64
+		pendX            int32
+	)
+
+	// Go down to the first key ≥ ff, pushing the nodes whose key comes
+	// after it.
+	x := t.root
+	for x != 0 {
+		nd := &nodes[x]
+		if nd.lo >= ff {
+			break
+		}
+		if nd.key < ff {
+			t.addOwn(cur, x)
+			x = nd.r
+			continue
+		}
+		stk = t.push(stk, x)
+		next := t.slot(len(stk))
+		copy(next, cur)
+		cur = next
+		x = nd.l
 	}
-	switch {
-	case st == found:
-		return t.runStart
-	case st == more && t.open:
-		return t.runStart
+
+	for {
+		// The next event: a virtual key, the piece x, or the key of the
+		// last opened node.
+		var key float64
+		var a []int
+		switch {
+		case hasOv && t.vi < len(t.vkeys) && t.vkeys[t.vi] < t.nextLo(x, stk):
+			key = t.vkeys[t.vi]
+			t.vi++
+			a = t.ovV
+			copy(a, t.lastAvail)
+			t.ovOffset(key, a)
+		case x != 0:
+			nd := &nodes[x]
+			lo, hi := nd.lo, nd.hi
+			pp := cur
+			whole := true
+			if hasOv {
+				if whole = t.ovUniform(lo, hi); whole {
+					pp = t.ovP
+					copy(pp, cur)
+					t.ovOffset(lo, pp)
+				}
+			}
+			if whole {
+				if pend && lo >= pendLo+dur {
+					pend = false
+					_, next, ok := t.lastBadIn(pendX, t.pendP, t.buf1, t.buf2, need)
+					if ok {
+						runStart, open = math.Max(next, s0), true
+						if runStart > limit {
+							return math.Inf(1)
+						}
+					}
+				}
+				if open && lo >= runStart+dur {
+					return runStart
+				}
+				if !open && !pend && lo > limit {
+					return math.Inf(1) // a run would start at lo or later
+				}
+				off := int(x) * w
+				mn, mx := vals[off:off+n:off+n], vals[off+n:off+2*n:off+2*n]
+				// Branch-free: the outcome of each comparison is hard to
+				// predict, and mispredictions dominated the scan.
+				g, b := math.MaxInt, math.MaxInt
+				for k, wk := range need {
+					g = min(g, pp[k]+mn[k]-wk)
+					b = min(b, pp[k]+mx[k]-wk)
+				}
+				good, none := g >= 0, b < 0
+				handled := true
+				switch {
+				case good: // q fits throughout x
+					if pend {
+						pend = false
+						_, next, ok := t.lastBadIn(pendX, t.pendP, t.buf1, t.buf2, need)
+						if ok {
+							runStart, open = math.Max(next, s0), true
+						}
+					}
+					if !open {
+						runStart, open = math.Max(lo, s0), true
+					}
+					if runStart > limit {
+						return math.Inf(1)
+					}
+				case none: // some pool is short throughout x
+					open, pend = false, false
+					if hi >= limit {
+						return math.Inf(1) // any later run starts after hi
+					}
+				case hi-lo < dur: // no window fits inside x
+					if pend {
+						if hi < pendLo+dur {
+							pend = false // that run ends in x, too soon
+						} else {
+							pend = false
+							_, next, ok := t.lastBadIn(pendX, t.pendP, t.buf1, t.buf2, need)
+							if ok {
+								runStart, open = math.Max(next, s0), true
+								if runStart > limit {
+									return math.Inf(1)
+								}
+							}
+						}
+					}
+					if open && hi >= runStart+dur && t.firstBadIn(x, pp, t.buf1, need) >= runStart+dur {
+						return runStart
+					}
+					open = false
+					if lo >= limit {
+						return math.Inf(1)
+					}
+					// A run may start after x's last violation: find it
+					// only if the answer comes to depend on it.
+					pend, pendX, pendLo = true, x, lo
+					copy(t.pendP, pp)
+				default:
+					handled = false
+				}
+				if handled {
+					if hasOv && t.vi < len(t.vkeys) {
+						s := vals[off+2*n : off+3*n : off+3*n]
+						for k := range t.lastAvail {
+							t.lastAvail[k] = cur[k] + s[k]
+						}
+					}
+					x = 0
+					continue
+				}
+			}
+			// Open x: its left subtree first, then its key and right
+			// subtree.
+			stk = t.push(stk, x)
+			next := t.slot(len(stk))
+			copy(next, t.slot(len(stk)-1))
+			cur = next
+			x = nd.l
+			continue
+		case len(stk) > 0:
+			y := stk[len(stk)-1]
+			stk = stk[:len(stk)-1]
+			cur = t.slot(len(stk))
+			t.addOwn(cur, y)
+			key, a = nodes[y].key, cur
+			if hasOv {
+				copy(t.lastAvail, cur)
+				a = t.ovA
+				copy(a, cur)
+				t.ovOffset(key, a)
+			}
+			x = nodes[y].r
+		default:
+			if pend {
+				pend = false
+				_, next, ok := t.lastBadIn(pendX, t.pendP, t.buf1, t.buf2, need)
+				if ok {
+					runStart, open = math.Max(next, s0), true
+				}
+			}
+			if open && runStart <= limit {
+				return runStart
+			}
+			return math.Inf(1)
+		}
+
+		// One breakpoint at key with availability a.
+		if pend && key >= pendLo+dur {
+			pend = false
+			_, next, ok := t.lastBadIn(pendX, t.pendP, t.buf1, t.buf2, need)
+			if ok {
+				runStart, open = math.Max(next, s0), true
+				if runStart > limit {
+					return math.Inf(1)
+				}
+			}
+		}
+		if open && key >= runStart+dur {
+			return runStart
+		}
+		if shortAt(a, need) {
+			open, pend = false, false
+			if key >= limit {
+				return math.Inf(1)
+			}
+			continue
+		}
+		if pend {
+			pend = false
+			_, next, ok := t.lastBadIn(pendX, t.pendP, t.buf1, t.buf2, need)
+			if ok {
+				runStart, open = math.Max(next, s0), true
+			}
+		}
+		if !open {
+			runStart, open = math.Max(key, s0), true
+		}
+		if runStart > limit {
+			return math.Inf(1)
+		}
+	}
+}
+
+// push appends x to the scan's stack, keeping the grown array for later
+// scans.
+func (t *treeTimeline) push(stk []int32, x int32) []int32 {
+	stk = append(stk, x)
+	if cap(stk) > cap(t.stk) {
+		t.stk = stk[:0]
+	}
+	return stk
+}
+
+// nextLo is the first key of the scan's next piece or opened key.
+func (t *treeTimeline) nextLo(x int32, stk []int32) float64 {
+	if x != 0 {
+		return t.nodes[x].lo
+	}
+	if len(stk) > 0 {
+		return t.nodes[stk[len(stk)-1]].key
 	}
 	return math.Inf(1)
 }
 
-type walkState int
-
-const (
-	more walkState = iota
-	found
-	stop
-)
-
-// The walk feeds the breakpoints, in order, to four steps: before (at the
-// first key of every piece), good (a piece where q fits throughout), bad
-// (a piece where it fits nowhere) and mixed (a mixed subtree spanning less
-// than dur).
-
-// resolve settles a pending run start: the breakpoint after pendX's last
-// violation, or none when its last breakpoint is short (then the run, if
-// any, starts at the next fitting piece).
-func (t *treeTimeline) resolve() walkState {
-	t.pend = false
-	_, next, ok := t.lastBadIn(t.pendX, t.pendP, t.buf1, t.buf2, t.need)
-	if !ok {
-		return more
+// slot returns prefix slot i of the scan, growing the slots as needed.
+func (t *treeTimeline) slot(i int) []int {
+	n := t.n
+	if need := (i + 1) * n; len(t.slots) < need {
+		t.slots = append(t.slots, make([]int, need+16*n-len(t.slots))...)
 	}
-	return t.startRun(next)
+	return t.slots[i*n : (i+1)*n : (i+1)*n]
 }
 
-func (t *treeTimeline) startRun(at float64) walkState {
-	t.runStart = math.Max(at, t.s0)
-	if t.runStart > t.limit {
-		return stop
-	}
-	t.open = true
-	return more
-}
-
-// before is called with the first key of the next piece: the run under way
-// is an answer if it already lasts dur.
-func (t *treeTimeline) before(lo float64) walkState {
-	if t.pend && lo >= t.pendLo+t.dur {
-		if st := t.resolve(); st != more {
-			return st
+// addOwn adds to p the sum of x's left subtree and x's change: with p the
+// prefix before x's subtree, it becomes the availability at x.
+func (t *treeTimeline) addOwn(p []int, x int32) {
+	n := t.n
+	w := 4 * n
+	off := int(x) * w
+	d := t.vals[off+3*n : off+w : off+w]
+	p = p[:n:n]
+	if l := t.nodes[x].l; l != 0 {
+		loff := int(l)*w + 2*n
+		ls := t.vals[loff : loff+n : loff+n]
+		for k := range p {
+			p[k] += ls[k] + d[k]
 		}
+		return
 	}
-	if t.open && lo >= t.runStart+t.dur {
-		return found
+	for k := range p {
+		p[k] += d[k]
 	}
-	return more
 }
 
-func (t *treeTimeline) good(lo float64) walkState {
-	if t.pend {
-		if st := t.resolve(); st != more {
-			return st
-		}
-	}
-	if !t.open {
-		return t.startRun(lo)
-	}
-	return more
-}
-
-func (t *treeTimeline) bad(hi float64) walkState {
-	t.open, t.pend = false, false
-	if hi >= t.limit {
-		return stop // any later run starts after hi
-	}
-	return more
-}
-
-// mixed handles subtree x (prefix p), which holds fitting and short
-// breakpoints and spans less than dur.
-func (t *treeTimeline) mixed(x int32, p, buf []int) walkState {
-	nd := &t.nodes[x]
-	if t.pend {
-		// A run started in pendX ends in x, less than dur later, unless
-		// x reaches dur past pendX's start.
-		if nd.hi < t.pendLo+t.dur {
-			t.pend = false
-		} else if st := t.resolve(); st != more {
-			return st
-		}
-	}
-	if t.open && nd.hi >= t.runStart+t.dur && t.firstBadIn(x, p, buf, t.need) >= t.runStart+t.dur {
-		return found
-	}
-	t.open = false
-	if nd.lo >= t.limit {
-		return stop
-	}
-	t.pend, t.pendX, t.pendLo = true, x, nd.lo
-	copy(t.pendP, p)
-	return more
-}
-
-// visit processes one breakpoint at key with availability a.
-func (t *treeTimeline) visit(key float64, a []int) walkState {
-	if st := t.before(key); st != more {
-		return st
-	}
-	if shortAt(a, t.need) {
-		return t.bad(key)
-	}
-	return t.good(key)
-}
-
-// walkFrom walks the keys ≥ floorFrom of subtree x (prefix p).
-func (t *treeTimeline) walkFrom(x int32, p []int, depth int) walkState {
-	for x != 0 {
-		nd := &t.nodes[x]
-		if nd.lo >= t.floorFrom {
-			return t.walk(x, p, depth)
-		}
-		cur := t.scratch(depth + 1)
-		if nd.key < t.floorFrom {
-			t.addTo(cur, p, x)
-			x, p, depth = nd.r, cur, depth+1
+// setOverlays clips ov to the origin and lists its ends that are not
+// breakpoints and lie after ff; it reports whether any overlay is left.
+func (t *treeTimeline) setOverlays(ov []overlay, ff float64) bool {
+	t.ov = t.ov[:0]
+	t.vkeys = t.vkeys[:0]
+	t.vi = 0
+	for _, o := range ov {
+		o.s = math.Max(o.s, t.base)
+		if !(o.e > o.s) {
 			continue
 		}
-		if st := t.walkFrom(nd.l, p, depth+1); st != more {
-			return st
+		t.ov = append(t.ov, o)
+		for _, b := range [2]float64{o.s, o.e} {
+			if b <= ff || math.IsInf(b, 1) || t.floorKey(b) == b {
+				continue
+			}
+			i := len(t.vkeys)
+			for i > 0 && t.vkeys[i-1] > b {
+				i--
+			}
+			if i > 0 && t.vkeys[i-1] == b {
+				continue
+			}
+			t.vkeys = append(t.vkeys, 0)
+			copy(t.vkeys[i+1:], t.vkeys[i:])
+			t.vkeys[i] = b
 		}
-		t.addTo(cur, p, x)
-		if st := t.visit(nd.key, cur); st != more {
-			return st
-		}
-		return t.walk(nd.r, cur, depth+1)
 	}
-	return more
+	return len(t.ov) > 0
 }
 
-// walk processes the whole subtree x (prefix p).
-func (t *treeTimeline) walk(x int32, p []int, depth int) walkState {
-	n := t.n
-	need := t.need
-	for x != 0 {
-		nd := &t.nodes[x]
-		lo := nd.lo
-		if (t.pend && lo >= t.pendLo+t.dur) || (t.open && lo >= t.runStart+t.dur) {
-			if st := t.before(lo); st != more {
-				return st
+// ovOffset adds to out the overlays' change at key.
+func (t *treeTimeline) ovOffset(key float64, out []int) {
+	for _, o := range t.ov {
+		if o.s <= key && key < o.e {
+			for k, a := range o.q {
+				out[k] += o.sign * a
 			}
 		}
-		off := int(x) * 4 * n
-		v := t.vals[off : off+4*n : off+4*n]
-		mn, mx := v[:n:n], v[n:2*n:2*n]
-		p = p[:n:n]
-		good, none := true, false
-		for k, w := range need {
-			if p[k]+mn[k] < w {
-				good = false
-				if p[k]+mx[k] < w {
-					none = true
-					break
-				}
-			}
-		}
-		if good {
-			if t.pend || !t.open {
-				return t.good(lo)
-			}
-			return more
-		}
-		if none {
-			t.open, t.pend = false, false
-			if nd.hi >= t.limit {
-				return stop // any later run starts after hi
-			}
-			return more
-		}
-		if nd.hi-lo < t.dur {
-			return t.mixed(x, p, t.scratch(depth+1))
-		}
-		if st := t.walk(nd.l, p, depth+1); st != more {
-			return st
-		}
-		cur := t.scratch(depth + 1)[:n:n]
-		d := v[3*n : 4*n : 4*n]
-		if l := nd.l; l != 0 {
-			loff := int(l)*4*n + 2*n
-			ls := t.vals[loff : loff+n : loff+n]
-			for k := range cur {
-				cur[k] = p[k] + ls[k] + d[k]
-			}
-		} else {
-			for k := range cur {
-				cur[k] = p[k] + d[k]
-			}
-		}
-		if st := t.visit(nd.key, cur); st != more {
-			return st
-		}
-		x, p, depth = nd.r, cur, depth+1
 	}
-	return more
+}
+
+// ovUniform reports whether no overlay end lies in (lo, hi], so that the
+// overlays change every key of [lo, hi] alike.
+func (t *treeTimeline) ovUniform(lo, hi float64) bool {
+	for _, o := range t.ov {
+		if (lo < o.s && o.s <= hi) || (lo < o.e && o.e <= hi) {
+			return false
+		}
+	}
+	return true
 }
 
 // successor returns the first breakpoint after key.
@@ -860,14 +1009,18 @@ func (t *treeTimeline) fitsBetween(after, before float64, q []int, out []float64
 	return t.goods(t.root, p, 0, after, before, t.need, out, -1)
 }
 
-// firstConflict finds the first breakpoint from floor(lo) before hi with a
-// negative availability: one pass guided by the per-pool minima.
-func (t *treeTimeline) firstConflict(lo, hi float64) (float64, bool) {
-	n := t.n
+// firstConflict finds the first breakpoint from floor(lo) before hi where
+// some pool is below q (or below zero): one pass guided by the per-pool
+// minima.
+func (t *treeTimeline) firstConflict(lo, hi float64, q []int) (float64, bool) {
 	f := t.floorKey(lo)
 	t.need = t.need[:0]
-	for range n {
-		t.need = append(t.need, 0)
+	for k := range t.n {
+		w := 0
+		if q != nil {
+			w = max(q[k], 0)
+		}
+		t.need = append(t.need, w)
 	}
 	p := t.scratch(0)
 	clear(p)

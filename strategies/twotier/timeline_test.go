@@ -89,6 +89,45 @@ func TestTreeMatchesLinear(t *testing.T) {
 					t.Fatalf("seed %d step %d: earliest(%g, %g, %v, %g) = %g vs %g", seed, step, from2, d2, q, lim2, x, y)
 				}
 			}
+			// What-if queries: leave out a booked interval, book a new one
+			// whose end is usually not a breakpoint.
+			var ov []overlay
+			if len(live) > 0 && rng.IntN(4) > 0 {
+				x := live[rng.IntN(len(live))]
+				ov = append(ov, overlay{x.s, x.e, x.q, +1})
+			}
+			if rng.IntN(4) > 0 {
+				s := now + float64(rng.IntN(30)) - 2
+				if rng.IntN(2) == 0 {
+					s += rng.Float64()
+				}
+				nq := make([]int, len(caps))
+				for k := range nq {
+					nq[k] = rng.IntN(caps[k] + 1)
+				}
+				ov = append(ov, overlay{s, s + rng.Float64()*15, nq, -1})
+			}
+			if rng.IntN(2) == 0 {
+				slices.Reverse(ov)
+			}
+			for _, d2 := range []float64{0.5, 3, 17} {
+				from2 := now + rng.Float64()*30
+				lim2 := math.Inf(1)
+				if rng.IntN(2) == 0 {
+					lim2 = from2 + rng.Float64()*20
+				}
+				if x, y := tr.earliestWith(from2, d2, q, lim2, ov), li.earliestWith(from2, d2, q, lim2, ov); x != y {
+					t.Fatalf("seed %d step %d: earliestWith(%g, %g, %v, %g, %+v) = %g vs %g", seed, step, from2, d2, q, lim2, ov, x, y)
+				}
+			}
+			if tr.breakpoints() != li.breakpoints() {
+				t.Fatalf("seed %d step %d: earliestWith changed the linear timeline", seed, step)
+			}
+			w1, okw1 := tr.firstConflict(from, from+d, q)
+			w2, okw2 := li.firstConflict(from, from+d, q)
+			if w1 != w2 || okw1 != okw2 {
+				t.Fatalf("seed %d step %d: firstConflict(q) %g %v vs %g %v", seed, step, w1, okw1, w2, okw2)
+			}
 			f1 := tr.fitsBetween(from, from+d*3, q, nil)
 			f2 := li.fitsBetween(from, from+d*3, q, nil)
 			if !slices.Equal(f1, f2) {
@@ -102,8 +141,8 @@ func TestTreeMatchesLinear(t *testing.T) {
 			if tr.fitsAt(from, q) != li.fitsAt(from, q) {
 				t.Fatalf("seed %d step %d: fitsAt differs", seed, step)
 			}
-			c1, ok1 := tr.firstConflict(from, from+d)
-			c2, ok2 := li.firstConflict(from, from+d)
+			c1, ok1 := tr.firstConflict(from, from+d, nil)
+			c2, ok2 := li.firstConflict(from, from+d, nil)
 			if c1 != c2 || ok1 != ok2 {
 				t.Fatalf("seed %d step %d: firstConflict %g %v vs %g %v", seed, step, c1, ok1, c2, ok2)
 			}
