@@ -103,7 +103,7 @@ func BenchmarkTimeline(b *testing.B) {
 						for i := 0; b.Loop(); i++ {
 							r := &Reservation{Dur: 300, Demand: qs[i%len(qs)], Start: at[i%len(at)]}
 							p.AddReservation(r)
-							p.tl.firstConflict(r.Start, r.End(), nil)
+							p.tl.firstConflict(r.Start, r.End(), nil, nil)
 							p.DeleteReservation(r)
 						}
 					})

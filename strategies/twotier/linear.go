@@ -143,7 +143,9 @@ func (l *linearTimeline) nextFit(after, before float64, q []int) (float64, bool)
 
 func (l *linearTimeline) fitsAt(t float64, q []int) bool { return fits(l.avail[l.find(t)], q) }
 
-func (l *linearTimeline) firstConflict(lo, hi float64, q []int) (float64, bool) {
+func (l *linearTimeline) firstConflict(lo, hi float64, q []int, ov []overlay) (float64, bool) {
+	l.apply(ov, 1)
+	defer l.apply(ov, -1)
 	for i := l.find(lo); i < len(l.keys) && l.keys[i] < hi; i++ {
 		for k, a := range l.avail[i] {
 			w := 0
@@ -158,22 +160,27 @@ func (l *linearTimeline) firstConflict(lo, hi float64, q []int) (float64, bool) 
 	return 0, false
 }
 
-// earliestWith applies ov, queries and undoes it.
-func (l *linearTimeline) earliestWith(from, dur float64, q []int, limit float64, ov []overlay) float64 {
-	apply := func(o overlay, sign int) {
-		if o.sign*sign < 0 {
+// apply books the overlays (dir 1) or takes them back (dir −1, in reverse
+// order).
+func (l *linearTimeline) apply(ov []overlay, dir int) {
+	for i := range ov {
+		o := ov[i]
+		if dir < 0 {
+			o = ov[len(ov)-1-i]
+		}
+		if o.sign*dir < 0 {
 			l.reserve(o.s, o.e, o.q)
 		} else {
 			l.unreserve(o.s, o.e, o.q)
 		}
 	}
-	for _, o := range ov {
-		apply(o, 1)
-	}
+}
+
+// earliestWith applies ov, queries and undoes it.
+func (l *linearTimeline) earliestWith(from, dur float64, q []int, limit float64, ov []overlay) float64 {
+	l.apply(ov, 1)
 	t := l.earliest(from, dur, q, limit)
-	for i := len(ov) - 1; i >= 0; i-- {
-		apply(ov[i], -1)
-	}
+	l.apply(ov, -1)
 	return t
 }
 

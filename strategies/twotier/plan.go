@@ -63,7 +63,11 @@ type Plan struct {
 	res     *resIndex // waiting reservations by (Start, seq)
 	seq     uint64
 	scratch []int
-	ov      [2]overlay
+
+	// what-if state of one TryReservation call
+	ov       []overlay
+	simMoves []simMove
+	simDeps  []projDep
 
 	// undo log of one shiftReservations call
 	moved    []move
@@ -74,6 +78,11 @@ type Plan struct {
 type move struct {
 	r    *Reservation
 	from float64
+}
+
+type simMove struct {
+	r  *Reservation
+	to float64
 }
 
 type projDep struct {
@@ -209,7 +218,7 @@ func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 	p.delayedN = 0
 	lo, hi := r.Start, r.End()
 	for {
-		t, bad := p.tl.firstConflict(lo, hi, nil)
+		t, bad := p.tl.firstConflict(lo, hi, nil, nil)
 		if !bad {
 			return true
 		}
@@ -278,36 +287,120 @@ func (p *Plan) pickVictim(t float64, r *Reservation) *Reservation {
 }
 
 // TryReservation is AddReservation(r) followed by ShiftReservations(r, pl),
-// with the same result and the same plan afterwards, but it first
-// evaluates ShiftReservations' first step without changing the plan: the
-// first instant r would over-commit, the reservation that would be delayed
-// for it, and that reservation's earliest starting time with r booked and
-// itself left out (an earliestWith query). When that step already fails —
-// in 2TFB most attempts do — nothing is booked or undone.
+// with the same result and the same plan afterwards. It first runs
+// ShiftReservations' loop as a what-if: r and every delay the loop decides
+// are overlays on the timeline (earliestWith, firstConflict), not
+// bookings, and the victims are picked with their would-be starts. Only
+// if the loop succeeds are r and the delays booked. In 2TFB and 2TFB-SF
+// most attempts fail, and then nothing is booked or undone.
 func (p *Plan) TryReservation(r *Reservation, pl int) bool {
-	t, bad := p.tl.firstConflict(r.Start, r.End(), r.Demand)
-	if bad {
+	ov := append(p.ov[:0], overlay{r.Start, r.End(), r.Demand, -1})
+	moves, deps := p.simMoves[:0], p.simDeps[:0]
+	ok := true
+	for delayed := 0; ; {
+		t, bad := p.tl.firstConflict(r.Start, r.End(), nil, ov)
+		if !bad {
+			break
+		}
 		p.tl.availAt(t, p.scratch)
-		for k, d := range r.Demand {
-			p.scratch[k] -= d
+		for _, o := range ov {
+			if o.s <= t && t < o.e {
+				for k, d := range o.q {
+					p.scratch[k] += o.sign * d
+				}
+			}
 		}
-		v := p.pickVictim(t, r)
+		v, from := p.simVictim(t, r, moves)
 		if v == nil {
-			return false
+			ok = false
+			break
 		}
-		p.ov[0] = overlay{v.Start, v.End(), v.Demand, +1}
-		p.ov[1] = overlay{r.Start, r.End(), r.Demand, -1}
-		ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, p.ov[:])
-		p.ov = [2]overlay{}
+		ov = append(ov, overlay{from, from + v.Dur, v.Demand, +1})
+		ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
 		if !(ns <= v.LTS) {
-			return false
+			ok = false
+			break
 		}
-		if pl == 0 && v.Project != nil && ns+v.Dur > v.Project.Departure {
-			return false
+		ov = append(ov, overlay{ns, ns + v.Dur, v.Demand, -1})
+		i := 0
+		for i < len(moves) && moves[i].r != v {
+			i++
+		}
+		if i == len(moves) {
+			moves = append(moves, simMove{v, ns})
+		}
+		moves[i].to = ns
+		if pr := v.Project; pr != nil {
+			j := 0
+			for j < len(deps) && deps[j].p != pr {
+				j++
+			}
+			dep := pr.Departure
+			if j < len(deps) {
+				dep = deps[j].dep
+			}
+			if ns+v.Dur > dep {
+				if j == len(deps) {
+					if pl != Unlimited && delayed >= pl {
+						ok = false
+						break
+					}
+					delayed++
+					deps = append(deps, projDep{pr, 0})
+				}
+				deps[j].dep = ns + v.Dur
+			}
 		}
 	}
-	p.AddReservation(r)
-	return !bad || p.ShiftReservations(r, pl)
+	if ok {
+		p.AddReservation(r)
+		for _, m := range moves {
+			p.DeleteReservation(m.r)
+			m.r.Start = m.to
+			p.AddReservation(m.r)
+		}
+		for _, d := range deps {
+			d.p.Departure = d.dep
+		}
+	}
+	clear(ov)
+	clear(moves)
+	clear(deps)
+	p.ov, p.simMoves, p.simDeps = ov[:0], moves[:0], deps[:0]
+	return ok
+}
+
+// simVictim is victim for TryReservation's what-if: the reservations in
+// moves count at their would-be starts. It returns the victim and its
+// current start.
+func (p *Plan) simVictim(t float64, r *Reservation, moves []simMove) (*Reservation, float64) {
+	var best *Reservation
+	bestStart := 0.0
+	consider := func(x *Reservation, s float64) {
+		if x == r || x.LTS <= s || !(s <= t && t < s+x.Dur) {
+			return
+		}
+		for k, d := range x.Demand {
+			if d > 0 && p.scratch[k] < 0 {
+				if best == nil || x.LTS > best.LTS || (x.LTS == best.LTS && (s > bestStart || (s == bestStart && x.seq > best.seq))) {
+					best, bestStart = x, s
+				}
+				return
+			}
+		}
+	}
+	p.res.overlapping(t, func(x *Reservation) {
+		for _, m := range moves {
+			if m.r == x {
+				return
+			}
+		}
+		consider(x, x.Start)
+	})
+	for _, m := range moves {
+		consider(m.r, m.to)
+	}
+	return best, bestStart
 }
 
 // restore undoes the moves of the current ShiftReservations call and removes

@@ -36,8 +36,9 @@ type timeline interface {
 	// fitsAt reports whether q fits at instant t.
 	fitsAt(t float64, q []int) bool
 	// firstConflict returns the first instant in [lo, hi) at which some
-	// pool's availability is below q (nil: below zero, i.e. over-committed).
-	firstConflict(lo, hi float64, q []int) (float64, bool)
+	// pool's availability is below q (nil: below zero, i.e. over-committed),
+	// on the timeline as it would be after applying ov.
+	firstConflict(lo, hi float64, q []int, ov []overlay) (float64, bool)
 	// availAt copies the availability at t into out.
 	availAt(t float64, out []int)
 	// breakpoints returns the number of breakpoints (for tests).

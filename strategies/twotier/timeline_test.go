@@ -123,8 +123,8 @@ func TestTreeMatchesLinear(t *testing.T) {
 			if tr.breakpoints() != li.breakpoints() {
 				t.Fatalf("seed %d step %d: earliestWith changed the linear timeline", seed, step)
 			}
-			w1, okw1 := tr.firstConflict(from, from+d, q)
-			w2, okw2 := li.firstConflict(from, from+d, q)
+			w1, okw1 := tr.firstConflict(from, from+d, q, ov)
+			w2, okw2 := li.firstConflict(from, from+d, q, ov)
 			if w1 != w2 || okw1 != okw2 {
 				t.Fatalf("seed %d step %d: firstConflict(q) %g %v vs %g %v", seed, step, w1, okw1, w2, okw2)
 			}
@@ -141,8 +141,8 @@ func TestTreeMatchesLinear(t *testing.T) {
 			if tr.fitsAt(from, q) != li.fitsAt(from, q) {
 				t.Fatalf("seed %d step %d: fitsAt differs", seed, step)
 			}
-			c1, ok1 := tr.firstConflict(from, from+d, nil)
-			c2, ok2 := li.firstConflict(from, from+d, nil)
+			c1, ok1 := tr.firstConflict(from, from+d, nil, nil)
+			c2, ok2 := li.firstConflict(from, from+d, nil, nil)
 			if c1 != c2 || ok1 != ok2 {
 				t.Fatalf("seed %d step %d: firstConflict %g %v vs %g %v", seed, step, c1, ok1, c2, ok2)
 			}

@@ -973,8 +973,10 @@ func (t *treeTimeline) fitsBetween(after, before float64, q []int, out []float64
 
 // firstConflict finds the first breakpoint from floor(lo) before hi where
 // some pool is below q (or below zero): one pass guided by the per-pool
-// minima, plus the two range ends.
-func (t *treeTimeline) firstConflict(lo, hi float64, q []int) (float64, bool) {
+// minima, plus the two range ends. With overlays, children an overlay end
+// falls into are opened, and the overlay ends that are not breakpoints are
+// tested on their own.
+func (t *treeTimeline) firstConflict(lo, hi float64, q []int, ov []overlay) (float64, bool) {
 	t.need = t.need[:0]
 	for k := range t.n {
 		w := 0
@@ -983,9 +985,33 @@ func (t *treeTimeline) firstConflict(lo, hi float64, q []int) (float64, bool) {
 		}
 		t.need = append(t.need, w)
 	}
+	f := t.floorKey(lo)
+	t.ff = f
+	t.setOverlays(ov)
+	defer func() { t.hasOv = false }()
+	// An overlay end that is not a breakpoint, in (f, lo], starts the
+	// stretch holding lo: f's stretch then ends before lo.
+	from, vi := f, 0
+	for vi < len(t.vkeys) && t.vkeys[vi] <= lo {
+		from = math.Nextafter(f, math.Inf(1))
+		vi++
+	}
 	p := t.slot(0)
 	clear(p)
-	key, ok := t.firstShort(t.root, p, 0, t.floorKey(lo), hi, t.need)
+	key, ok := t.firstShort(t.root, p, 0, from, hi, t.need)
+	if vi > 0 {
+		vi-- // the overlay end holding lo is tested too
+	}
+	for ; vi < len(t.vkeys) && t.vkeys[vi] < hi && (!ok || t.vkeys[vi] < key); vi++ {
+		b := t.vkeys[vi]
+		a := t.ovV
+		t.floor(b, a)
+		t.ovOffset(b, a)
+		if shortAt(a, t.need) {
+			key, ok = b, true
+			break
+		}
+	}
 	if !ok {
 		return 0, false
 	}
@@ -993,7 +1019,7 @@ func (t *treeTimeline) firstConflict(lo, hi float64, q []int) (float64, bool) {
 }
 
 // firstShort returns the first key in [lo, hi) of subtree x (prefix p,
-// owned by the call) short of need.
+// owned by the call) short of need, counting the overlays if any.
 func (t *treeTimeline) firstShort(x *bnode, p []int, depth int, lo, hi float64, need []int) (float64, bool) {
 	n := t.n
 	if x.leaf {
@@ -1003,7 +1029,16 @@ func (t *treeTimeline) firstShort(x *bnode, p []int, depth int, lo, hi float64, 
 			if k >= hi {
 				break
 			}
-			if k >= lo && shortAt(p, need) {
+			if k < lo {
+				continue
+			}
+			a := p
+			if t.hasOv {
+				a = t.ovA
+				copy(a, p)
+				t.ovOffset(k, a)
+			}
+			if shortAt(a, need) {
 				return k, true
 			}
 		}
@@ -1011,17 +1046,29 @@ func (t *treeTimeline) firstShort(x *bnode, p []int, depth int, lo, hi float64, 
 	}
 	for i := range x.m {
 		o := i * n
-		if x.clo[i] >= hi {
+		clo, chi := x.clo[i], x.chi[i]
+		if clo >= hi {
 			break
 		}
-		if x.chi[i] >= lo && short(p, x.cmn[o:o+n], need) {
-			if x.clo[i] >= lo && x.chi[i] < hi {
-				return t.firstBadIn(x.kids[i], p, need), true
+		if chi >= lo {
+			whole, pp := true, p
+			if t.hasOv {
+				if whole = t.ovUniform(clo, chi); whole {
+					pp = t.ovP
+					copy(pp, p)
+					t.ovOffset(clo, pp)
+				}
 			}
-			c := t.slot(depth + 1)
-			copy(c, p)
-			if k, ok := t.firstShort(x.kids[i], c, depth+1, lo, hi, need); ok {
-				return k, true
+			switch {
+			case whole && !short(pp, x.cmn[o:o+n], need):
+			case whole && clo >= lo && chi < hi:
+				return t.firstBadIn(x.kids[i], pp, need), true
+			default:
+				c := t.slot(depth + 1)
+				copy(c, p)
+				if k, ok := t.firstShort(x.kids[i], c, depth+1, lo, hi, need); ok {
+					return k, true
+				}
 			}
 		}
 		add(p, x.csum[o:o+n])
