@@ -92,24 +92,26 @@ func TestTreeMatchesLinear(t *testing.T) {
 			// What-if queries: leave out a booked interval, book a new one
 			// whose end is usually not a breakpoint.
 			var ov []overlay
-			if len(live) > 0 && rng.IntN(4) > 0 {
-				x := live[rng.IntN(len(live))]
+			for _, i := range rng.Perm(len(live))[:min(len(live), rng.IntN(3))] {
+				x := live[i]
 				ov = append(ov, overlay{x.s, x.e, x.q, +1})
 			}
-			if rng.IntN(4) > 0 {
+			for range rng.IntN(4) {
 				s := now + float64(rng.IntN(30)) - 2
 				if rng.IntN(2) == 0 {
 					s += rng.Float64()
+				}
+				e := s + rng.Float64()*15
+				if rng.IntN(2) == 0 {
+					e = math.Ceil(e)
 				}
 				nq := make([]int, len(caps))
 				for k := range nq {
 					nq[k] = rng.IntN(caps[k] + 1)
 				}
-				ov = append(ov, overlay{s, s + rng.Float64()*15, nq, -1})
+				ov = append(ov, overlay{s, e, nq, -1})
 			}
-			if rng.IntN(2) == 0 {
-				slices.Reverse(ov)
-			}
+			rng.Shuffle(len(ov), func(i, j int) { ov[i], ov[j] = ov[j], ov[i] })
 			for _, d2 := range []float64{0.5, 3, 17} {
 				from2 := now + rng.Float64()*30
 				lim2 := math.Inf(1)

@@ -70,7 +70,10 @@ type treeTimeline struct {
 	// overlays of an earliestWith scan
 	hasOv     bool
 	ov        []overlay
-	vkeys     []float64 // overlay ends that are not breakpoints, sorted
+	ovB       []float64 // overlay ends, sorted: they cut time into segments
+	ovSeg     []int     // per segment, n ints: the overlays' change there
+	ovC       int       // segment of the last key looked up
+	vkeys     []float64 // overlay ends after ff, sorted (some are breakpoints)
 	vi        int       // next of vkeys to visit
 	lastAvail []int     // true availability at the last breakpoint visited
 	ovP       []int
@@ -808,58 +811,99 @@ func (t *treeTimeline) visitAvail(key float64, a []int) walkState {
 	return more
 }
 
-// setOverlays clips ov to the origin and lists its ends that are not
-// breakpoints and lie after ff.
+// setOverlays clips ov to the origin, cuts time into segments at the
+// overlay ends with the overlays' total change in each, and lists the ends
+// after ff.
 func (t *treeTimeline) setOverlays(ov []overlay) {
-	t.ov = t.ov[:0]
-	t.vkeys = t.vkeys[:0]
-	t.vi = 0
+	n := t.n
+	t.ov, t.ovB, t.vkeys = t.ov[:0], t.ovB[:0], t.vkeys[:0]
+	t.vi, t.ovC = 0, 0
 	for _, o := range ov {
 		o.s = math.Max(o.s, t.base)
 		if !(o.e > o.s) {
 			continue
 		}
 		t.ov = append(t.ov, o)
-		for _, b := range [2]float64{o.s, o.e} {
-			if b <= t.ff || math.IsInf(b, 1) || t.floorKey(b) == b {
-				continue
-			}
-			if i, dup := slices.BinarySearch(t.vkeys, b); !dup {
-				t.vkeys = slices.Insert(t.vkeys, i, b)
-			}
+		t.ovB = append(t.ovB, o.s)
+		if !math.IsInf(o.e, 1) {
+			t.ovB = append(t.ovB, o.e)
 		}
 	}
 	t.hasOv = len(t.ov) > 0
-	if t.hasOv {
-		// The first key visited is ff; it sets lastAvail before any
-		// overlay end after it comes up.
-		clear(t.lastAvail)
+	if !t.hasOv {
+		return
 	}
+	slices.Sort(t.ovB)
+	t.ovB = slices.Compact(t.ovB)
+	// Segment j is [ovB[j-1], ovB[j]); add each overlay's change where it
+	// starts and take it back where it ends, then sum up.
+	segs := (len(t.ovB) + 1) * n
+	if cap(t.ovSeg) < segs {
+		t.ovSeg = make([]int, segs)
+	}
+	t.ovSeg = t.ovSeg[:segs]
+	clear(t.ovSeg)
+	for _, o := range t.ov {
+		i, _ := slices.BinarySearch(t.ovB, o.s)
+		j := len(t.ovB)
+		if !math.IsInf(o.e, 1) {
+			j, _ = slices.BinarySearch(t.ovB, o.e)
+		}
+		for k, a := range o.q {
+			t.ovSeg[(i+1)*n+k] += o.sign * a
+			if j < len(t.ovB) {
+				t.ovSeg[(j+1)*n+k] -= o.sign * a
+			}
+		}
+	}
+	for j := 1; j <= len(t.ovB); j++ {
+		add(t.ovSeg[j*n:j*n+n], t.ovSeg[(j-1)*n:j*n])
+	}
+	for _, b := range t.ovB {
+		if b > t.ff {
+			t.vkeys = append(t.vkeys, b)
+		}
+	}
+	// The first key visited is ff; it sets lastAvail before any overlay
+	// end after it comes up.
+	clear(t.lastAvail)
+}
+
+// seg returns the segment holding key. Scans look up keys in increasing
+// order, so it moves a cursor, falling back to a binary search.
+func (t *treeTimeline) seg(key float64) int {
+	c := t.ovC
+	if c > 0 && key < t.ovB[c-1] {
+		c, _ = slices.BinarySearch(t.ovB, key)
+		if c < len(t.ovB) && t.ovB[c] == key {
+			c++
+		}
+	}
+	for c < len(t.ovB) && t.ovB[c] <= key {
+		c++
+	}
+	t.ovC = c
+	return c
 }
 
 // ovOffset adds to out the overlays' change at key.
 func (t *treeTimeline) ovOffset(key float64, out []int) {
-	for _, o := range t.ov {
-		if o.s <= key && key < o.e {
-			for k, a := range o.q {
-				out[k] += o.sign * a
-			}
-		}
-	}
+	n := t.n
+	c := t.seg(key)
+	add(out, t.ovSeg[c*n:c*n+n])
 }
 
 // ovUniform reports whether no overlay end lies in (lo, hi], so that the
 // overlays change every key of [lo, hi] alike.
 func (t *treeTimeline) ovUniform(lo, hi float64) bool {
-	for _, o := range t.ov {
-		if (lo < o.s && o.s <= hi) || (lo < o.e && o.e <= hi) {
-			return false
-		}
-	}
-	return true
+	c := t.seg(lo)
+	return c == len(t.ovB) || t.ovB[c] > hi
 }
 
 // emitVirtual visits the overlay ends before lo that are not breakpoints.
+//
+// It is called with the first key of every piece and every breakpoint
+// visited, in order, so an end equal to lo is a breakpoint and is skipped.
 func (t *treeTimeline) emitVirtual(lo float64) walkState {
 	for t.vi < len(t.vkeys) && t.vkeys[t.vi] < lo {
 		b := t.vkeys[t.vi]
@@ -869,6 +913,9 @@ func (t *treeTimeline) emitVirtual(lo float64) walkState {
 		if st := t.visitAvail(b, t.ovV); st != more {
 			return st
 		}
+	}
+	if t.vi < len(t.vkeys) && t.vkeys[t.vi] == lo {
+		t.vi++
 	}
 	return more
 }
