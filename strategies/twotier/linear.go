@@ -7,7 +7,7 @@ import (
 
 // linearTimeline is the naive timeline: breakpoints in a sorted slice, every
 // query and update a linear walk. It is the thesis's linked list in slice
-// form, kept as the reference the treap is tested and benchmarked against.
+// form, kept as the reference the tree is tested and benchmarked against.
 type linearTimeline struct {
 	n     int
 	keys  []float64

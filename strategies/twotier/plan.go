@@ -50,13 +50,18 @@ func (r *Reservation) End() float64 { return r.Start + r.Dur }
 
 // Plan is the reservation structure of the thesis's §4.6: the availability
 // of every resource type over time together with the reservations of the
-// waiting jobs, with the operations of Table 5. Availability is kept in a
-// balanced search tree over breakpoints (a treap with lazy range updates and
-// per-pool subtree minima and maxima): adding or deleting a reservation and
-// locating over-committed breakpoints cost O(N log B) for N resource types
-// and B breakpoints; EarliestStartingTime costs O(N log B) per stretch of
-// breakpoints it has to skip (see the package doc for measurements against
-// the linear version).
+// waiting jobs, with the operations of Table 5. Availability is a B+ tree
+// of the changes of availability at the breakpoints whose internal nodes
+// summarise each child (sum of its changes, per-type minimum and maximum of
+// their running sums); the waiting reservations are a treap on (start,
+// booking order). For N resource types, B breakpoints and R reservations,
+// AddReservation and DeleteReservation cost O(N log B + log R), the first
+// over-committed instant of an interval O(N log B), and
+// EarliestStartingTime grows with the number of job-long stretches it
+// scans rather than with the breakpoints in them (see the package doc for
+// the measurements against the linear version). TryReservation is
+// AddReservation plus ShiftReservations evaluated before anything is
+// booked.
 // The zero value is not usable; build one with NewPlan.
 type Plan struct {
 	tl      timeline

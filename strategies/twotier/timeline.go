@@ -6,7 +6,7 @@ import (
 
 // timeline is the availability of every pool over future time: a step
 // function whose breakpoints are the starts and ends of running jobs and
-// reservations. Two implementations exist: treeTimeline (a treap of
+// reservations. Two implementations exist: treeTimeline (a B+ tree of
 // availability changes, used by the schedulers) and linearTimeline (a sorted
 // slice, the naive reference kept for tests and benchmarks).
 //

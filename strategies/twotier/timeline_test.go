@@ -9,7 +9,7 @@ import (
 	"github.com/schedfarm/schedfarm/sim"
 )
 
-// TestTreeMatchesLinear drives the treap and the linear timeline through the
+// TestTreeMatchesLinear drives the tree and the linear timeline through the
 // same random reserve/unreserve/advance sequence and compares every query.
 func TestTreeMatchesLinear(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
