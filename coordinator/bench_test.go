@@ -142,6 +142,40 @@ func BenchmarkFarmSpeedup2Over1(b *testing.B) {
 	b.ReportMetric(float64(cellSum)/float64(makespan), "order-bound")
 }
 
+// BenchmarkCellScaling runs the cells of BenchmarkFarmSpeedup2Over1 without
+// the farm: the whole list three times on one goroutine, then on each of two
+// goroutines at once, and reports 2·t1/t2 (balanced-speedup). Both
+// goroutines do the same work, so no worker waits for the last long cell:
+// this is how well the cells themselves scale on two cores.
+func BenchmarkCellScaling(b *testing.B) {
+	cells := speedupCells(b)
+	pass := func(par int) time.Duration {
+		start := time.Now()
+		var wg sync.WaitGroup
+		for range par {
+			wg.Go(func() {
+				for range 3 {
+					for _, c := range cells {
+						if res, err := experiments.RunCell(context.Background(), c); err != nil || res.Status != experiments.StatusOK {
+							b.Errorf("cell %s: %v %s", c.ID, err, res.Error)
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return time.Since(start)
+	}
+	var t1, t2 time.Duration
+	for b.Loop() {
+		t1 += pass(1)
+		t2 += pass(2)
+	}
+	runs := float64(b.N * 3 * len(cells))
+	b.ReportMetric(float64(t1.Microseconds())/1000/runs, "ms/cell-1")
+	b.ReportMetric(2*float64(t1)/float64(t2), "balanced-speedup")
+}
+
 // speedupCells writes a generated 4000-job trace and a 20-cell EASY/CONS
 // spec over it and returns the cells.
 func speedupCells(tb testing.TB) []experiments.Cell {
