@@ -33,7 +33,7 @@
 // path, size, modification time and SHA-256 all match, so an edited file is
 // parsed again. The cached jobs are shared and never modified; each run
 // copies the ones it uses and scales or filters its copy. A file the cache
-// cannot parse (missing, or malformed in strict mode) is read by the
-// streaming reader as before, which reports the problem; results are the
-// same with or without the cache.
+// cannot hold (missing, malformed in strict mode, or more than
+// TraceCacheBytes of jobs) is read by the streaming reader as before, which
+// reports any problem; results are the same with or without the cache.
 package runner

@@ -2,6 +2,7 @@ package swf
 
 import (
 	"crypto/sha256"
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -48,15 +49,16 @@ func (t *Trace) Read(max int) (jobs []workload.Job, skipped int) {
 // A trace is found again by its path, options, size, modification time and
 // the SHA-256 of its bytes: every Load reads the file once to hash it (far
 // cheaper than decompressing and parsing it), so an edited file is parsed
-// again, never served stale. Only files that parse without error are kept;
-// for any other (missing, unreadable, malformed in strict mode) Load reports
-// false and the caller reads the file with a [Reader] as usual, which
-// reports the problem exactly as it would without a cache.
+// again, never served stale. Only files that parse without error and fit
+// in the cache are kept; for any other (missing, unreadable, malformed in
+// strict mode, larger than the whole limit) Load reports false and the
+// caller reads the file with a [Reader] as usual, which reports any problem
+// exactly as it would without a cache. The cache remembers such contents
+// (by the same key, holding no jobs) so as not to parse them again.
 //
 // A Cache is safe for concurrent use. Concurrent loads of one file parse it
 // once; the others wait for that parse. The jobs held are limited to a number
-// of bytes; beyond it the least recently used traces are dropped, and a
-// trace larger than the whole limit is returned but not kept.
+// of bytes; beyond it the least recently used traces are dropped.
 type Cache struct {
 	limit int64
 
@@ -80,8 +82,7 @@ type cacheEntry struct {
 	used  uint64        // clock of the last use, for eviction
 }
 
-// NewCache returns a cache that keeps at most limit bytes of parsed jobs
-// (limit ≤ 0: nothing is kept, every Load parses).
+// NewCache returns a cache that keeps at most limit bytes of parsed jobs.
 func NewCache(limit int64) *Cache {
 	return &Cache{limit: limit, entries: map[cacheKey]*cacheEntry{}}
 }
@@ -125,36 +126,45 @@ func (c *Cache) Load(path string, opts Options) (*Trace, bool) {
 	c.entries[key] = e
 	c.mu.Unlock()
 
-	t, sum, err := parseTrace(f, path, opts)
+	t, sum, err := parseTrace(f, path, opts, c.limit)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
-	case err != nil || sum != key.sum || t.bytes > c.limit:
-		// Unreadable, changed while being read, or too big to keep: the
-		// parse (if any) serves this call and whoever waited for it.
+	case err != nil:
+		// Malformed, unreadable or bigger than the whole cache: the entry
+		// stays, empty, so that later loads of these same bytes go straight
+		// to the caller's reader instead of parsing again.
+	case sum != key.sum:
+		// Changed while being read: the parse serves this call and
+		// whoever waited for it, under no key.
 		delete(c.entries, key)
+		e.trace = t
 	default:
+		e.trace = t
 		c.size += t.bytes
 		c.clock++
 		e.used = c.clock
-	}
-	if err == nil {
-		e.trace = t
 	}
 	close(e.ready)
 	c.evict()
 	return e.trace, e.trace != nil
 }
 
-// evict drops the least recently used ready traces until the cache is
-// within its limit. c.mu is held.
+// errTooBig stops the parse of a trace larger than the cache.
+var errTooBig = errors.New("swf: trace larger than the cache")
+
+// jobBytes is the memory one parsed job takes.
+const jobBytes = int64(unsafe.Sizeof(workload.Job{}))
+
+// evict drops the least recently used traces until the cache is within its
+// limit. c.mu is held.
 func (c *Cache) evict() {
 	for c.size > c.limit {
 		var oldest cacheKey
 		var victim *cacheEntry
 		for k, e := range c.entries {
 			if e.trace == nil {
-				continue // still parsing
+				continue // still parsing, or not parsable: holds no jobs
 			}
 			if victim == nil || e.used < victim.used {
 				oldest, victim = k, e
@@ -169,8 +179,9 @@ func (c *Cache) evict() {
 }
 
 // parseTrace reads f from its start to its end as an SWF file and returns
-// the trace and the SHA-256 of the bytes it read.
-func parseTrace(f *os.File, path string, opts Options) (*Trace, [sha256.Size]byte, error) {
+// the trace and the SHA-256 of the bytes it read. It gives up with errTooBig
+// as soon as the jobs take more than limit bytes.
+func parseTrace(f *os.File, path string, opts Options, limit int64) (*Trace, [sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, sum, err
@@ -182,7 +193,7 @@ func parseTrace(f *os.File, path string, opts Options) (*Trace, [sha256.Size]byt
 		return nil, sum, err
 	}
 	t := &Trace{header: r.Header()}
-	if n := t.header.MaxJobs(); n > 0 && n < 1<<24 {
+	if n := t.header.MaxJobs(); n > 0 && n <= limit/jobBytes {
 		t.jobs = make([]workload.Job, 0, n)
 	}
 	for {
@@ -195,6 +206,10 @@ func parseTrace(f *os.File, path string, opts Options) (*Trace, [sha256.Size]byt
 			return nil, sum, err
 		}
 		t.jobs = append(t.jobs, j)
+		if int64(cap(t.jobs))*jobBytes > limit {
+			r.Close()
+			return nil, sum, errTooBig
+		}
 		if n := r.SkipCount(); n > 0 && t.skips == nil {
 			t.skips = make([]int, len(t.jobs)-1, cap(t.jobs))
 		}
@@ -207,7 +222,7 @@ func parseTrace(f *os.File, path string, opts Options) (*Trace, [sha256.Size]byt
 	if err := drain(src); err != nil {
 		return nil, sum, err
 	}
-	t.bytes = int64(cap(t.jobs))*int64(unsafe.Sizeof(workload.Job{})) + int64(cap(t.skips))*int64(unsafe.Sizeof(0))
+	t.bytes = int64(cap(t.jobs))*jobBytes + int64(cap(t.skips))*int64(unsafe.Sizeof(0))
 	h.Sum(sum[:0])
 	return t, sum, nil
 }

@@ -177,8 +177,18 @@ func TestCacheRefusesWhatAReaderRefuses(t *testing.T) {
 	if _, ok := cache.Load(corrupt, Options{Lenient: true}); ok {
 		t.Error("truncated gzip cached")
 	}
-	if len(cache.entries) != 0 {
-		t.Errorf("%d entries left after failures", len(cache.entries))
+	// Missing and directory: no entry; malformed and truncated: an empty
+	// one, so that the same bytes are not parsed again.
+	if len(cache.entries) != 2 || cache.size != 0 {
+		t.Errorf("%d entries, %d bytes after failures; want 2 (empty), 0", len(cache.entries), cache.size)
+	}
+	for k, e := range cache.entries {
+		if e.trace != nil {
+			t.Errorf("%s: failed parse kept a trace", k.path)
+		}
+	}
+	if _, ok := cache.Load(bad, Options{}); ok {
+		t.Error("malformed file cached on the second load")
 	}
 }
 
@@ -207,14 +217,16 @@ func TestCacheLimit(t *testing.T) {
 		t.Error("the most recently used trace was dropped")
 	}
 
-	// A trace larger than the limit is returned, not kept.
+	// A trace larger than the limit is left to the caller's reader, and
+	// not parsed again.
 	small := NewCache(per - 1)
-	x, ok := small.Load(paths[0], Options{})
-	if !ok || x.Len() != 2 {
-		t.Fatal("trace over the limit not returned")
+	for range 2 {
+		if _, ok := small.Load(paths[0], Options{}); ok {
+			t.Fatal("trace over the limit cached")
+		}
 	}
-	if len(small.entries) != 0 || small.size != 0 {
-		t.Errorf("trace over the limit kept")
+	if len(small.entries) != 1 || small.size != 0 {
+		t.Errorf("%d entries, %d bytes; want 1 (empty), 0", len(small.entries), small.size)
 	}
 }
 
