@@ -17,7 +17,7 @@ func TestFamilyInvariantsOnProjects(t *testing.T) {
 	p := sim.Platform{Pools: []sim.Pool{{Name: "a", Capacity: 5}, {Name: "b", Capacity: 3}}}
 	for _, cfg := range []twotier.Config{twotier.TSB(), twotier.TFB(), twotier.TFBSF(0.5, twotier.Unlimited), twotier.TFBSF(2, 0), twotier.TPB(1, twotier.Unlimited), twotier.TPB(0.5, 1)} {
 		for seed := uint64(1); seed <= 4; seed++ {
-			jobs := genProjects(rand.New(rand.NewPCG(seed, 77)), p, 200, 4)
+			jobs := twotier.RandomProjects(rand.New(rand.NewPCG(seed, 77)), p, 200, 4)
 			s, _ := twotier.New(p, cfg)
 			w, rec := strategytest.Recorder(p, s)
 			out, _, err := sim.Run(p, w, sim.NewSliceStream(jobs), nil)
@@ -32,28 +32,3 @@ func TestFamilyInvariantsOnProjects(t *testing.T) {
 	}
 }
 
-// genProjects draws n projects with integer times on p, one in five
-// high-priority.
-func genProjects(rng *rand.Rand, p sim.Platform, n int, gap int) []*sim.Job {
-	var jobs []*sim.Job
-	t, id := 0.0, int64(0)
-	for u := 1; u <= n; u++ {
-		t += float64(rng.IntN(gap + 1))
-		pi := 0.0
-		if rng.IntN(5) == 0 {
-			pi = 1
-		}
-		for range 1 + rng.IntN(5) {
-			id++
-			q := make([]int, len(p.Pools))
-			for k, pool := range p.Pools {
-				q[k] = rng.IntN(pool.Capacity/2 + 1)
-			}
-			te := float64(1 + rng.IntN(20))
-			j := sim.NewJob(id, t, q, te, te, 0)
-			j.Project, j.Priority = int64(u), pi
-			jobs = append(jobs, j)
-		}
-	}
-	return jobs
-}
