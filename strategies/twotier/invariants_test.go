@@ -31,4 +31,3 @@ func TestFamilyInvariantsOnProjects(t *testing.T) {
 		}
 	}
 }
-
