@@ -4,7 +4,10 @@
 // A worker has N slots; each slot fetches one cell at a time (prefetch 1, so
 // no cell waits in a local buffer while its ack timer runs), runs it while
 // sending in-progress heartbeats, publishes the result to the results stream
-// and waits for the publish ack, and only then acks the cell. A cell that
+// and waits for the publish ack, and only then acks the cell. That settling
+// runs in the background while the slot fetches and runs its next cell (at
+// most one settle per slot at a time), so the slot is not idle for those
+// round trips. A cell that
 // panics is reported as failed with the panic text and the head of its stack;
 // the slot goes on. When the context given to Run is cancelled the worker
 // stops fetching, lets running cells finish within a grace period, naks the

@@ -126,8 +126,14 @@ type worker struct {
 	stop context.Context
 }
 
-// slot fetches and runs one cell at a time until w.stop is done.
+// slot fetches and runs one cell at a time until w.stop is done. A finished
+// cell is settled (result published, then the cell acked) in the background
+// while the slot fetches and starts the next one, so the slot does not sit
+// idle for those two round trips; at most one settle per slot is in flight,
+// and the slot waits for it before it settles the next cell or returns.
 func (w *worker) slot(id string) {
+	var settling sync.WaitGroup
+	defer settling.Wait()
 	backoff := 100 * time.Millisecond
 	for w.stop.Err() == nil {
 		// The fetch ends early when the worker is told to stop, so an idle
@@ -146,14 +152,16 @@ func (w *worker) slot(id string) {
 		}
 		backoff = 100 * time.Millisecond
 		for msg := range batch.Messages() {
-			w.handle(id, msg)
+			w.handle(id, msg, &settling)
 		}
 		cancel()
 	}
 }
 
-// handle runs one delivered cell and settles its message.
-func (w *worker) handle(slotID string, msg jetstream.Msg) {
+// handle runs one delivered cell and settles its message: a nak at once,
+// or, once the previous settle of the slot is done, the result and the ack
+// in the background (tracked by settling).
+func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGroup) {
 	if w.stop.Err() != nil {
 		_ = msg.Nak()
 		return
@@ -195,8 +203,17 @@ func (w *worker) handle(slotID string, msg jetstream.Msg) {
 		res.Error = strings.TrimSpace(fmt.Sprintf("runner returned status %q; want %q or %q. %s", res.Status, experiments.StatusOK, experiments.StatusFailed, res.Error))
 		res.Status = experiments.StatusFailed
 	}
-	if err := w.publish(resultSubject, cell.ID+":"+strconv.FormatUint(seq, 10), res); err != nil {
-		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cell.ID, err)
+	settling.Wait()
+	settling.Go(func() { w.settle(slotID, msg, cell.ID, resultSubject, seq, res) })
+}
+
+// settle publishes the result of a cell and then acks the cell message: the
+// result is in the results stream before the cell leaves the work queue, so a
+// crash in between only runs the cell again (its result is then a
+// duplicate). A result that cannot be published naks the cell for a retry.
+func (w *worker) settle(slotID string, msg jetstream.Msg, cellID, resultSubject string, seq uint64, res experiments.CellResult) {
+	if err := w.publish(resultSubject, cellID+":"+strconv.FormatUint(seq, 10), res); err != nil {
+		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cellID, err)
 		_ = msg.Nak()
 		return
 	}
@@ -205,7 +222,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg) {
 	if err := msg.DoubleAck(ackCtx); err != nil {
 		// The result is published; a redelivery only runs the cell again and
 		// its result is dropped as a duplicate.
-		w.cfg.Logf("worker %s: cell %s: ack: %v", slotID, cell.ID, err)
+		w.cfg.Logf("worker %s: cell %s: ack: %v", slotID, cellID, err)
 	}
 }
 
