@@ -18,5 +18,10 @@
 //     published while no coordinator runs are kept;
 //   - stream SCHEDFARM_ADVISORIES, limits retention, capturing the
 //     max-deliveries advisories of the "workers" consumer, so a coordinator
-//     that was down when a cell exhausted its deliveries still learns of it.
+//     that was down when a cell exhausted its deliveries still learns of it;
+//   - object store SCHEDFARM_JOBS (7-day TTL): the per-job records of a
+//     result that would not fit in one message (the server's max_payload),
+//     stored by the worker before it publishes the result, under
+//     JobsObjectName(experiment, cell id, cell message sequence), loaded by
+//     the coordinator and deleted once the result is durable.
 package broker

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,9 @@ const (
 	ResultsStream    = "SCHEDFARM_RESULTS"
 	AdvisoriesStream = "SCHEDFARM_ADVISORIES"
 	WorkersConsumer  = "workers"
+	// JobsBucket is the object store that carries per-job records too large
+	// to travel inside a result message (see JobsObjectName).
+	JobsBucket = "SCHEDFARM_JOBS"
 
 	cellsPrefix   = "schedfarm.cells."
 	resultsPrefix = "schedfarm.results."
@@ -155,6 +159,46 @@ func (t Topology) streams() []jetstream.StreamConfig {
 			Replicas:    t.Replicas,
 		},
 	}
+}
+
+func (t Topology) jobsBucket() jetstream.ObjectStoreConfig {
+	return jetstream.ObjectStoreConfig{
+		Bucket:      JobsBucket,
+		Description: "schedfarm per-job records of results too large for one message",
+		// The coordinator deletes an object once its result is durable; the
+		// TTL only reclaims objects of results nobody collected.
+		TTL:      7 * 24 * time.Hour,
+		Storage:  jetstream.FileStorage,
+		Replicas: t.Replicas,
+	}
+}
+
+// JobsObjectName names the object holding the per-job records of one run of
+// a cell: the cell message's stream sequence tells a rerun apart from the
+// run whose result was already collected.
+func JobsObjectName(experiment, cellID string, seq uint64) string {
+	return Token(experiment) + "." + Token(cellID) + "." + strconv.FormatUint(seq, 10)
+}
+
+// JobsStore returns the per-job records object store, creating it with t's
+// settings when it does not exist.
+func JobsStore(ctx context.Context, js jetstream.JetStream, t Topology) (jetstream.ObjectStore, error) {
+	t = t.withDefaults()
+	os, err := js.ObjectStore(ctx, JobsBucket)
+	if err == nil {
+		return os, nil
+	}
+	if !errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, fmt.Errorf("look up object store %s: %w", JobsBucket, err)
+	}
+	os, err = js.CreateObjectStore(ctx, t.jobsBucket())
+	if err != nil {
+		if os2, err2 := js.ObjectStore(ctx, JobsBucket); err2 == nil {
+			return os2, nil // created concurrently by someone else
+		}
+		return nil, fmt.Errorf("create object store %s: %w", JobsBucket, err)
+	}
+	return os, nil
 }
 
 func (t Topology) workersConsumer() jetstream.ConsumerConfig {

@@ -99,6 +99,7 @@ type coordinator struct {
 	cells   map[string]experiments.Cell
 	cellsSt jetstream.Stream
 	resSt   jetstream.Stream
+	jobs    jetstream.ObjectStore // per-job records too large for a message
 
 	mu   sync.Mutex
 	done map[string]bool
@@ -108,6 +109,9 @@ type coordinator struct {
 	started time.Time
 	pending []jetstream.Msg // written but not yet flushed and acked
 	first   time.Time       // when the oldest pending result was written
+	// pendingObjects are the jobs objects of the pending results, deleted
+	// once those results are durable.
+	pendingObjects []string
 }
 
 // Run publishes every cell not yet done, collects results into cfg.Sink
@@ -260,6 +264,9 @@ func (c *coordinator) setup(ctx context.Context) error {
 	if c.resSt, err = c.js.Stream(ctx, broker.ResultsStream); err != nil {
 		return fmt.Errorf("results stream: %w", err)
 	}
+	if c.jobs, err = broker.JobsStore(ctx, c.js, c.cfg.Topology); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -409,7 +416,27 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 		if !known {
 			c.cfg.Logf("coordinator: dropping result of cell %s, which is not in experiment %s as specified now", res.CellID, c.cfg.Experiment)
 		}
+		c.deleteJobs(res.JobsObject)
 		return msg.Ack()
+	}
+	if name := res.JobsObject; name != "" {
+		data, err := c.jobs.GetBytes(context.Background(), name)
+		switch {
+		case errors.Is(err, jetstream.ErrObjectNotFound):
+			res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+				WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
+				Error: fmt.Sprintf("the per-job records of this result (object %s in %s) are gone: expired or deleted before the coordinator read them", name, broker.JobsBucket)}
+		case err != nil:
+			c.cfg.Logf("coordinator: read per-job records of cell %s (%s): %v; retrying", res.CellID, name, err)
+			return msg.NakWithDelay(time.Second)
+		default:
+			if err := json.Unmarshal(data, &res.Jobs); err != nil {
+				res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+					Error: fmt.Sprintf("the per-job records of this result (object %s in %s) do not decode: %v", name, broker.JobsBucket, err)}
+			}
+			c.pendingObjects = append(c.pendingObjects, name)
+		}
+		res.JobsObject = ""
 	}
 	if err := c.write(cell, res); err != nil {
 		return err
@@ -498,7 +525,24 @@ func (c *coordinator) sync() error {
 		_ = m.Ack() // a lost ack means a redelivery, dropped as already done
 	}
 	c.pending = c.pending[:0]
+	for _, name := range c.pendingObjects {
+		c.deleteJobs(name)
+	}
+	c.pendingObjects = c.pendingObjects[:0]
 	return nil
+}
+
+// deleteJobs removes a jobs object that is no longer needed; a failure only
+// leaves it to the bucket's TTL.
+func (c *coordinator) deleteJobs(name string) {
+	if name == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.jobs.Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		c.cfg.Logf("coordinator: delete per-job records %s: %v (the bucket's TTL removes them)", name, err)
+	}
 }
 
 func (c *coordinator) progress(final bool) {

@@ -418,21 +418,45 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 	}
 }
 
-// A result too large for the server's max_payload is reported as failed
-// with the reason, instead of being retried until MaxDeliver.
-func TestOversizedResultFailsWithReason(t *testing.T) {
+// Per-job records too large for one message (200,000 records ≈ 12 MB of
+// JSON against the broker's 8 MB max_payload) travel through the jobs
+// object store: the sink gets every record in order, and the object is
+// deleted once the result is durable.
+func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 	f := startFarm(t)
+	const n = 200_000
 	huge := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
 		r := okRunner(ctx, c)
-		r.Jobs = make([]experiments.JobRecord, 200_000) // ≈ 12 MB of JSON, over the 8 MB limit
+		r.Jobs = make([]experiments.JobRecord, n)
+		for i := range r.Jobs {
+			r.Jobs[i] = experiments.JobRecord{ID: int64(i + 1), Submit: float64(i), Start: float64(i) + 0.5, End: float64(i) + 2, Procs: 1 + int64(i%64), Wait: 0.5, Bsld: 1.25, State: "done"}
+		}
 		return r
 	}
 	f.startWorker(t, worker.Config{ID: "w", Runner: worker.RunnerFunc(huge)})
-	cells := makeCells("huge", 1)
+	cells := makeCells("huge", 2)
 	sink := newMemSink()
 	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "huge", Cells: cells, Sink: sink})
-	r := sink.results["c0000"]
-	if sum.Failed != 1 || !strings.Contains(r.Error, "max_payload") || !strings.Contains(r.Error, "200000 per-job records") {
-		t.Errorf("result status %s, error %q; want failed naming max_payload and the job records", r.Status, r.Error)
+	if sum.OK != 2 {
+		t.Fatalf("%d of 2 cells ok: %+v", sum.OK, sum.Failures)
 	}
+	for _, c := range cells {
+		r := sink.results[c.ID]
+		if len(r.Jobs) != n || r.JobsObject != "" {
+			t.Fatalf("cell %s: %d per-job records (object %q); want %d loaded back", c.ID, len(r.Jobs), r.JobsObject, n)
+		}
+		for i, j := range r.Jobs {
+			if j.ID != int64(i+1) || j.Procs != 1+int64(i%64) || j.End != float64(i)+2 {
+				t.Fatalf("cell %s: record %d = %+v; want id %d", c.ID, i, j, i+1)
+			}
+		}
+	}
+	store, err := f.js.ObjectStore(context.Background(), broker.JobsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the jobs objects to be deleted", func() bool {
+		objs, err := store.List(context.Background())
+		return errors.Is(err, jetstream.ErrNoObjectsFound) || (err == nil && len(objs) == 0)
+	})
 }

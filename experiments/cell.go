@@ -63,6 +63,11 @@ type CellResult struct {
 	// Jobs holds per-job records when the cell asked for them (KeepJobs);
 	// the results writer stores them in the per-job Parquet file.
 	Jobs []JobRecord `json:"jobs,omitempty"`
+	// JobsObject is set in transit only: when the per-job records are too
+	// large for one message, the worker stores them in the broker's object
+	// store under this name (broker.JobsObjectName) and the coordinator
+	// loads them back into Jobs before it writes the result.
+	JobsObject string `json:"jobs_object,omitempty"`
 }
 
 // JobRecord is the outcome of one job of a cell's simulation. Times are

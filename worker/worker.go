@@ -204,15 +204,16 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 		res.Status = experiments.StatusFailed
 	}
 	settling.Wait()
-	settling.Go(func() { w.settle(slotID, msg, cell.ID, resultSubject, seq, res) })
+	settling.Go(func() { w.settle(slotID, msg, cell, resultSubject, seq, res) })
 }
 
 // settle publishes the result of a cell and then acks the cell message: the
 // result is in the results stream before the cell leaves the work queue, so a
 // crash in between only runs the cell again (its result is then a
 // duplicate). A result that cannot be published naks the cell for a retry.
-func (w *worker) settle(slotID string, msg jetstream.Msg, cellID, resultSubject string, seq uint64, res experiments.CellResult) {
-	if err := w.publish(resultSubject, cellID+":"+strconv.FormatUint(seq, 10), res); err != nil {
+func (w *worker) settle(slotID string, msg jetstream.Msg, cell experiments.Cell, resultSubject string, seq uint64, res experiments.CellResult) {
+	cellID := cell.ID
+	if err := w.publish(resultSubject, cell, seq, res); err != nil {
 		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cellID, err)
 		_ = msg.Nak()
 		return
@@ -281,22 +282,36 @@ func (w *worker) run(slotID string, msg jetstream.Msg, cell experiments.Cell) (r
 // publish sends the result and waits for the stream's ack. The message id
 // is the cell id plus the cell message's stream sequence: a redelivery of the
 // same message that runs again is dropped as a duplicate, while a later
-// re-publication of the cell (a new sequence) gets through.
-func (w *worker) publish(subject, msgID string, res experiments.CellResult) error {
+// re-publication of the cell (a new sequence) gets through. Per-job records
+// that would push the message over the server's max_payload go to the jobs
+// object store first, and the message names the object.
+func (w *worker) publish(subject string, cell experiments.Cell, seq uint64, res experiments.CellResult) error {
 	data, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
-	if max := w.js.Conn().MaxPayload(); max > 0 && int64(len(data)) > max-1024 {
-		// Retrying cannot help: report the cell as failed with the reason.
-		res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
-			WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
-			Error: fmt.Sprintf("result is %d bytes (%d per-job records), over the NATS server's max_payload of %d bytes; "+
-				"raise max_payload on the server, or drop jobs_output from the spec", len(data), len(res.Jobs), max)}
+	limit := w.js.Conn().MaxPayload() - 1024
+	if limit > 0 && int64(len(data)) > limit && len(res.Jobs) > 0 {
+		name := broker.JobsObjectName(cell.Experiment, cell.ID, seq)
+		if err := w.putJobs(name, res.Jobs); err != nil {
+			return err
+		}
+		res.Jobs, res.JobsObject = nil, name
 		if data, err = json.Marshal(res); err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
 	}
+	if limit > 0 && int64(len(data)) > limit {
+		// Retrying cannot help: report the cell as failed with the reason.
+		res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+			WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
+			Error: fmt.Sprintf("result is %d bytes without its per-job records, over the NATS server's max_payload of %d bytes; "+
+				"raise max_payload on the server", len(data), limit+1024)}
+		if data, err = json.Marshal(res); err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
+	}
+	msgID := cell.ID + ":" + strconv.FormatUint(seq, 10)
 	var last error
 	for attempt := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -309,6 +324,24 @@ func (w *worker) publish(subject, msgID string, res experiments.CellResult) erro
 		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
 	}
 	return last
+}
+
+// putJobs stores per-job records in the jobs object store under name.
+func (w *worker) putJobs(name string, jobs []experiments.JobRecord) error {
+	data, err := json.Marshal(jobs)
+	if err != nil {
+		return fmt.Errorf("encode per-job records: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	store, err := broker.JobsStore(ctx, w.js, w.cfg.Topology)
+	if err != nil {
+		return err
+	}
+	if _, err := store.PutBytes(ctx, name, data); err != nil {
+		return fmt.Errorf("store %d bytes of per-job records as %s/%s: %w", len(data), broker.JobsBucket, name, err)
+	}
+	return nil
 }
 
 // stackHead keeps the frames from the panicking call on, at most n lines.
