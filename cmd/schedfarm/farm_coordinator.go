@@ -24,29 +24,18 @@ import (
 // NATS server and collect their results into the spec's output.
 func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	fs := farmFlagSet("coordinator", "coordinator --nats URL [credentials] [--ack-wait D] [--max-deliver N] spec.yaml", stdout, stderr)
-	var nf natsFlags
-	nf.register(fs)
-	var tf topologyFlags
-	tf.register(fs)
-	every := fs.Duration("progress-every", 10*time.Second, "interval of the plain progress lines when stdout is not a terminal")
-	pos, exit := farmParseArgs(fs, args, stdout)
+	var sf sweepFlags
+	sf.register(fs)
+	path, exit := sf.parse(fs, "coordinator", args, stdout, stderr)
 	if exit >= 0 {
 		return exit
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "schedfarm coordinator: want exactly one spec file, got %d arguments\n", len(pos))
-		return 2
-	}
-	if err := tf.validate(); err != nil {
-		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
-		return 2
-	}
-	spec, err := farmLoadSpec(pos[0])
+	spec, err := farmLoadSpec(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return 1
 	}
-	nc, err := farmDial(nf, "schedfarm coordinator "+spec.Name)
+	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return 1
@@ -54,7 +43,7 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return farmCoordinate(ctx, nc, spec, tf.topology(), *every, stdout, stderr)
+	return farmCoordinate(ctx, nc, spec, sf.topo.topology(), sf.every, stdout, stderr)
 }
 
 // farmDial connects with the flags' settings.

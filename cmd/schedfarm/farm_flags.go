@@ -110,3 +110,37 @@ func farmParseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (pos []str
 		args = rest[1:]
 	}
 }
+
+// sweepFlags are what `run` and `coordinator` share: the connection and
+// topology flags, the progress interval and the one spec argument.
+type sweepFlags struct {
+	nats  natsFlags
+	topo  topologyFlags
+	every time.Duration
+}
+
+// register adds the shared flags to fs.
+func (s *sweepFlags) register(fs *flag.FlagSet) {
+	s.nats.register(fs)
+	s.topo.register(fs)
+	fs.DurationVar(&s.every, "progress-every", 10*time.Second, "interval of the plain progress lines when stdout is not a terminal")
+}
+
+// parse parses args for the command name and checks the spec argument and
+// the topology flags. It returns the spec path, or an exit code ≥ 0 when the
+// command should stop (0 after --help, 2 after a usage error).
+func (s *sweepFlags) parse(fs *flag.FlagSet, name string, args []string, stdout, stderr io.Writer) (spec string, exit int) {
+	pos, exit := farmParseArgs(fs, args, stdout)
+	if exit >= 0 {
+		return "", exit
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "schedfarm %s: want exactly one spec file, got %d arguments\n", name, len(pos))
+		return "", 2
+	}
+	if err := s.topo.validate(); err != nil {
+		fmt.Fprintf(stderr, "schedfarm %s: %v\n", name, err)
+		return "", 2
+	}
+	return pos[0], -1
+}

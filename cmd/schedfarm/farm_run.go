@@ -25,28 +25,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs := farmFlagSet("run", "run [--workers N] [--state DIR] [--nats URL [credentials]] spec.yaml", stdout, stderr)
 	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated concurrently in this process (0 with --nats: only remote workers)")
 	state := fs.String("state", "", "directory of the embedded server's JetStream store (default .schedfarm/ beside the output)")
-	var nf natsFlags
-	nf.register(fs)
-	var tf topologyFlags
-	tf.register(fs)
-	every := fs.Duration("progress-every", 10*time.Second, "interval of the plain progress lines when stdout is not a terminal")
-	pos, exit := farmParseArgs(fs, args, stdout)
+	var sf sweepFlags
+	sf.register(fs)
+	path, exit := sf.parse(fs, "run", args, stdout, stderr)
 	if exit >= 0 {
 		return exit
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "schedfarm run: want exactly one spec file, got %d arguments\n", len(pos))
-		return 2
-	}
-	if err := tf.validate(); err != nil {
-		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-		return 2
-	}
-	if *workers < 0 || (*workers == 0 && nf.url == "") {
+	if *workers < 0 || (*workers == 0 && sf.nats.url == "") {
 		fmt.Fprintf(stderr, "schedfarm run: --workers %d: want at least 1 (0 only with --nats, when remote workers do the work)\n", *workers)
 		return 2
 	}
-	spec, err := farmLoadSpec(pos[0])
+	spec, err := farmLoadSpec(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
 		return 1
@@ -55,7 +44,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	var coordConn, workConn *nats.Conn
-	if nf.url == "" {
+	if sf.nats.url == "" {
 		dir := *state
 		if dir == "" {
 			dir = filepath.Join(filepath.Dir(spec.Output), ".schedfarm")
@@ -74,8 +63,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	} else {
-		if coordConn, err = farmDial(nf, "schedfarm run coordinator "+spec.Name); err == nil {
-			workConn, err = farmDial(nf, "schedfarm run workers "+spec.Name)
+		if coordConn, err = farmDial(sf.nats, "schedfarm run coordinator "+spec.Name); err == nil {
+			workConn, err = farmDial(sf.nats, "schedfarm run workers "+spec.Name)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
@@ -97,14 +86,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		host, _ := os.Hostname()
 		go func() {
 			workDone <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: *workers,
-				Runner: farmCellRunner(), Grace: 5 * time.Second, Topology: tf.topology(),
+				Runner: farmCellRunner(), Grace: 5 * time.Second, Topology: sf.topo.topology(),
 				Version: buildinfo.Version, Commit: buildinfo.Commit(),
 				Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
 		}()
 	} else {
 		workDone <- nil
 	}
-	code := farmCoordinate(ctx, coordConn, spec, tf.topology(), *every, stdout, stderr)
+	code := farmCoordinate(ctx, coordConn, spec, sf.topo.topology(), sf.every, stdout, stderr)
 	stopWorkers()
 	if err := <-workDone; err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: workers: %v\n", err)
