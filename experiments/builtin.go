@@ -38,8 +38,10 @@ func (c builtinCatalog) CheckScheduler(name string, params map[string]any) error
 func (c builtinCatalog) ModelNames() []string { return models.Names() }
 
 // CheckModel checks params against the model's documented parameters
-// (name, kind, range, choices) without generating the workload; checks that
-// need the generated jobs happen when a cell runs.
+// (name, kind, range, choices, free-form syntax such as est_bins) and then
+// their combinations (models.Check: est_bins needs estimates tsafrir05, …)
+// without generating the workload; checks that need the generated jobs
+// happen when a cell runs. Errors about one parameter are *ParamError.
 func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
 	specs := models.Specs(name)
 	if specs == nil {
@@ -56,14 +58,41 @@ func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
 	for _, k := range sortedKeys(params) {
 		s, ok := byName[k]
 		if !ok {
-			errs = append(errs, fmt.Errorf("unknown parameter %q; accepted: %s", k, strings.Join(known, ", ")))
+			errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("unknown parameter %q; accepted: %s", k, strings.Join(known, ", "))})
+			continue
+		}
+		if str, ok := params[k].(string); ok && s.Kind == models.String && s.Check != nil && len(s.Choices) == 0 {
+			if err := s.Check(str); err != nil {
+				errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("parameter %s = %s: %v; accepted: %s", k, formatValue(params[k]), err, s.Range())})
+			}
 			continue
 		}
 		if !modelValueOK(s, params[k]) {
-			errs = append(errs, fmt.Errorf("parameter %s = %s; accepted: %s", k, formatValue(params[k]), s.Range()))
+			errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("parameter %s = %s; accepted: %s", k, formatValue(params[k]), s.Range())})
 		}
 	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	for _, e := range unjoin(models.Check(name, params)) {
+		var pe *models.ParamError
+		if errors.As(e, &pe) {
+			e = &ParamError{Param: pe.Param, Err: fmt.Errorf("parameter %s %s", pe.Param, pe.Msg)}
+		}
+		errs = append(errs, e)
+	}
 	return errors.Join(errs...)
+}
+
+// unjoin splits an errors.Join error into its parts (nil: none).
+func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func modelValueOK(s models.ParamSpec, v any) bool {
@@ -73,6 +102,9 @@ func modelValueOK(s models.ParamSpec, v any) bool {
 		return ok
 	case models.String:
 		str, ok := v.(string)
+		if ok && s.Check != nil && len(s.Choices) == 0 {
+			return s.Check(str) == nil
+		}
 		return ok && slices.Contains(s.Choices, str)
 	}
 	var f float64

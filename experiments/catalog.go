@@ -16,7 +16,10 @@ type Catalog interface {
 	// jobs on one processor pool) or OutputProjects (multi-resource
 	// projects with their own platform); "" when the model is unknown.
 	ModelOutput(name string) string
-	// CheckModel reports whether the named model accepts params.
+	// CheckModel reports whether the named model accepts params. Errors
+	// about one parameter may be *ParamError (several joined with
+	// errors.Join): spec validation then reports each at that parameter's
+	// path.
 	CheckModel(name string, params map[string]any) error
 	// MetricNames lists the metric names a cell of a workload with the given
 	// output (OutputSWF or OutputProjects) can produce; nil means the list is
@@ -30,3 +33,18 @@ const (
 	OutputSWF      = "swf"
 	OutputProjects = "projects"
 )
+
+// ParamError is a Catalog error about one named parameter. Spec validation
+// reports it at the parameter's path, e.g. workload.generator.est_bins.
+type ParamError struct {
+	// Param is the parameter's name.
+	Param string
+	// Err says what is wrong and what would be accepted.
+	Err error
+}
+
+// Error returns Err's message.
+func (e *ParamError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ParamError) Unwrap() error { return e.Err }

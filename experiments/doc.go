@@ -15,6 +15,7 @@
 //	  warmup: 100                   # leading jobs left out of the metrics
 //	  # instead of trace: a workload/models generator, built per cell from its seed
 //	  # generator: {model: lublin99, jobs: 10000, procs: 128, estimates: tsafrir05}
+//	  #   Tsafrir user bins: est_bins: "3600=30,14400=10" (sec=percent; quote it inside {…})
 //	schedulers:
 //	  - fcfs
 //	  - easy

@@ -503,3 +503,91 @@ axes: [{param: scheduler.depth.k, values: [0, 1, 4, -3]}]
 		}
 	}
 }
+
+// Tsafrir user bins (est_bins) in a generator spec: a good spec validates and
+// its cells carry the parameter to the generator; bad bins are reported at
+// workload.generator.est_bins (or at the axis value) with what is accepted.
+func TestGeneratorEstBins(t *testing.T) {
+	s, err := Parse([]byte(`
+name: e
+workload:
+  generator:
+    model: lublin99
+    jobs: 1000
+    estimates: tsafrir05
+    max_estimate: 36000
+    est_bins: 3600=30,14400=10
+schedulers: [easy]
+axes: [{param: workload.generator.est_bins, values: ["3600=30,14400=10", "7200=25"]}]
+`), "b.yaml", BuiltinCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Cells()[0]
+	if v, _ := c.Lookup("workload.generator.est_bins"); v != "3600=30,14400=10" {
+		t.Fatalf("cell params %v", c.Params)
+	}
+	cfg, err := Config(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[float64]int{}
+	for {
+		j, err := cfg.Source.Next()
+		if err != nil {
+			break
+		}
+		n[j.ReqTime]++
+	}
+	if n[3600] != 300 || n[14400] != 100 {
+		t.Errorf("3600 s × %d jobs (want 300), 14400 s × %d (want 100)", n[3600], n[14400])
+	}
+
+	_, err = Parse([]byte(`
+name: e
+workload:
+  generator:
+    model: lublin99
+    jobs: 1000
+    estimates: tsafrir05
+    est_bins: "3600=30,3600=abc"
+schedulers: [easy]
+axes:
+  - param: workload.generator.est_bins
+    values: ["7200=5", "7200=0.01", "9000=30,9000=30"]
+`), "b.yaml", BuiltinCatalog())
+	var se *SpecError
+	if !errors.As(err, &se) {
+		t.Fatalf("want a *SpecError, got %v", err)
+	}
+	for _, w := range []string{
+		`line 8: workload.generator.est_bins: model "lublin99": parameter est_bins = "3600=30,3600=abc": bin 2 "3600=abc": percent "abc": want a number in (0, 100]; accepted: "" or sec=percent[,sec=percent…]`,
+		`line 12: axes[0].values[1]: model "lublin99": parameter est_bins bin 7200=0.01 gives int(jobs·percent/100) = 0 jobs of jobs = 1000; want percent ≥ 0.1`,
+		`line 12: axes[0].values[2]: model "lublin99": parameter est_bins = "9000=30,9000=30": bin 2 "9000=30": time 9000 s repeats bin 1; want distinct times`,
+	} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error\n%v\nlacks\n%s", err, w)
+		}
+	}
+	if len(se.Errors) != 3 {
+		t.Errorf("%d errors, want 3:\n%v", len(se.Errors), err)
+	}
+
+	// Well-formed bins that do not fit the other parameters: checked as a
+	// combination, still reported at est_bins.
+	_, err = Parse([]byte(`
+name: e
+workload:
+  generator: {model: lublin99, jobs: 1000, max_estimate: 36000, est_bins: "40000=10,3600=0.01"}
+schedulers: [easy]
+`), "b.yaml", BuiltinCatalog())
+	for _, w := range []string{
+		`line 4: workload.generator.est_bins: model "lublin99": parameter est_bins = "40000=10,3600=0.01" needs estimates tsafrir05 (estimates is none)`,
+		`line 4: workload.generator.est_bins: model "lublin99": parameter est_bins bin 40000=10: time 40000 s exceeds max_estimate = 36000 s; want times ≤ max_estimate`,
+		`line 4: workload.generator.est_bins: model "lublin99": parameter est_bins bin 3600=0.01 gives int(jobs·percent/100) = 0 jobs of jobs = 1000; want percent ≥ 0.1`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error\n%v\nlacks\n%s", err, w)
+		}
+	}
+}

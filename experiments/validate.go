@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"github.com/schedfarm/schedfarm/internal/numeric"
 	"math"
@@ -416,7 +417,22 @@ func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
 	}
 	if model != "" && ok && v.cat != nil {
 		if err := v.cat.CheckModel(model, gs.Params); err != nil {
-			v.errorf("workload.generator", "model %q: %v", model, err)
+			// A *ParamError is reported at its parameter; anything else
+			// at the generator.
+			var rest []error
+			for _, e := range unjoin(err) {
+				var pe *ParamError
+				if errors.As(e, &pe) && pe.Param != "" {
+					if _, given := gs.Params[pe.Param]; given {
+						v.errorf("workload.generator."+pe.Param, "model %q: %v", model, pe.Err)
+						continue
+					}
+				}
+				rest = append(rest, e)
+			}
+			if len(rest) > 0 {
+				v.errorf("workload.generator", "model %q: %s", model, strings.ReplaceAll(errors.Join(rest...).Error(), "\n", "; "))
+			}
 		}
 	}
 	if model != "" {
@@ -826,7 +842,7 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 			params := cloneMap(g.Params)
 			params[shortName(ax.name)] = val
 			if err := v.cat.CheckModel(g.Model, params); err != nil {
-				v.errorf(p, "model %q: %v", g.Model, err)
+				v.errorf(p, "model %q: %s", g.Model, strings.ReplaceAll(err.Error(), "\n", "; "))
 				ok = false
 			}
 		case strings.HasPrefix(ax.name, "scheduler."):

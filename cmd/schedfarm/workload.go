@@ -67,6 +67,20 @@ func (p workloadParams) Set(s string) error {
 	return nil
 }
 
+// estBinsFlag collects repeated --est-bins values into one comma-separated
+// list (the est_bins model parameter).
+type estBinsFlag []string
+
+func (e *estBinsFlag) String() string { return strings.Join(*e, ",") }
+
+func (e *estBinsFlag) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty; want sec=percent[,sec=percent…], e.g. 3600=30,14400=10")
+	}
+	*e = append(*e, s)
+	return nil
+}
+
 func workloadModels(stdout io.Writer) int {
 	fmt.Fprintln(stdout, "SWF models (schedfarm workload generate --model NAME; parameters via flags or --param name=value):")
 	for _, n := range models.Names() {
@@ -95,6 +109,8 @@ func workloadGenerate(args []string, stdout, stderr io.Writer) int {
 	procs := fs.Int("procs", 0, "machine size in processors; 0 = the model's default")
 	seed := fs.Uint64("seed", 1, "random seed (the generator draws from PCG(seed, seed))")
 	estimates := fs.String("estimates", "", "user runtime estimates for SWF models: none or tsafrir05")
+	var estBins estBinsFlag
+	fs.Var(&estBins, "est-bins", "Tsafrir user-supplied bins sec=percent[,sec=percent…] (repeatable; the reference driver's -b): exactly int(jobs·percent/100) jobs get the estimate sec seconds; at most 20 bins; needs --estimates tsafrir05")
 	load := fs.Float64("load", 0, "target offered load on --procs (0 = the model's own arrival rate)")
 	out := fs.String("o", "-", "output file (.gz to compress); - for standard output")
 	fs.StringVar(out, "output", "-", "same as -o")
@@ -109,6 +125,7 @@ write JSON lines: one "platform" object, then one object per job or project
 (format documented in 'schedfarm workload models' and the package docs).
 
 Example: schedfarm workload generate --model lublin99 --jobs 100000 --procs 256 --seed 1 --estimates tsafrir05 -o out.swf.gz
+         (add --est-bins 3600=30,14400=10 to give 30% of the jobs a 1 h and 10% a 4 h estimate)
 
 Flags:`)
 		fs.PrintDefaults()
@@ -133,6 +150,9 @@ Flags:`)
 	}
 	if set["estimates"] {
 		params["estimates"] = *estimates
+	}
+	if set["est-bins"] {
+		params["est_bins"] = estBins.String()
 	}
 	if set["load"] {
 		params["load"] = *load
@@ -537,6 +557,10 @@ func findSeedGenerator(name string) (seedGenerator, bool) {
 func writeSeedGenerator(g seedGenerator, params map[string]any, rng *rand.Rand, seed uint64, path string, stdout, stderr io.Writer) int {
 	if _, ok := params["estimates"]; ok {
 		fmt.Fprintf(stderr, "schedfarm workload generate: --estimates applies to SWF models only, not %s\n", g.name)
+		return 2
+	}
+	if _, ok := params["est_bins"]; ok {
+		fmt.Fprintf(stderr, "schedfarm workload generate: --est-bins applies to SWF models with --estimates tsafrir05 only, not %s\n", g.name)
 		return 2
 	}
 	if _, ok := params["procs"]; ok {

@@ -10,8 +10,9 @@
 // (integral floats are accepted for integer params). Unknown names and
 // out-of-range values are reported together, each naming the field and the
 // accepted range. Every SWF model accepts the common params (jobs, procs,
-// load, load_method, estimates, max_estimate); Specs lists them all with their
-// defaults, ranges and meaning, and Describe renders that list as text.
+// load, load_method, estimates, max_estimate, est_bins); Specs lists them all
+// with their defaults, ranges and meaning, and Describe renders that list as
+// text. Check validates params, combinations included, without generating.
 //
 // New runs the model once to measure what it produces (offered load, the
 // runtimes the Tsafrir estimates need) and returns a second, identical run as

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 
 func rng(s uint64) *rand.Rand { return rand.New(rand.NewPCG(s, s+1)) }
@@ -125,5 +127,98 @@ func TestBitExactThroughRegistry(t *testing.T) {
 	j, _ := src.Next()
 	if j.Submit != 273 || j.RunTime != 8 || j.AllocProcs != 8 {
 		t.Errorf("first job %+v", j)
+	}
+}
+
+// est_bins: user-supplied Tsafrir bins reach the histogram with exactly
+// int(N·percent/100) jobs and are recorded in the header.
+func TestEstBins(t *testing.T) {
+	params := map[string]any{"jobs": 2000, "estimates": "tsafrir05", "max_estimate": 36000, "est_bins": "3600=30,14400=10"}
+	src, info, err := New("lublin99", params, rng(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := workload.ReadAll(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[float64]int{}
+	for _, j := range jobs {
+		if j.ReqTime < j.RunTime {
+			t.Fatalf("job %d: estimate %g < runtime %g", j.ID, j.ReqTime, j.RunTime)
+		}
+		count[j.ReqTime]++
+	}
+	if count[3600] != 600 || count[14400] != 200 {
+		t.Errorf("3600 s × %d jobs (want 600), 14400 s × %d (want 200)", count[3600], count[14400])
+	}
+	if !slices.Equal(info.UserBins, []tsafrir05.UserBin{{Time: 3600, Jobs: 600}, {Time: 14400, Jobs: 200}}) {
+		t.Errorf("info.UserBins = %v", info.UserBins)
+	}
+	note := ""
+	for _, e := range info.Header() {
+		if strings.HasPrefix(e.Value, "Requested time") {
+			note = e.Value
+		}
+	}
+	if !strings.Contains(note, "Tmax 36000 s") || !strings.HasSuffix(note, "; user bins (est_bins): 3600 s × 600 jobs, 14400 s × 200 jobs") {
+		t.Errorf("estimates note %q", note)
+	}
+	if err := Check("lublin99", params); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+
+	// Automatic Tmax reaches the largest user time (rounded up to hours).
+	_, info, err = New("lublin99", map[string]any{"jobs": 1000, "estimates": "tsafrir05", "est_bins": "200000=5"}, rng(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.MaxEstimate < 201600 || info.UserBins[0] != (tsafrir05.UserBin{Time: 200000, Jobs: 50}) {
+		t.Errorf("auto Tmax %d, user bins %v", info.MaxEstimate, info.UserBins)
+	}
+
+	// Without est_bins nothing changes in the header.
+	_, info, _ = New("lublin99", map[string]any{"jobs": 1000, "estimates": "tsafrir05"}, rng(6))
+	if info.UserBins != nil {
+		t.Errorf("user bins %v without est_bins", info.UserBins)
+	}
+}
+
+func TestEstBinsErrors(t *testing.T) {
+	for _, c := range []struct {
+		params map[string]any
+		wants  []string
+	}{
+		{map[string]any{"est_bins": "3600=30"},
+			[]string{`lublin99: parameter est_bins = "3600=30" needs estimates tsafrir05 (estimates is none)`}},
+		{map[string]any{"estimates": "tsafrir05", "est_bins": "3600=abc,0=5,3600=2"},
+			[]string{`lublin99: parameter est_bins = 3600=abc,0=5,3600=2: bin 1 "3600=abc": percent "abc": want a number in (0, 100]; bin 2 "0=5": time "0"`, `want "" or sec=percent[,sec=percent…]`}},
+		{map[string]any{"estimates": "tsafrir05", "est_bins": "3600=70,7200=40"},
+			[]string{`percents sum to 110; want at most 100`}},
+		{map[string]any{"estimates": "tsafrir05", "max_estimate": 36000, "est_bins": "40000=10,3600=0.01"},
+			[]string{`parameter est_bins bin 40000=10: time 40000 s exceeds max_estimate = 36000 s`, `parameter est_bins bin 3600=0.01 gives int(jobs·percent/100) = 0 jobs of jobs = 1000; want percent ≥ 0.1`}},
+		{map[string]any{"estimates": "tsafrir05", "jobs": 100},
+			[]string{`lublin99: parameter jobs = 100: tsafrir05 estimates need more than 226 jobs`}},
+	} {
+		_, _, err := New("lublin99", c.params, rng(1))
+		cerr := Check("lublin99", c.params)
+		for _, e := range []error{err, cerr} {
+			if e == nil {
+				t.Errorf("%v: no error", c.params)
+				continue
+			}
+			for _, w := range c.wants {
+				if !strings.Contains(e.Error(), w) {
+					t.Errorf("%v: error\n%v\nlacks\n%s", c.params, e, w)
+				}
+			}
+		}
+	}
+	var pe *ParamError
+	if err := Check("lublin99", map[string]any{"est_bins": "3600=30"}); !errors.As(err, &pe) || pe.Param != "est_bins" {
+		t.Errorf("want a *ParamError for est_bins, got %v", err)
+	}
+	if err := Check("seed004", map[string]any{"projects": 10}); err != nil {
+		t.Errorf("seed004: %v", err)
 	}
 }

@@ -36,6 +36,11 @@ type ParamSpec struct {
 	ZeroOK  bool     // numbers: 0 ("off"/"automatic") is accepted besides [Min, Max]
 	Choices []string // strings: accepted values
 	Doc     string
+	// Check validates a free-form string parameter (Kind String, no
+	// Choices): nil when the value is acceptable, else what is wrong.
+	Check func(string) error
+	// Form describes the values Check accepts, for Range.
+	Form string
 }
 
 // Range describes the accepted values, as used in error messages.
@@ -44,6 +49,9 @@ func (s ParamSpec) Range() string {
 	case Bool:
 		return "true or false"
 	case String:
+		if s.Check != nil && len(s.Choices) == 0 {
+			return s.Form
+		}
 		return "one of " + strings.Join(s.Choices, ", ")
 	}
 	r := fmt.Sprintf("%s in [%s, %s]", s.Kind, num(s.Min), num(s.Max))
@@ -128,6 +136,12 @@ func convert(s ParamSpec, raw any) (any, error) {
 		str, ok := raw.(string)
 		if !ok {
 			return nil, errors.New("not a string")
+		}
+		if s.Check != nil && len(s.Choices) == 0 {
+			if err := s.Check(str); err != nil {
+				return nil, err
+			}
+			return str, nil
 		}
 		if !slices.Contains(s.Choices, str) {
 			return nil, errors.New("not an accepted value")

@@ -2,6 +2,7 @@ package models
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -39,6 +40,9 @@ type Info struct {
 	Estimates      string
 	MaxEstimate    int
 	CappedRuntimes int
+	// UserBins are the Tsafrir user-supplied bins (parameter est_bins) in
+	// job counts, nil when none were given.
+	UserBins []tsafrir05.UserBin
 	// MaxRuntime is the longest runtime yielded, seconds.
 	MaxRuntime float64
 	// Notes are deviations from the published model and other remarks, one
@@ -79,7 +83,15 @@ func (i Info) Header() []HeaderEntry {
 	}
 	h = append(h, HeaderEntry{"Note", load})
 	if i.Estimates != "" {
-		h = append(h, HeaderEntry{"Note", fmt.Sprintf("Requested time (field 9) = %s user runtime estimates, Tmax %d s; %d runtimes capped to Tmax", i.Estimates, i.MaxEstimate, i.CappedRuntimes)})
+		note := fmt.Sprintf("Requested time (field 9) = %s user runtime estimates, Tmax %d s; %d runtimes capped to Tmax", i.Estimates, i.MaxEstimate, i.CappedRuntimes)
+		if len(i.UserBins) > 0 {
+			bins := make([]string, len(i.UserBins))
+			for k, b := range i.UserBins {
+				bins[k] = fmt.Sprintf("%d s × %d jobs", b.Time, b.Jobs)
+			}
+			note += "; user bins (est_bins): " + strings.Join(bins, ", ")
+		}
+		h = append(h, HeaderEntry{"Note", note})
 	}
 	for _, n := range i.Notes {
 		h = append(h, HeaderEntry{"Note", n})
@@ -120,8 +132,89 @@ func commonParams(jobs, procs int64) []ParamSpec {
 			Doc: "how load is reached: model = the model's own arrival-rate knob from its analytic load (daily cycle kept); measured = generate, measure, then multiply every interarrival time by measured/target (exact)"},
 		{Name: "estimates", Kind: String, Default: "none", Choices: []string{"none", "tsafrir05"}, Doc: "user runtime estimates in field 9: none (−1) or the Tsafrir et al. 2005 model"},
 		{Name: "max_estimate", Kind: Int, Default: int64(0), Min: tsafrir05.MinMaxEstimate + 1, Max: 1e9, ZeroOK: true,
-			Doc: "Tsafrir Tmax in seconds; runtimes above it are cut to it (0 = the longest runtime rounded up to whole hours, at least 7200; the PWA suggests 36000 for lublin99)"},
+			Doc: "Tsafrir Tmax in seconds; runtimes above it are cut to it (0 = the longest runtime rounded up to whole hours, at least 7200 and at least the largest est_bins time; the PWA suggests 36000 for lublin99)"},
+		{Name: "est_bins", Kind: String, Default: "", Check: checkEstBins, Form: estBinsForm,
+			Doc: "Tsafrir user-supplied bins, sec=percent[,sec=percent…] (the reference driver's -b): exactly int(jobs·percent/100) jobs get the estimate sec; needs estimates tsafrir05 (\"\" = none)"},
 	}
+}
+
+// estBinsForm describes the accepted est_bins values.
+const estBinsForm = "\"\" or sec=percent[,sec=percent…]: at most 20 bins, distinct integer times > 0 (≤ max_estimate), 0 < percent ≤ 100, percents summing to ≤ 100"
+
+// checkEstBins validates the syntax of est_bins, all problems on one line.
+func checkEstBins(s string) error {
+	if _, err := tsafrir05.ParseUserPercents(s); err != nil {
+		return errors.New(strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return nil
+}
+
+// ParamError is a problem with one named parameter of a model.
+type ParamError struct {
+	// Model and Param name the model and the parameter.
+	Model, Param string
+	// Msg follows "<model>: parameter <param> " in Error.
+	Msg string
+}
+
+// Error renders "<model>: parameter <param> <msg>".
+func (e *ParamError) Error() string { return e.Model + ": parameter " + e.Param + " " + e.Msg }
+
+// crossCheck reports the problems that involve several parameters, without
+// generating anything: tsafrir05 estimates need more than 226 jobs, est_bins
+// needs estimates tsafrir05, its times must not exceed an explicit
+// max_estimate, twenty bins need one at max_estimate, and every bin must
+// give at least one of jobs jobs.
+func crossCheck(name string, v values) []error {
+	var errs []error
+	bad := func(param, format string, args ...any) {
+		errs = append(errs, &ParamError{Model: name, Param: param, Msg: fmt.Sprintf(format, args...)})
+	}
+	est, jobs := v.str("estimates"), v.int("jobs")
+	if est == "tsafrir05" && jobs <= tsafrir05.MinJobs {
+		bad("jobs", "= %d: tsafrir05 estimates need more than %d jobs; want jobs > %d or estimates none", jobs, tsafrir05.MinJobs, tsafrir05.MinJobs)
+	}
+	bins, _ := tsafrir05.ParseUserPercents(v.str("est_bins"))
+	if len(bins) == 0 {
+		return errs
+	}
+	if est != "tsafrir05" {
+		bad("est_bins", "= %q needs estimates tsafrir05 (estimates is %s); want estimates tsafrir05 or no est_bins", v.str("est_bins"), est)
+	}
+	tmax := v.int("max_estimate")
+	atMax := false
+	for _, b := range bins {
+		if tmax > 0 && b.Time > tmax {
+			bad("est_bins", "bin %d=%g: time %d s exceeds max_estimate = %d s; want times ≤ max_estimate", b.Time, b.Percent, b.Time, tmax)
+		}
+		atMax = atMax || b.Time == tmax
+		if n := int(float64(jobs) * b.Percent / 100); n < 1 {
+			bad("est_bins", "bin %d=%g gives int(jobs·percent/100) = %d jobs of jobs = %d; want percent ≥ %g", b.Time, b.Percent, n, jobs, 100/float64(jobs))
+		}
+	}
+	if tmax > 0 && len(bins) == tsafrir05.MaxUserBins && !atMax {
+		bad("est_bins", "has %d bins and none at max_estimate = %d s; want at most %d, or one bin at max_estimate (Tmax always keeps a head value)", len(bins), tmax, tsafrir05.MaxUserBins-1)
+	}
+	return errs
+}
+
+// Check validates params for the named SWF or Projects model the way New and
+// NewProjects do before generating: every unknown or out-of-range parameter
+// and every inconsistent combination (crossCheck) is reported. Problems that
+// depend on the generated jobs (an infeasible max_estimate) are not.
+func Check(name string, params map[string]any) error {
+	m, ok := find(name)
+	if !ok {
+		return fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	v, err := decode(name, m.params, params)
+	if err != nil {
+		return err
+	}
+	if m.output != SWF {
+		return nil
+	}
+	return errors.Join(crossCheck(name, v)...)
 }
 
 // registry lists the models; built by a function, no init.
@@ -196,8 +289,8 @@ func New(name string, params map[string]any, rng *rand.Rand) (workload.Source, I
 	if err != nil {
 		return nil, Info{}, err
 	}
-	if v.str("estimates") == "tsafrir05" && v.int("jobs") <= tsafrir05.MinJobs {
-		return nil, Info{}, fmt.Errorf("%s: parameter jobs = %d: tsafrir05 estimates need more than %d jobs; want jobs > %d or estimates none", name, v.int("jobs"), tsafrir05.MinJobs, tsafrir05.MinJobs)
+	if errs := crossCheck(name, v); len(errs) > 0 {
+		return nil, Info{}, errors.Join(errs...)
 	}
 	genSeed := [2]uint64{rng.Uint64(), rng.Uint64()}
 	estSeed := [2]uint64{rng.Uint64(), rng.Uint64()}
@@ -252,10 +345,12 @@ func New(name string, params map[string]any, rng *rand.Rand) (workload.Source, I
 
 	var est []float64
 	if wantEst {
-		tmax, hist, erng, err := estimateHistogram(v.int("max_estimate"), runtimes, info.MaxRuntime, estSeed)
+		user, _ := tsafrir05.ParseUserPercents(v.str("est_bins"))
+		tmax, hist, erng, err := estimateHistogram(v.int("max_estimate"), runtimes, info.MaxRuntime, user, estSeed)
 		if err != nil {
 			return nil, Info{}, fmt.Errorf("%s: %w", name, err)
 		}
+		info.UserBins = tsafrir05.UserBinsFromPercents(len(runtimes), user)
 		est, info.CappedRuntimes, err = tsafrir05.Assign(runtimes, hist, erng)
 		if err != nil {
 			return nil, Info{}, fmt.Errorf("%s: %w", name, err)
@@ -322,21 +417,31 @@ func (w *withEstimates) Next() (workload.Job, error) {
 	return j, nil
 }
 
-// estimateHistogram builds the Tsafrir histogram. With tmax 0 (automatic) it
-// starts from the longest runtime rounded up to whole hours (at least 7200 s)
-// and grows Tmax by 25% steps until every job can get an estimate at least
-// its runtime; an explicit tmax is used as is and must be feasible.
-func estimateHistogram(tmax int, runtimes []float64, maxRT float64, seed [2]uint64) (int, []tsafrir05.Bin, *rand.Rand, error) {
+// estimateHistogram builds the Tsafrir histogram, with the user bins given
+// as percents of the jobs (est_bins). With tmax 0 (automatic) it starts from
+// the longest runtime rounded up to whole hours (at least 7200 s, and at
+// least the largest user bin time rounded up to whole hours) and grows Tmax
+// by 25% steps until every job can get an estimate at least its runtime; an
+// explicit tmax is used as is and must be feasible.
+func estimateHistogram(tmax int, runtimes []float64, maxRT float64, user []tsafrir05.UserPercent, seed [2]uint64) (int, []tsafrir05.Bin, *rand.Rand, error) {
 	sorted := slices.Clone(runtimes)
 	slices.SortFunc(sorted, func(a, b float64) int { return -cmp.Compare(a, b) })
 	auto := tmax == 0
 	if auto {
 		tmax = max(7200, int(math.Ceil(maxRT/3600))*3600)
+		for _, b := range user {
+			tmax = max(tmax, (b.Time+3599)/3600*3600)
+		}
 	}
 	for attempt := 0; ; attempt++ {
 		erng := rand.New(rand.NewPCG(seed[0], seed[1]))
-		hist, err := tsafrir05.Default(len(runtimes), tmax).Histogram(erng)
+		p := tsafrir05.Default(len(runtimes), tmax)
+		p.UserBins = tsafrir05.UserBinsFromPercents(len(runtimes), user)
+		hist, err := p.Histogram(erng)
 		if err != nil {
+			if len(user) > 0 {
+				err = fmt.Errorf("est_bins %s: %w", tsafrir05.FormatUserPercents(user), err)
+			}
 			return 0, nil, nil, err
 		}
 		if tsafrir05.Feasible(sorted, hist) {

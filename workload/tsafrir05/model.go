@@ -59,6 +59,11 @@ type Params struct {
 	// BinTimeParam is "a" of the tail times (a−1)x/(a−x); ≤ 1 means
 	// automatic, 1 + 12.1039·K^(−0.6026).
 	BinTimeParam float64
+	// UserBins are user-supplied head bins (the reference driver's -b), at
+	// most MaxUserBins, with distinct times: each time becomes a head value
+	// and gets exactly its job count. UserBinsFromPercents builds them from
+	// percents. Empty: the published model.
+	UserBins []UserBin
 }
 
 // Default returns the published model for n jobs and maximal estimate tmax.
@@ -90,16 +95,18 @@ func (p Params) Validate() error {
 	if !(p.TailParams[0] > 0) {
 		errs = append(errs, fmt.Errorf("tsafrir05: TailParams[0] = %g, want > 0", p.TailParams[0]))
 	}
+	errs = append(errs, p.validateUserBins()...)
 	return errors.Join(errs...)
 }
 
-// NumBins returns K for the parameters (spec §4.3).
+// NumBins returns K for the parameters (spec §4.3): Bins when set, else the
+// power model (at least the number of user bins) or the linear table.
 func (p Params) NumBins() int {
 	if p.Bins > 0 {
 		return p.Bins
 	}
 	if p.PowerBinModel {
-		return int(math.Round(p.BinPowerParams[0] * math.Pow(float64(p.Jobs), p.BinPowerParams[1])))
+		return max(len(p.UserBins), int(math.Round(p.BinPowerParams[0]*math.Pow(float64(p.Jobs), p.BinPowerParams[1]))))
 	}
 	return LinearBins(p.Jobs)
 }
@@ -151,7 +158,10 @@ func HeadTimes(tmax int) []int {
 }
 
 // HeadSizes returns the head bin sizes in percent, descending: index i is the
-// size of popularity rank i+1 (spec §4.4).
+// size of popularity rank i+1 (spec §4.4, gen_head_binsiz). Rank 1 gets the
+// rest of HeadShare; when a user bin is at MaxEstimate, rank 1 is instead
+// that bin's percent and ranks 2..20 are scaled so the head still sums to
+// HeadShare. The user bins are merged in later (Histogram).
 func (p Params) HeadSizes() []float64 {
 	s := make([]float64, Top)
 	sum := 0.0
@@ -159,7 +169,15 @@ func (p Params) HeadSizes() []float64 {
 		s[x-1] = p.HeadParams[0]*math.Exp(p.HeadParams[1]*float64(x)) + p.HeadParams[2]
 		sum += s[x-1]
 	}
-	s[0] = HeadShare - sum
+	if nj, ok := p.userJobs(p.MaxEstimate); ok {
+		s[0] = 100 * float64(nj) / float64(p.Jobs)
+		f := (HeadShare - s[0]) / sum
+		for x := 1; x < Top; x++ {
+			s[x] *= f
+		}
+	} else {
+		s[0] = HeadShare - sum
+	}
 	slices.SortFunc(s, func(a, b float64) int { return -cmpF(a, b) })
 	return s
 }
@@ -177,27 +195,45 @@ func cmpF(a, b float64) int {
 // popRanks maps head time rank ttr → popularity rank with the pool algorithm
 // (spec §4.4). Rank 1 always goes to Tmax.
 func popRanks(rng *rand.Rand) [Top]int {
+	return popRanksUser(rng, [Top]int{})
+}
+
+// popRanksUser is popRanks under a user constraint: a time rank with
+// user[ttr] > 0 takes that popularity rank, and those ranks are reserved
+// (never pooled, never due, never drawn for another time rank). When nothing
+// is left to draw, the smallest free rank is taken (the reference code fails
+// an assertion there, or computes lrand48() % 0).
+func popRanksUser(rng *rand.Rand, user [Top]int) [Top]int {
 	var bound [Top + 1]int
 	for ttr, row := range timrnkToPoprnk {
 		for _, r := range row {
 			bound[r] = max(bound[r], ttr)
 		}
 	}
-	var chosen [Top + 1]bool
+	var chosen, reserved [Top + 1]bool
+	for _, r := range user {
+		if r > 0 {
+			reserved[r] = true
+		}
+	}
+	free := func(r int) bool { return !chosen[r] && !reserved[r] }
 	var mapping [Top]int
 	var pool []int
 	for ttr := 0; ttr < Top; ttr++ {
 		for _, r := range timrnkToPoprnk[ttr] {
-			if !chosen[r] {
+			if free(r) {
 				pool = append(pool, r)
 			}
 		}
 		rank := 0
-		if ttr == 0 {
+		switch {
+		case user[ttr] > 0:
+			rank = user[ttr]
+		case ttr == 0 && free(1):
 			rank = 1
-		} else {
+		default:
 			for r := 1; r <= Top; r++ {
-				if bound[r] <= ttr && !chosen[r] {
+				if bound[r] <= ttr && free(r) {
 					rank = r
 					break
 				}
@@ -206,9 +242,9 @@ func popRanks(rng *rand.Rand) [Top]int {
 				j1, j2 := rng.IntN(len(pool)), rng.IntN(len(pool))
 				rank = min(pool[j1], pool[j2])
 			}
-			if rank == 0 { // cannot happen with the published table
+			if rank == 0 { // only when user ranks emptied the pool
 				for r := 1; r <= Top; r++ {
-					if !chosen[r] {
+					if free(r) {
 						rank = r
 						break
 					}
@@ -275,7 +311,8 @@ type Bin struct {
 
 // Histogram builds the K-bin estimate histogram, sorted by time. K, the
 // times and the multiset of counts do not depend on rng; only which time
-// gets which count does.
+// gets which count does. Every user bin appears with exactly its job count;
+// the other bins absorb the rounding (spec §4.6).
 func (p Params) Histogram(rng *rand.Rand) ([]Bin, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -286,7 +323,17 @@ func (p Params) Histogram(rng *rand.Rand) ([]Bin, error) {
 		return nil, fmt.Errorf("tsafrir05: only %d head times below MaxEstimate = %d", len(head), p.MaxEstimate)
 	}
 	hs := p.HeadSizes()
-	ranks := popRanks(rng)
+	var constraint [Top]int
+	if len(p.UserBins) > 0 {
+		head = mergeHeadTimes(head, p.UserBins)
+		if len(head) != Top { // Validate rules this out
+			return nil, fmt.Errorf("tsafrir05: %d head times after merging the user bins, want %d", len(head), Top)
+		}
+		var slot []int
+		hs, slot = p.mergeHeadSizes(hs)
+		constraint = p.userConstraint(head, slot)
+	}
+	ranks := popRanksUser(rng, constraint)
 	type tp struct {
 		t int
 		p float64
@@ -303,31 +350,48 @@ func (p Params) Histogram(rng *rand.Rand) ([]Bin, error) {
 		bins = append(bins, tp{t, ts[perm[i]]})
 	}
 	out := make([]Bin, len(bins))
+	user := make([]bool, len(bins))
 	sum := 0
 	for i, b := range bins {
-		out[i] = Bin{Time: b.t, Jobs: max(1, int(math.Round(b.p*float64(p.Jobs)/100)))}
+		if nj, ok := p.userJobs(b.t); ok {
+			out[i], user[i] = Bin{Time: b.t, Jobs: nj}, true
+		} else {
+			out[i] = Bin{Time: b.t, Jobs: max(1, int(math.Round(b.p*float64(p.Jobs)/100)))}
+		}
 		sum += out[i].Jobs
 	}
-	adjust(out, p.Jobs, sum)
+	if got := adjust(out, user, p.Jobs, sum); got != p.Jobs {
+		return nil, fmt.Errorf("tsafrir05: the bins outside UserBins cannot absorb the difference: %d jobs for Jobs = %d", got, p.Jobs)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time < out[j].Time })
 	return out, nil
 }
 
-// adjust equalises the bin counts to n (spec §4.6, adjust_njobs).
-func adjust(bins []Bin, n, sum int) {
+// adjust equalises the bin counts to n (spec §4.6, adjust_njobs), changing
+// only the bins not marked user, and returns the resulting total.
+func adjust(bins []Bin, user []bool, n, sum int) int {
 	diff := n - sum
 	sign := 1
 	if diff < 0 {
 		sign, diff = -1, -diff
 	}
 	if diff == 0 {
-		return
+		return sum
 	}
-	total := sum
-	idx := make([]int, len(bins))
+	total := 0 // J: jobs in the non-user bins, computed once
+	var idx []int
+	for i, b := range bins {
+		if !user[i] {
+			total += b.Jobs
+			idx = append(idx, i)
+		}
+	}
 	for attempt := 0; attempt < 4 && diff > 0; attempt++ {
-		for i := range idx {
-			idx[i] = i
+		idx = idx[:0]
+		for i := range bins {
+			if !user[i] {
+				idx = append(idx, i)
+			}
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return bins[idx[a]].Jobs > bins[idx[b]].Jobs })
 		f := float64(diff) / float64(total)
@@ -363,6 +427,7 @@ func adjust(bins []Bin, n, sum int) {
 		}
 		diff = cur
 	}
+	return n - sign*diff
 }
 
 // Assign gives every job an estimate from hist (whose counts must sum to
