@@ -91,6 +91,8 @@ func (p Params) Validate() error {
 	}
 	if p.PowerBinModel && !(p.BinPowerParams[0] > 0 && p.BinPowerParams[1] > 0) {
 		errs = append(errs, fmt.Errorf("tsafrir05: BinPowerParams = %v, want both > 0", p.BinPowerParams))
+	} else if p.PowerBinModel && p.Bins == 0 && p.Jobs > MinJobs && p.NumBins() <= Top {
+		errs = append(errs, fmt.Errorf("tsafrir05: the power bin model %v gives K = %d bins for Jobs = %d, want K > %d (a tail bin must exist); use more jobs, the linear model or an explicit Bins", p.BinPowerParams, p.NumBins(), p.Jobs, Top))
 	}
 	if !(p.TailParams[0] > 0) {
 		errs = append(errs, fmt.Errorf("tsafrir05: TailParams[0] = %g, want > 0", p.TailParams[0]))

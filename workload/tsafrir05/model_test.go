@@ -136,6 +136,18 @@ func TestValidate(t *testing.T) {
 	if _, err := Default(227, 5701).Histogram(rand.New(rand.NewPCG(1, 1))); err != nil {
 		t.Error(err)
 	}
+	// The power model gives K = round(0.653566·N^0.547761): 15 at N = 300
+	// (no tail bin), 29 at N = 1000.
+	power := func(n int) Params { p := Default(n, 64800); p.PowerBinModel = true; return p }
+	if err := power(300).Validate(); err == nil || !strings.Contains(err.Error(), "K = 15") {
+		t.Errorf("power model at N = 300: %v; want an error naming K = 15", err)
+	}
+	if got := power(1000).NumBins(); got != 29 {
+		t.Errorf("power model K(1000) = %d; want 29", got)
+	}
+	if err := power(1000).Validate(); err != nil {
+		t.Error(err)
+	}
 }
 
 // Spec §4.8 test 5: pool mapping invariants over 10^4 seeds. The spec's
