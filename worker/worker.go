@@ -75,7 +75,8 @@ func (c Config) validate() error {
 
 // Run runs the worker until ctx is cancelled, then drains as described in
 // the package documentation and returns nil. It returns an error only when
-// it cannot start (bad config, no consumer).
+// it cannot start (bad config, no consumer); a cancellation during that
+// setup is a clean stop (nil).
 func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	if err := cfg.validate(); err != nil {
 		return err
@@ -99,6 +100,9 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	setupCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	cons, err := broker.EnsureExists(setupCtx, js, cfg.Topology)
 	cancel()
+	if err != nil && ctx.Err() != nil {
+		return nil // stopped while setting up: no cell was taken
+	}
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", cfg.ID, err)
 	}

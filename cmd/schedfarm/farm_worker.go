@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -58,10 +57,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: farmCellRunner(), Grace: *grace,
 		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf})
-	// A SIGINT or SIGTERM while the worker is still setting up (creating
-	// the streams and consumer) cancels the setup: a clean stop too, as the
-	// worker had no cell yet.
-	if err != nil && !(errors.Is(err, context.Canceled) && ctx.Err() != nil) {
+	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1
 	}
