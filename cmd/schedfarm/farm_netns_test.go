@@ -267,20 +267,7 @@ func netnsCommand(ctx context.Context, ns, dir string, env []string, args ...str
 func (f *farmFixture) startIn(t *testing.T, ns string, env []string, args ...string) *farmProc {
 	t.Helper()
 	cmd := netnsCommand(context.Background(), ns, f.dir, env, args...)
-	p := &farmProc{cmd: cmd, out: &syncBuffer{}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = p.out, p.out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.err = cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("output of schedfarm %s (host %s):\n%s", strings.Join(args, " "), ns, p.out.String())
-		}
-	})
-	return p
+	return launch(t, cmd, strings.Join(args, " ")+" (host "+ns+")")
 }
 
 // runIn runs the binary on the host of namespace ns to completion and

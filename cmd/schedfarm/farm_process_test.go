@@ -169,6 +169,13 @@ func (f *farmFixture) start(t *testing.T, env []string, args ...string) *farmPro
 		}
 	}
 	cmd.Env = append(cmd.Env, env...)
+	return launch(t, cmd, strings.Join(args, " "))
+}
+
+// launch starts cmd with its output captured; the process is killed when the
+// test ends, and its output (labelled what) is logged if the test failed.
+func launch(t *testing.T, cmd *exec.Cmd, what string) *farmProc {
+	t.Helper()
 	p := &farmProc{cmd: cmd, out: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	if err := cmd.Start(); err != nil {
@@ -179,7 +186,7 @@ func (f *farmFixture) start(t *testing.T, env []string, args ...string) *farmPro
 		_ = cmd.Process.Kill()
 		<-p.done
 		if t.Failed() {
-			t.Logf("output of schedfarm %s:\n%s", strings.Join(args, " "), p.out.String())
+			t.Logf("output of schedfarm %s:\n%s", what, p.out.String())
 		}
 	})
 	return p
