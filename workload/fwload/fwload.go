@@ -226,16 +226,7 @@ func (p Params) MeanWork() float64 {
 
 // repeatPMF returns P(k runs) for k = 1..MaxRepeats at index k−1.
 func (p Params) repeatPMF() []float64 {
-	w := make([]float64, p.MaxRepeats)
-	s := 0.0
-	for k := 1; k <= p.MaxRepeats; k++ {
-		w[k-1] = math.Pow(float64(k), -p.RepeatExponent)
-		s += w[k-1]
-	}
-	for i := range w {
-		w[i] /= s
-	}
-	return w
+	return dist.PowerPMF(1, p.MaxRepeats, p.RepeatExponent)
 }
 
 // MeanRuns is the mean number of runs per job.

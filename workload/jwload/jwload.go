@@ -181,16 +181,7 @@ func (p Params) shares() []float64 {
 // rangePMF is P(n | range i) ∝ n^−a over the range, index n−lo.
 func (p Params) rangePMF(i int) []float64 {
 	lo, hi, _ := p.bounds(i)
-	w := make([]float64, hi-lo+1)
-	s := 0.0
-	for n := lo; n <= hi; n++ {
-		w[n-lo] = math.Pow(float64(n), -p.SizeExponent)
-		s += w[n-lo]
-	}
-	for k := range w {
-		w[k] /= s
-	}
-	return w
+	return dist.PowerPMF(lo, hi, p.SizeExponent)
 }
 
 // MeanSize is the analytic mean job size.

@@ -198,3 +198,18 @@ func (d *Drand48) Lrand48() int64 {
 	d.x = (0x5DEECE66D*d.x + 0xB) & (1<<48 - 1)
 	return int64(d.x >> 17)
 }
+
+// PowerPMF returns the distribution P(n) ∝ n^−a over the integers lo..hi
+// (1 ≤ lo ≤ hi) at index n−lo.
+func PowerPMF(lo, hi int, a float64) []float64 {
+	w := make([]float64, hi-lo+1)
+	s := 0.0
+	for n := lo; n <= hi; n++ {
+		w[n-lo] = math.Pow(float64(n), -a)
+		s += w[n-lo]
+	}
+	for i := range w {
+		w[i] /= s
+	}
+	return w
+}
