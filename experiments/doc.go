@@ -13,6 +13,9 @@
 //	  load: 0.7                     # target offered load: interarrivals scaled (omit: as in the workload)
 //	  jobs: 2000                    # simulate at most this many jobs (default all)
 //	  warmup: 100                   # leading jobs left out of the metrics
+//	  user_estimates: tsafrir05     # trace only: none | tsafrir05 (default none), see below
+//	  max_estimate: 64800           #   Tsafrir Tmax, s (default 0: automatic)
+//	  est_bins: "3600=30"           #   Tsafrir user bins, sec=percent[,…] (default none)
 //	  # instead of trace: a workload/models generator, built per cell from its seed
 //	  # generator: {model: lublin99, jobs: 10000, procs: 128, estimates: tsafrir05}
 //	  #   Tsafrir user bins: est_bins: "3600=30,14400=10" (sec=percent; quote it inside {…})
@@ -49,9 +52,33 @@
 //	    values: [10, 20, 40, 80, 160]
 //	    common_random_numbers: true
 //
+// Modelled estimates for a trace: with user_estimates: tsafrir05 every cell
+// replaces the requested time (SWF field 9) of each job it simulates by a
+// Tsafrir, Etsion & Feitelson 2005 user runtime estimate (the jobs kept by
+// jobs and with submit time, runtime and processors known; N of them, N >
+// 226), drawn from the cell seed on a stream of its own
+// (runner.EstimatesStream): replications draw different estimates, the
+// schedulers of one grid point the same. Runtimes above Tmax are cut to it,
+// as the model does. max_estimate is Tmax in seconds (0 or omitted:
+// automatic, the longest runtime rounded up to whole hours, at least 7200 s,
+// grown by 25% steps until feasible — the generators' rule); est_bins are
+// the model's user-supplied bins (the generators' est_bins). The cached
+// trace is not changed: each cell draws on its own copy. It needs estimates
+// user (the default), which the cell then applies to the modelled times;
+// the trace's own field 9 is not used. user_estimates, max_estimate and
+// est_bins apply to trace workloads only (a generator has
+// workload.generator.estimates, max_estimate and est_bins), and max_estimate
+// and est_bins need user_estimates: tsafrir05 in some cell; an axis point
+// with user_estimates: none ignores them. Validation checks these
+// combinations for the fixed values and for each axis value against the
+// fixed ones; two of them swept by two axes are checked when the cell runs
+// (a bad pair fails that cell with the reason). "schedfarm workload
+// estimates" writes the same kind of file once, for use outside a spec.
+//
 // Axis parameters are dotted paths: platform.<param>, workload.load,
 // workload.jobs, workload.warmup, workload.estimates, workload.overrun,
-// workload.trace, workload.generator.<param>, scheduler.<param> (every
+// workload.trace, workload.user_estimates, workload.max_estimate,
+// workload.est_bins, workload.generator.<param>, scheduler.<param> (every
 // scheduler of the spec must accept it) and scheduler.<name>.<param> (only
 // that scheduler; the others run once per remaining point). An axis replaces
 // a fixed value of the same parameter. The grid is the cartesian product of
@@ -79,7 +106,8 @@
 // with the first axis slowest, then scheduler in spec order). Cell.Params
 // holds every resolved parameter under its dotted name, sorted by name:
 // platform.*, workload.* (trace, estimates, overrun and, when given, load,
-// jobs, warmup, generator.*) and scheduler.*.
+// jobs, warmup, user_estimates, max_estimate, est_bins, generator.*) and
+// scheduler.*.
 //
 // The ID (CellID) is the first 16 hex digits of SHA-256 over a canonical
 // JSON encoding of (experiment name, base seed, scheduler, replication,

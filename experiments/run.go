@@ -13,6 +13,7 @@ import (
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload/models"
+	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 
 // Config turns a cell's parameters into a runner configuration. Every
@@ -31,7 +32,7 @@ func Config(c Cell) (runner.Config, error) {
 		Seed:            c.Seed,
 	}
 	var unknown []string
-	var model string
+	var model, userEst, estBins string
 	gen := map[string]any{}
 	for _, p := range c.Params {
 		ok := true
@@ -56,6 +57,12 @@ func Config(c Cell) (runner.Config, error) {
 			ok = setInt(&cfg.WarmupJobs, p.Value)
 		case p.Name == "workload.lenient":
 			cfg.Lenient, ok = p.Value.(bool)
+		case p.Name == "workload.user_estimates":
+			ok = setString(&userEst, p.Value)
+		case p.Name == "workload.max_estimate":
+			ok = setInt(&cfg.MaxEstimate, p.Value)
+		case p.Name == "workload.est_bins":
+			ok = setString(&estBins, p.Value)
 		case p.Name == "workload.generator.model":
 			ok = setString(&model, p.Value)
 		case strings.HasPrefix(p.Name, "workload.generator."):
@@ -74,6 +81,9 @@ func Config(c Cell) (runner.Config, error) {
 	if len(cfg.SchedulerParams) == 0 {
 		cfg.SchedulerParams = nil
 	}
+	if err := traceEstimates(&cfg, userEst, estBins, model); err != nil {
+		return cfg, err
+	}
 	if model != "" {
 		// The generator draws from a PCG stream of the cell seed; the
 		// second word only separates it from other uses of the seed.
@@ -90,6 +100,27 @@ func Config(c Cell) (runner.Config, error) {
 		return cfg, fmt.Errorf("generator parameters without workload.generator.model")
 	}
 	return cfg, nil
+}
+
+// traceEstimates sets the modelled user estimates of a trace cell
+// (workload.user_estimates, max_estimate, est_bins). The runner draws them
+// from the cell seed on a stream of their own (runner.EstimatesStream), so
+// they perturb nothing else. A cell with user_estimates none (an axis
+// point) ignores max_estimate and est_bins.
+func traceEstimates(cfg *runner.Config, userEst, estBins, model string) error {
+	if userEst == "" || userEst == runner.UserEstimatesNone {
+		cfg.MaxEstimate = 0
+		return nil
+	}
+	if model != "" {
+		return fmt.Errorf("workload.user_estimates applies to trace workloads only; the generator draws its own estimates (workload.generator.estimates)")
+	}
+	bins, err := tsafrir05.ParseUserPercents(estBins)
+	if err != nil {
+		return fmt.Errorf("workload.est_bins %q: %s", estBins, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	cfg.UserEstimates, cfg.EstBins = userEst, bins
+	return nil
 }
 
 // projectModel returns the cell's generator model when it is a Projects

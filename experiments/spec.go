@@ -78,6 +78,17 @@ type WorkloadSpec struct {
 	Warmup int
 	// Lenient skips malformed trace lines instead of failing.
 	Lenient bool
+	// UserEstimates is "none" (default) or "tsafrir05": a trace workload's
+	// requested times (field 9) replaced, per cell, by modelled user runtime
+	// estimates drawn from the cell seed (runner.Config.UserEstimates).
+	// Generators have their own parameter (workload.generator.estimates).
+	UserEstimates string
+	// MaxEstimate is the model's Tmax in seconds, 0 for automatic; only
+	// with UserEstimates tsafrir05.
+	MaxEstimate int
+	// EstBins are the model's user-supplied bins, "sec=percent,…" ("" for
+	// none); only with UserEstimates tsafrir05.
+	EstBins string
 }
 
 // GeneratorSpec names a synthetic workload model and its parameters.
@@ -132,6 +143,10 @@ type rawWorkload struct {
 	Jobs      any            `yaml:"jobs"`
 	Warmup    any            `yaml:"warmup"`
 	Lenient   bool           `yaml:"lenient"`
+
+	UserEstimates string `yaml:"user_estimates"`
+	MaxEstimate   any    `yaml:"max_estimate"`
+	EstBins       any    `yaml:"est_bins"`
 }
 
 type rawAxis struct {

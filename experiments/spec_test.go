@@ -332,7 +332,7 @@ workload:
   trace: testdata/tiny.swf
   laod: 0.5
 schedulers: [fcfs]
-`, []string{`line 5: workload.laod: unknown field; accepted: estimates, generator, jobs, lenient, load, overrun, trace, warmup`}},
+`, []string{`line 5: workload.laod: unknown field; accepted: est_bins, estimates, generator, jobs, lenient, load, max_estimate, overrun, trace, user_estimates, warmup`}},
 		{"unknown top-level field", `
 name: e
 workload: {trace: testdata/tiny.swf}

@@ -3,7 +3,6 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/numeric"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/internal/numeric"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/workload/models"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -49,6 +51,135 @@ func workloadParams() map[string]paramDef {
 		"workload.overrun":   {kind: KindString, accepted: "extend, kill", check: oneOf("overrun", "extend", "kill")},
 		"workload.trace":     {kind: KindString, accepted: "a path to an SWF file (plain or .gz)", check: nonEmpty("trace")},
 		"workload.lenient":   {kind: KindBool, accepted: "true or false"},
+
+		"workload.user_estimates": {kind: KindString, accepted: "none, tsafrir05 (modelled user runtime estimates in field 9 of a trace, drawn per cell)",
+			check: oneOf("user_estimates", runner.UserEstimatesNone, runner.UserEstimatesTsafrir)},
+		"workload.max_estimate": {kind: KindInt, accepted: maxEstimateAccepted(), check: checkMaxEstimate},
+		"workload.est_bins":     {kind: KindString, accepted: estimateSpec("est_bins").Form, check: checkEstBins},
+	}
+}
+
+// estimateSpec returns the workload/models documentation of a Tsafrir
+// estimate parameter (max_estimate, est_bins): trace workloads accept the
+// same values as the generators.
+func estimateSpec(name string) models.ParamSpec {
+	for _, s := range models.EstimateParams() {
+		if s.Name == name {
+			return s
+		}
+	}
+	panic("experiments: workload/models has no estimate parameter " + name)
+}
+
+func maxEstimateAccepted() string {
+	s := estimateSpec("max_estimate")
+	return fmt.Sprintf("0 (automatic: the longest runtime rounded up to whole hours, at least 7200 s, grown until feasible) or an integer in [%.0f, %.0f] (Tsafrir Tmax, seconds)", s.Min, s.Max)
+}
+
+func checkMaxEstimate(v any) string {
+	s, n := estimateSpec("max_estimate"), v.(int64)
+	if n == 0 || float64(n) >= s.Min && float64(n) <= s.Max {
+		return ""
+	}
+	return fmt.Sprintf("max_estimate %d out of range", n)
+}
+
+func checkEstBins(v any) string {
+	if ps := models.CheckEstimateBins(v.(string), 0, 0); len(ps) > 0 {
+		return "est_bins " + strings.Join(ps, "; ")
+	}
+	return ""
+}
+
+// Trace-estimate parameters: the fields that combine with each other.
+const (
+	pUserEstimates = "workload.user_estimates"
+	pMaxEstimate   = "workload.max_estimate"
+	pEstBins       = "workload.est_bins"
+	pEstimates     = "workload.estimates"
+)
+
+// estimateParam reports whether name takes part in the checks of
+// combinations of trace estimate settings (estimateValue, estimateBase).
+func estimateParam(name string) bool {
+	switch name {
+	case pUserEstimates, pMaxEstimate, pEstBins, pEstimates:
+		return true
+	}
+	return false
+}
+
+// estimateValue checks an axis value of an estimate parameter against the
+// fixed values of the others; a pair whose other member is swept too is
+// checked when the cell runs. "" when fine.
+func (v *validator) estimateValue(name string, val any, s *Spec) string {
+	w := s.Workload
+	switch name {
+	case pUserEstimates:
+		if val == runner.UserEstimatesTsafrir && !v.swept[pEstimates] && w.Estimates != runner.EstimatesUser {
+			return fmt.Sprintf("user_estimates %s needs estimates user (workload.estimates is %s): the modelled estimates are requested times, which only estimates user reads; accepted: %s, or workload.estimates: user", val, w.Estimates, runner.UserEstimatesNone)
+		}
+	case pEstimates:
+		if val != runner.EstimatesUser && !v.swept[pUserEstimates] && w.UserEstimates == runner.UserEstimatesTsafrir {
+			return fmt.Sprintf("estimates %s with user_estimates %s: the modelled estimates are requested times, which only estimates user reads; accepted: user", val, w.UserEstimates)
+		}
+	case pMaxEstimate:
+		if !v.swept[pEstBins] && w.EstBins != "" {
+			if ps := models.CheckEstimateBins(w.EstBins, int(val.(int64)), 0); len(ps) > 0 {
+				return fmt.Sprintf("max_estimate %d does not fit workload.est_bins %q: est_bins %s", val, w.EstBins, strings.Join(ps, "; "))
+			}
+		}
+	case pEstBins:
+		if !v.swept[pMaxEstimate] {
+			if ps := models.CheckEstimateBins(val.(string), w.MaxEstimate, 0); len(ps) > 0 {
+				return "est_bins " + strings.Join(ps, "; ")
+			}
+		}
+	}
+	return ""
+}
+
+// estimateBase checks the combinations of the fixed trace estimate
+// settings (a swept parameter's fixed value is replaced by its axis and
+// checked in estimateValue), and that max_estimate and est_bins come with
+// user_estimates tsafrir05 in at least one cell.
+func (v *validator) estimateBase(s *Spec, axes []axisInfo) {
+	w := s.Workload
+	if w.Trace == "" {
+		return
+	}
+	if !v.swept[pUserEstimates] && !v.swept[pEstimates] && w.UserEstimates == runner.UserEstimatesTsafrir && w.Estimates != runner.EstimatesUser {
+		v.errorf(pEstimates, "estimates %s with user_estimates %s: the modelled estimates are requested times, which only estimates user reads; accepted: user (or user_estimates: %s)",
+			w.Estimates, w.UserEstimates, runner.UserEstimatesNone)
+	}
+	if !v.swept[pMaxEstimate] && !v.swept[pEstBins] && w.EstBins != "" {
+		if ps := models.CheckEstimateBins(w.EstBins, w.MaxEstimate, 0); len(ps) > 0 {
+			v.errorf(pEstBins, "est_bins %s; accepted: %s", strings.Join(ps, "; "), estimateSpec("est_bins").Form)
+		}
+	}
+	modelled := !v.swept[pUserEstimates] && w.UserEstimates == runner.UserEstimatesTsafrir
+	for _, ax := range axes {
+		if ax.name == pUserEstimates {
+			modelled = modelled || slices.Contains(ax.values, any(runner.UserEstimatesTsafrir))
+		}
+	}
+	if valid, given := v.given[pUserEstimates]; modelled || given && !valid {
+		return // fine, or user_estimates itself is reported
+	}
+	need := func(path, field string) {
+		v.errorf(path, "%s needs workload.user_estimates: %s (user_estimates is %s in every cell); accepted: user_estimates: %s, or no %s",
+			field, runner.UserEstimatesTsafrir, runner.UserEstimatesNone, runner.UserEstimatesTsafrir, field)
+	}
+	if _, ok := v.given[pMaxEstimate]; ok && !v.swept[pMaxEstimate] {
+		need(pMaxEstimate, "max_estimate")
+	}
+	if _, ok := v.given[pEstBins]; ok && !v.swept[pEstBins] {
+		need(pEstBins, "est_bins")
+	}
+	for _, ax := range axes {
+		if ax.name == pMaxEstimate || ax.name == pEstBins {
+			need(fmt.Sprintf("axes[%d].param", ax.rawIndex), shortName(ax.name))
+		}
 	}
 }
 
@@ -139,6 +270,8 @@ type axisInfo struct {
 	scope  string // scheduler name for "scheduler.<name>.<p>" axes, else ""
 	values []any
 	crn    bool // left out of the cell seed (common random numbers)
+	// rawIndex is the axis's index in the spec's axes list.
+	rawIndex int
 }
 
 // schedEntry is a resolved scheduler entry.
@@ -153,6 +286,10 @@ type validator struct {
 	lines map[string]int
 	dir   string
 	errs  []FieldError
+	// swept holds the parameter names of the spec's axes; given the trace
+	// estimate fields written in the spec, true when their value is valid.
+	swept map[string]bool
+	given map[string]bool
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
@@ -211,6 +348,7 @@ func (v *validator) build(raw *rawSpec) *Spec {
 	base = append(base, wl...)
 	s.Schedulers = v.schedulers(raw.Schedulers)
 	axes := v.axes(raw.Axes, s)
+	v.estimateBase(s, axes)
 	v.unifyKinds(&base, s, axes)
 	s.Zip = v.zip(raw.Zip, axes)
 
@@ -332,6 +470,21 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 	if hasGen && s.Workload.Generator.Model != "" && v.cat != nil {
 		s.Workload.Output = v.cat.ModelOutput(s.Workload.Generator.Model)
 	}
+	s.Workload.UserEstimates = runner.UserEstimatesNone
+	if hasGen {
+		hint := "a generator draws its own estimates; accepted: workload.generator.estimates: tsafrir05, with workload.generator.max_estimate and workload.generator.est_bins"
+		if s.Workload.Output == OutputProjects {
+			hint = fmt.Sprintf("model %q generates projects", s.Workload.Generator.Model)
+		}
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"user_estimates", w.UserEstimates != ""}, {"max_estimate", w.MaxEstimate != nil}, {"est_bins", w.EstBins != nil}} {
+			if f.set {
+				v.errorf("workload."+f.name, "applies to trace workloads only; %s", hint)
+			}
+		}
+	}
 	if s.Workload.Output == OutputProjects {
 		for _, f := range []struct {
 			name string
@@ -383,7 +536,34 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 		s.Workload.Lenient = true
 		add("workload.lenient", true)
 	}
+	if !hasGen {
+		v.traceEstimates(w, s, add)
+	}
 	return ps
+}
+
+// traceEstimates reads a trace's modelled-estimate fields (user_estimates,
+// max_estimate, est_bins); each becomes a cell parameter when given.
+func (v *validator) traceEstimates(w rawWorkload, s *Spec, add func(string, any)) {
+	defs := workloadParams()
+	v.given = map[string]bool{}
+	field := func(name string, raw any, set func(any)) {
+		val, ok := v.knownValue(name, name, defs[name], raw)
+		v.given[name] = ok
+		if ok {
+			set(val)
+			add(name, val)
+		}
+	}
+	if w.UserEstimates != "" {
+		field(pUserEstimates, w.UserEstimates, func(x any) { s.Workload.UserEstimates = x.(string) })
+	}
+	if w.MaxEstimate != nil {
+		field(pMaxEstimate, w.MaxEstimate, func(x any) { s.Workload.MaxEstimate = int(x.(int64)) })
+	}
+	if w.EstBins != nil {
+		field(pEstBins, w.EstBins, func(x any) { s.Workload.EstBins = x.(string) })
+	}
 }
 
 func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
@@ -559,12 +739,17 @@ func canonMap(m map[string]any) string {
 
 func acceptedPaths() string {
 	return "platform.procs, workload.load, workload.jobs, workload.warmup, workload.estimates, " +
-		"workload.overrun, workload.trace, workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>"
+		"workload.overrun, workload.trace, workload.user_estimates, workload.max_estimate, workload.est_bins, " +
+		"workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>"
 }
 
 func (v *validator) axes(raws []rawAxis, s *Spec) []axisInfo {
 	var out []axisInfo
 	seen := map[string]int{}
+	v.swept = map[string]bool{}
+	for _, ra := range raws {
+		v.swept[ra.Param] = true
+	}
 	for i, ra := range raws {
 		path := fmt.Sprintf("axes[%d]", i)
 		ax, ok := v.axisPath(path+".param", ra.Param, s)
@@ -605,7 +790,7 @@ func (v *validator) axes(raws []rawAxis, s *Spec) []axisInfo {
 			v.errorf(path, "no values; accepted: values: [...] or range: {from, to, step}")
 			continue
 		}
-		ax.path, ax.index, ax.crn = ra.Param, i, ra.CommonRandomNumbers
+		ax.path, ax.index, ax.crn, ax.rawIndex = ra.Param, i, ra.CommonRandomNumbers, i
 		ax.values = v.axisValues(ax, values, vpath, s)
 		if ax.values == nil {
 			continue
@@ -674,6 +859,10 @@ func (v *validator) axisPath(path, p string, s *Spec) (resolvedAxis, bool) {
 		}
 		if p == "workload.trace" && s.Workload.Generator != nil {
 			v.errorf(path, "%q needs a trace workload; this spec uses a generator", p)
+			return ax, false
+		}
+		if (p == pUserEstimates || p == pMaxEstimate || p == pEstBins) && s.Workload.Generator != nil {
+			v.errorf(path, "%q needs a trace workload; this spec uses a generator, which draws its own estimates (accepted: workload.generator.estimates, workload.generator.max_estimate, workload.generator.est_bins)", p)
 			return ax, false
 		}
 		ax.name, ax.def = p, &def
@@ -834,6 +1023,11 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 		}
 		seen[canonValue(val)] = j
 		switch {
+		case estimateParam(ax.name) && s.Workload.Trace != "":
+			if msg := v.estimateValue(ax.name, val, s); msg != "" {
+				v.errorf(p, "%s", msg)
+				ok = false
+			}
 		case strings.HasPrefix(ax.name, "workload.generator."):
 			g := s.Workload.Generator
 			if g == nil || g.Model == "" || v.cat == nil {

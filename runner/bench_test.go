@@ -43,3 +43,33 @@ func BenchmarkKTH(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKTHModelledEstimates is BenchmarkKTH/easy with modelled user
+// estimates (UserEstimates tsafrir05, automatic Tmax) drawn in every run.
+// The extra memory over BenchmarkKTH/easy is the feature's (about 33 bytes
+// per job); the time also differs because EASY schedules the modelled
+// estimates, not KTH's own.
+func BenchmarkKTHModelledEstimates(b *testing.B) {
+	path := traces.Path(b, traces.KTH)
+	r, err := swf.Open(path, swf.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	records, err := workload.ReadAll(r)
+	r.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var res *runner.Result
+	for b.Loop() {
+		res, err = runner.Run(runner.Config{
+			Source: workload.NewSliceSource(records), Procs: 100, Scheduler: "easy",
+			Estimates: runner.EstimatesUser, UserEstimates: runner.UserEstimatesTsafrir, Seed: 1,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(res.Estimates.AtMax)/float64(res.Estimates.Jobs), "at-Tmax")
+}

@@ -24,6 +24,25 @@
 // positive enough to simulate is dropped, and every dropped or altered job is
 // counted in Adjustments — nothing is dropped silently.
 //
+// # Modelled user estimates
+//
+// With Config.UserEstimates "tsafrir05" a run first replaces the requested
+// time of every job it will simulate (those MaxJobs keeps whose submit time,
+// runtime and processor count are known; N of them, N > 226) by a Tsafrir,
+// Etsion & Feitelson 2005 user runtime estimate (models.AssignEstimates:
+// Config.MaxEstimate is Tmax, 0 for the generators' automatic rule;
+// Config.EstBins the user bins), capping runtimes above Tmax as the model
+// does, and then applies the user semantics to them (it requires Estimates
+// "user"; with every estimate at least its runtime no job is killed). The
+// estimates draw from PCG(Config.Seed, EstimatesStream), a stream no other
+// use of the seed shares, so equal seeds give equal estimates. They are
+// drawn before the load scaling, which moves submit times only, so the
+// load factor counts the capped runtimes. The work is on the run's own copy
+// of the records; a cached trace is never changed. The cost is a radix sort
+// and a few arrays of N numbers (runtimes, estimates and the model's
+// working arrays), nothing when UserEstimates is off. Result.Estimates
+// reports N, Tmax, the capped runtimes and the jobs at Tmax.
+//
 // # Trace cache
 //
 // A process keeps the traces it has parsed (swf.Cache, at most

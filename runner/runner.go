@@ -10,6 +10,7 @@ import (
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 
 // Config describes one simulation run.
@@ -30,6 +31,16 @@ type Config struct {
 	// Estimates is "user", "exact" or "pyss"; Overrun "kill" or "extend".
 	Estimates string
 	Overrun   string
+	// UserEstimates, when "tsafrir05" (UserEstimatesTsafrir), replaces the
+	// requested time (field 9) of every simulated job by a modelled user
+	// runtime estimate before the run (see ModelledEstimates); "" or "none"
+	// leaves field 9 as it is. It needs Estimates "user".
+	UserEstimates string
+	// MaxEstimate is the model's Tmax in seconds (0: automatic, the rule of
+	// models.AssignEstimates); EstBins its user-supplied bins (the
+	// sec=percent list est_bins). Only with UserEstimates.
+	MaxEstimate int
+	EstBins     []tsafrir05.UserPercent
 	// Load is a target offered load reached by scaling interarrival times;
 	// 0 leaves the workload as it is.
 	Load float64
@@ -42,7 +53,8 @@ type Config struct {
 	// Lenient skips malformed SWF lines (counted) instead of failing.
 	Lenient bool
 	// Seed feeds anything random in the run; the classic schedulers use
-	// none.
+	// none. Modelled estimates (UserEstimates) draw from their own stream,
+	// PCG(Seed, EstimatesStream).
 	Seed uint64
 	// Wrap, if set, wraps the scheduler before the run (instrumentation,
 	// test harnesses).
@@ -76,6 +88,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Gamma < 0 || c.WarmupJobs < 0 || c.MaxJobs < 0 {
 		errs = append(errs, fmt.Errorf("gamma %g, warm-up %d, max jobs %d; accepted: ≥ 0", c.Gamma, c.WarmupJobs, c.MaxJobs))
 	}
+	if err := c.checkUserEstimates(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.Scheduler == "" {
 		c.Scheduler = "easy"
 	}
@@ -97,6 +112,9 @@ type Result struct {
 	Records []workload.Job
 	Summary sim.Summary
 	Adjust  Adjustments
+	// Estimates describes the modelled user estimates (Config.UserEstimates);
+	// the zero value when there are none.
+	Estimates ModelledEstimates
 	// SkippedLines counts malformed lines skipped in lenient mode.
 	SkippedLines int
 	// LoadFactor is the interarrival factor applied (1 when none);
@@ -156,6 +174,15 @@ func Run(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Platform = sim.Processors(procs)
+	if cfg.modelledEstimates() {
+		// On the records kept by MaxJobs, in this run's own copy (the
+		// cached trace is not touched). Before the load scaling, which
+		// moves submit times only (the estimates do not depend on them),
+		// so that the load factor counts the runtimes capped to Tmax.
+		if res.Estimates, err = assignEstimates(cfg, records); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Load > 0 {
 		factor, _, err := workload.LoadFactor(records, procs, cfg.Load)
 		if err != nil {

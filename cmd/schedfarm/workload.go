@@ -23,15 +23,17 @@ import (
 	"github.com/schedfarm/schedfarm/workload/seed004"
 	"github.com/schedfarm/schedfarm/workload/stats"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 
-// runWorkload implements "schedfarm workload generate|stats|models".
+// runWorkload implements "schedfarm workload generate|estimates|stats|models".
 func runWorkload(args []string, stdout, stderr io.Writer) int {
 	usage := func(w io.Writer) {
-		fmt.Fprintln(w, "Usage: schedfarm workload <generate|stats|models> [flags]   (--help on each)")
-		fmt.Fprintln(w, "\n  generate  write a synthetic workload (SWF models, or JSON lines for the seed generators)")
-		fmt.Fprintln(w, "  stats     describe an SWF file: size histogram (seed 000 bins), means, load, power-of-two share, estimate accuracy")
-		fmt.Fprintln(w, "  models    list the models and their parameters")
+		fmt.Fprintln(w, "Usage: schedfarm workload <generate|estimates|stats|models> [flags]   (--help on each)")
+		fmt.Fprintln(w, "\n  generate   write a synthetic workload (SWF models, or JSON lines for the seed generators)")
+		fmt.Fprintln(w, "  estimates  copy any SWF file (a real trace too) with modelled user runtime estimates (tsafrir05) in field 9")
+		fmt.Fprintln(w, "  stats      describe an SWF file: size histogram (seed 000 bins), means, load, power-of-two share, estimate accuracy")
+		fmt.Fprintln(w, "  models     list the models and their parameters")
 	}
 	if len(args) == 0 {
 		usage(stderr)
@@ -40,6 +42,8 @@ func runWorkload(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "generate":
 		return workloadGenerate(args[1:], stdout, stderr)
+	case "estimates":
+		return workloadEstimates(args[1:], stdout, stderr)
 	case "stats":
 		return workloadStats(args[1:], stdout, stderr)
 	case "models":
@@ -233,6 +237,188 @@ func writeSWF(path string, hdr swf.Header, src workload.Source, stdout io.Writer
 		n++
 	}
 	return n, closeFn()
+}
+
+// workloadEstimates implements "schedfarm workload estimates": it reads an
+// SWF file twice (the runtimes, then the jobs to write), so that memory
+// holds two numbers per job rather than the jobs.
+func workloadEstimates(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("workload estimates", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	model := fs.String("model", models.EstimateModel, "user runtime estimate model; only "+models.EstimateModel+" (Tsafrir, Etsion & Feitelson 2005)")
+	maxEst := fs.Int("max-estimate", 0, "Tmax in seconds (> 5700): the largest estimate; longer runtimes are cut to it. 0 = automatic: the longest runtime rounded up to whole hours, at least 7200 s and at least the largest --est-bins time, grown by 25% steps until every job can get an estimate at least its runtime (as workload generate)")
+	var estBins estBinsFlag
+	fs.Var(&estBins, "est-bins", "user-supplied bins sec=percent[,sec=percent…] (repeatable; the reference driver's -b): exactly int(N·percent/100) of the N jobs with a runtime get the estimate sec seconds; at most 20 bins")
+	seed := fs.Uint64("seed", 1, "random seed (the model draws from math/rand/v2 PCG(seed, seed))")
+	out := fs.String("o", "-", "output file (.gz to compress); - for standard output")
+	fs.StringVar(out, "output", "-", "same as -o")
+	lenient := fs.Bool("lenient", false, "skip malformed SWF lines (counted, not written) instead of failing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `Usage: schedfarm workload estimates [--model tsafrir05] [--max-estimate S] [--est-bins 3600=30,...] [--seed N] [-o OUT.swf[.gz]] IN.swf[.gz]
+
+Copies an SWF workload (plain or .gz; a real trace or a generated file) with
+modelled user runtime estimates in field 9 (requested time): the Tsafrir,
+Etsion & Feitelson 2005 model, as 'workload generate --estimates tsafrir05'
+applies it to synthetic jobs. Every job with a runtime (field 4 ≥ 0) gets an
+estimate at least its runtime; runtimes above Tmax are cut to Tmax, as the
+model does. Jobs whose runtime is unknown (-1) are copied unchanged, keep
+their field 9 and do not count in N, the number of estimates (N must exceed
+226). The output keeps the input's header and adds a "; Note:" line with the
+model, Tmax, the user bins, the seed, N and the number of cut runtimes (an
+earlier "Requested time (field 9) = ..." note of a generated file is dropped).
+The same input, flags and seed give the same file.
+
+Experiment specs get the same per cell with workload.user_estimates: tsafrir05
+(see the experiments package documentation).
+
+Example: schedfarm workload estimates --seed 1 -o kth-est.swf.gz KTH-SP2-1996-2.swf.gz
+
+Flags:`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(stderr, "schedfarm workload estimates: "+format+"\n", args...)
+		return code
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	in := fs.Arg(0)
+	if err := models.CheckEstimateModel(*model); err != nil {
+		return fail(2, "--model: %v", err)
+	}
+	if *maxEst != 0 && *maxEst <= tsafrir05.MinMaxEstimate {
+		return fail(2, "--max-estimate %d: want 0 (automatic) or an integer > %d (seconds; 20 head values must exist)", *maxEst, tsafrir05.MinMaxEstimate)
+	}
+	binsText := estBins.String()
+	bins, err := tsafrir05.ParseUserPercents(binsText)
+	if err != nil {
+		return fail(2, "--est-bins %q: %s", binsText, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if ps := models.CheckEstimateBins(binsText, *maxEst, 0); len(ps) > 0 {
+		return fail(2, "--est-bins %s", strings.Join(ps, "; "))
+	}
+	if *out != "-" && *out != "" {
+		if a, err := os.Stat(in); err == nil {
+			if b, err := os.Stat(*out); err == nil && os.SameFile(a, b) {
+				return fail(2, "-o %s is the input file; want another path", *out)
+			}
+		}
+	}
+	opts := swf.Options{Lenient: *lenient}
+
+	// Pass 1: the runtimes.
+	r, err := swf.Open(in, opts)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	hdr := r.Header()
+	var runtimes []float64
+	if n := hdr.MaxJobs(); n > 0 && n < 1<<26 {
+		runtimes = make([]float64, 0, n)
+	}
+	jobs := 0
+	for {
+		j, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			r.Close()
+			return fail(1, "%v", err)
+		}
+		jobs++
+		if j.RunTime >= 0 {
+			runtimes = append(runtimes, j.RunTime)
+		}
+	}
+	skipped := r.SkipCount()
+	r.Close()
+	n, unknown := len(runtimes), jobs-len(runtimes)
+	if n <= tsafrir05.MinJobs {
+		return fail(1, "%s: %d jobs with a known runtime (field 4 ≥ 0) of %d; the %s model needs more than %d", in, n, jobs, *model, tsafrir05.MinJobs)
+	}
+	if ps := models.CheckEstimateBins(binsText, *maxEst, n); len(ps) > 0 {
+		return fail(1, "--est-bins for the %d jobs with a runtime in %s: %s", n, in, strings.Join(ps, "; "))
+	}
+	est, err := models.AssignEstimates(runtimes, models.EstimateOptions{MaxEstimate: *maxEst, Bins: bins}, [2]uint64{*seed, *seed})
+	if err != nil {
+		return fail(1, "%s: %v", in, err)
+	}
+
+	// The header: the input's, without a stale field-9 note, plus ours.
+	hdr.Entries = slices.DeleteFunc(hdr.Entries, func(e swf.Entry) bool {
+		return strings.EqualFold(e.Keyword, "Note") && strings.HasPrefix(e.Value, "Requested time (field 9) = ")
+	})
+	note := models.EstimateNote(*model, est.MaxEstimate, est.Capped, est.UserBins)
+	if len(est.UserBins) == 0 {
+		note += "; no user bins"
+	}
+	note += fmt.Sprintf("; assigned by schedfarm workload estimates with seed %d (math/rand/v2 PCG(seed, seed)) to the N = %d jobs with a runtime", *seed, n)
+	if unknown > 0 {
+		note += fmt.Sprintf("; %d jobs with unknown runtime (-1) keep their field 9", unknown)
+	}
+	hdr.Add("Note", note)
+
+	// Pass 2: the jobs, with the estimates.
+	r, err = swf.Open(in, opts)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	defer r.Close()
+	src := &estimatedSource{src: r, runtimes: runtimes, est: est.Values}
+	written, err := writeSWF(*out, hdr, src, stdout)
+	if err == nil && src.k != n {
+		err = fmt.Errorf("%s changed while it was read: %d jobs with a runtime, then %d", in, n, src.k)
+	}
+	if err != nil {
+		if *out != "-" && *out != "" {
+			os.Remove(*out)
+		}
+		return fail(1, "%v", err)
+	}
+	atMax := 0
+	for _, e := range est.Values {
+		if e == float64(est.MaxEstimate) {
+			atMax++
+		}
+	}
+	fmt.Fprintf(stderr, "%s: %d jobs; %d with a runtime got %s estimates (Tmax %d s, %d bins, %d at Tmax, %d runtimes cut to Tmax); %d with unknown runtime kept field 9",
+		outName(*out), written, n, *model, est.MaxEstimate, len(est.Bins), atMax, est.Capped, unknown)
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "; %d malformed lines skipped", skipped)
+	}
+	fmt.Fprintln(stderr)
+	return 0
+}
+
+// estimatedSource replays an SWF reader with the k-th job that has a
+// runtime given runtimes[k] (capped to Tmax) and the estimate est[k].
+type estimatedSource struct {
+	src      workload.Source
+	runtimes []float64
+	est      []float64
+	k        int
+}
+
+func (s *estimatedSource) Next() (workload.Job, error) {
+	j, err := s.src.Next()
+	if err != nil || j.RunTime < 0 {
+		return j, err
+	}
+	if s.k >= len(s.est) {
+		return j, fmt.Errorf("the input changed while it was read: more than %d jobs with a runtime", len(s.est))
+	}
+	j.RunTime, j.ReqTime = s.runtimes[s.k], s.est[s.k]
+	s.k++
+	return j, nil
 }
 
 func workloadStats(args []string, stdout, stderr io.Writer) int {

@@ -19,4 +19,12 @@
 // the Source: generation is deterministic given the seeds New draws from
 // rng, so nothing but 16 bytes per job (when estimates are on) is held in
 // memory. Info describes the result for the SWF header.
+//
+// The Tsafrir estimates are also offered for workloads that no model
+// generates (real traces): AssignEstimates draws them for any runtimes with
+// the generators' rules (automatic Tmax, user bins), EstimateNote words the
+// header note, CheckEstimateBins and EstimateParams give the checks and
+// documentation of max_estimate and est_bins. The "schedfarm workload
+// estimates" command and trace cells of experiment specs
+// (workload.user_estimates) use them.
 package models

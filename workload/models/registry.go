@@ -1,7 +1,6 @@
 package models
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -83,15 +82,7 @@ func (i Info) Header() []HeaderEntry {
 	}
 	h = append(h, HeaderEntry{"Note", load})
 	if i.Estimates != "" {
-		note := fmt.Sprintf("Requested time (field 9) = %s user runtime estimates, Tmax %d s; %d runtimes capped to Tmax", i.Estimates, i.MaxEstimate, i.CappedRuntimes)
-		if len(i.UserBins) > 0 {
-			bins := make([]string, len(i.UserBins))
-			for k, b := range i.UserBins {
-				bins[k] = fmt.Sprintf("%d s × %d jobs", b.Time, b.Jobs)
-			}
-			note += "; user bins (est_bins): " + strings.Join(bins, ", ")
-		}
-		h = append(h, HeaderEntry{"Note", note})
+		h = append(h, HeaderEntry{"Note", EstimateNote(i.Estimates, i.MaxEstimate, i.CappedRuntimes, i.UserBins)})
 	}
 	for _, n := range i.Notes {
 		h = append(h, HeaderEntry{"Note", n})
@@ -181,19 +172,8 @@ func crossCheck(name string, v values) []error {
 	if est != "tsafrir05" {
 		bad("est_bins", "= %q needs estimates tsafrir05 (estimates is %s); want estimates tsafrir05 or no est_bins", v.str("est_bins"), est)
 	}
-	tmax := v.int("max_estimate")
-	atMax := false
-	for _, b := range bins {
-		if tmax > 0 && b.Time > tmax {
-			bad("est_bins", "bin %d=%g: time %d s exceeds max_estimate = %d s; want times ≤ max_estimate", b.Time, b.Percent, b.Time, tmax)
-		}
-		atMax = atMax || b.Time == tmax
-		if n := int(float64(jobs) * b.Percent / 100); n < 1 {
-			bad("est_bins", "bin %d=%g gives int(jobs·percent/100) = %d jobs of jobs = %d; want percent ≥ %g", b.Time, b.Percent, n, jobs, 100/float64(jobs))
-		}
-	}
-	if tmax > 0 && len(bins) == tsafrir05.MaxUserBins && !atMax {
-		bad("est_bins", "has %d bins and none at max_estimate = %d s; want at most %d, or one bin at max_estimate (Tmax always keeps a head value)", len(bins), tmax, tsafrir05.MaxUserBins-1)
+	for _, msg := range binProblems(bins, v.int("max_estimate"), jobs) {
+		bad("est_bins", "%s", msg)
 	}
 	return errs
 }
@@ -346,16 +326,14 @@ func New(name string, params map[string]any, rng *rand.Rand) (workload.Source, I
 	var est []float64
 	if wantEst {
 		user, _ := tsafrir05.ParseUserPercents(v.str("est_bins"))
-		tmax, hist, erng, err := estimateHistogram(v.int("max_estimate"), runtimes, info.MaxRuntime, user, estSeed)
+		e, err := AssignEstimates(runtimes, EstimateOptions{MaxEstimate: v.int("max_estimate"), Bins: user}, estSeed)
 		if err != nil {
 			return nil, Info{}, fmt.Errorf("%s: %w", name, err)
 		}
-		info.UserBins = tsafrir05.UserBinsFromPercents(len(runtimes), user)
-		est, info.CappedRuntimes, err = tsafrir05.Assign(runtimes, hist, erng)
-		if err != nil {
-			return nil, Info{}, fmt.Errorf("%s: %w", name, err)
-		}
-		info.Estimates, info.MaxEstimate = "tsafrir05", tmax
+		est = e.Values
+		tmax := e.MaxEstimate
+		info.UserBins, info.CappedRuntimes = e.UserBins, e.Capped
+		info.Estimates, info.MaxEstimate = EstimateModel, tmax
 		if info.CappedRuntimes > 0 {
 			// Work shrinks with the capped runtimes: re-measure.
 			var m2 workload.LoadMeter
@@ -415,41 +393,4 @@ func (w *withEstimates) Next() (workload.Job, error) {
 	j.ReqTime = w.est[w.i]
 	w.i++
 	return j, nil
-}
-
-// estimateHistogram builds the Tsafrir histogram, with the user bins given
-// as percents of the jobs (est_bins). With tmax 0 (automatic) it starts from
-// the longest runtime rounded up to whole hours (at least 7200 s, and at
-// least the largest user bin time rounded up to whole hours) and grows Tmax
-// by 25% steps until every job can get an estimate at least its runtime; an
-// explicit tmax is used as is and must be feasible.
-func estimateHistogram(tmax int, runtimes []float64, maxRT float64, user []tsafrir05.UserPercent, seed [2]uint64) (int, []tsafrir05.Bin, *rand.Rand, error) {
-	sorted := slices.Clone(runtimes)
-	slices.SortFunc(sorted, func(a, b float64) int { return -cmp.Compare(a, b) })
-	auto := tmax == 0
-	if auto {
-		tmax = max(7200, int(math.Ceil(maxRT/3600))*3600)
-		for _, b := range user {
-			tmax = max(tmax, (b.Time+3599)/3600*3600)
-		}
-	}
-	for attempt := 0; ; attempt++ {
-		erng := rand.New(rand.NewPCG(seed[0], seed[1]))
-		p := tsafrir05.Default(len(runtimes), tmax)
-		p.UserBins = tsafrir05.UserBinsFromPercents(len(runtimes), user)
-		hist, err := p.Histogram(erng)
-		if err != nil {
-			if len(user) > 0 {
-				err = fmt.Errorf("est_bins %s: %w", tsafrir05.FormatUserPercents(user), err)
-			}
-			return 0, nil, nil, err
-		}
-		if tsafrir05.Feasible(sorted, hist) {
-			return tmax, hist, erng, nil
-		}
-		if !auto || attempt >= 40 {
-			return 0, nil, nil, fmt.Errorf("tsafrir05 estimates: with max_estimate %d s some runtimes cannot get an estimate at least as long (the histogram has too few long estimates); want a larger max_estimate", tmax)
-		}
-		tmax = int(math.Ceil(float64(tmax)*1.25/3600)) * 3600
-	}
 }

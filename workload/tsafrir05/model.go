@@ -437,11 +437,17 @@ func adjust(bins []Bin, user []bool, n, sum int) int {
 // largest estimate are capped in place; their number is returned. A job's
 // estimate is drawn uniformly among the remaining histogram values that are
 // at least its runtime, processing jobs from the longest runtime down (ties
-// in random order).
+// in random order). Besides the estimates it allocates two int32 and one
+// float64 per job and sorts in linear time (a radix sort on the runtimes'
+// bits; the draws are those of rng.Perm and a stable sort, as in the
+// reference code).
 func Assign(runtimes []float64, hist []Bin, rng *rand.Rand) (estimates []float64, capped int, err error) {
 	n := len(runtimes)
+	// The estimates, descending: the bins by decreasing time, flattened.
+	bins := slices.Clone(hist)
+	slices.SortFunc(bins, func(a, b Bin) int { return b.Time - a.Time })
 	est := make([]float64, 0, n)
-	for _, b := range hist {
+	for _, b := range bins {
 		for i := 0; i < b.Jobs; i++ {
 			est = append(est, float64(b.Time))
 		}
@@ -449,7 +455,6 @@ func Assign(runtimes []float64, hist []Bin, rng *rand.Rand) (estimates []float64
 	if len(est) != n {
 		return nil, 0, fmt.Errorf("tsafrir05: histogram holds %d estimates for %d jobs", len(est), n)
 	}
-	slices.SortFunc(est, func(a, b float64) int { return -cmpF(a, b) })
 	if n == 0 {
 		return nil, 0, nil
 	}
@@ -460,14 +465,18 @@ func Assign(runtimes []float64, hist []Bin, rng *rand.Rand) (estimates []float64
 			capped++
 		}
 	}
+	// The jobs in random order (rng.Perm(n), drawn as Perm draws it: a
+	// Shuffle of the identity), then stably sorted by runtime, longest
+	// first: ties stay in random order.
 	order := make([]int32, n)
-	for i, j := range rng.Perm(n) {
-		order[i] = int32(j)
+	for i := range order {
+		order[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return -cmpF(runtimes[a], runtimes[b]) })
+	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	sortLongestFirst(order, runtimes)
 	for k, j := range order {
-		if runtimes[j] > est[k] {
-			return nil, capped, fmt.Errorf("tsafrir05: the %d-th longest runtime %g s exceeds the %d-th largest estimate %g s; raise MaxEstimate", k+1, runtimes[j], k+1, est[k])
+		if r := runtimes[j]; r > est[k] {
+			return nil, capped, fmt.Errorf("tsafrir05: the %d-th longest runtime %g s exceeds the %d-th largest estimate %g s; raise MaxEstimate", k+1, r, k+1, est[k])
 		}
 	}
 	estimates = make([]float64, n)
@@ -485,6 +494,102 @@ func Assign(runtimes []float64, hist []Bin, rng *rand.Rand) (estimates []float64
 		est[k], est[j] = est[j], est[k]
 	}
 	return estimates, capped, nil
+}
+
+// sortLongestFirst stably sorts the job indexes order by decreasing
+// runtime: slices.SortStableFunc, faster. When every runtime is ≥ 0 it is a
+// stable LSD radix sort on the bits of the runtimes (non-negative floats
+// order like their bit patterns), a byte at a time, skipping the bytes all
+// runtimes share, with one scratch []int32; otherwise the stable comparison
+// sort.
+func sortLongestFirst(order []int32, runtimes []float64) {
+	for _, r := range runtimes {
+		if !(r >= 0) {
+			slices.SortStableFunc(order, func(a, b int32) int { return -cmpF(runtimes[a], runtimes[b]) })
+			return
+		}
+	}
+	if len(order) < 2 {
+		return
+	}
+	// Ascending by the complemented bits is descending by runtime; −0 has
+	// the sign bit set and counts as 0.
+	digit := func(j int32, shift uint) byte {
+		r := runtimes[j]
+		if r == 0 {
+			return 0xff
+		}
+		return ^byte(math.Float64bits(r) >> shift)
+	}
+	src, dst := order, make([]int32, len(order))
+	for shift := uint(0); shift < 64; shift += 8 {
+		var at [256]int
+		for _, j := range src {
+			at[digit(j, shift)]++
+		}
+		if at[digit(src[0], shift)] == len(src) {
+			continue // every runtime has this byte
+		}
+		sum := 0
+		for d, c := range at {
+			at[d] = sum
+			sum += c
+		}
+		for _, j := range src {
+			d := digit(j, shift)
+			dst[at[d]] = j
+			at[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &order[0] {
+		copy(order, src)
+	}
+}
+
+// Fits reports what Feasible reports, for runtimes in any order: whether
+// hist can give every job an estimate at least its runtime (after capping
+// runtimes at the largest estimate). It neither sorts nor copies runtimes:
+// time O(n log K), memory O(K) for K bins.
+//
+// Sorted descending, runtimes r and estimates e fit (r_k ≤ e_k for every k)
+// exactly when, for every bin time t, no more runtimes exceed t than
+// estimates do; between bin times the estimate count does not change, so
+// checking at the K bin times suffices.
+func Fits(runtimes []float64, hist []Bin) bool {
+	bins := slices.Clone(hist)
+	sort.Slice(bins, func(i, j int) bool { return bins[i].Time > bins[j].Time })
+	total := 0
+	for _, b := range bins {
+		total += b.Jobs
+	}
+	if len(runtimes) > total {
+		return false
+	}
+	if len(bins) == 0 {
+		return true
+	}
+	// above[i]: runtimes whose first bin time below them (descending order)
+	// is bins[i]; runtimes above every bin time are capped to bins[0].
+	above := make([]int, len(bins))
+	for _, r := range runtimes {
+		// First i with bins[i].Time < r.
+		i := sort.Search(len(bins), func(i int) bool { return float64(bins[i].Time) < r })
+		if i < len(bins) {
+			above[i]++
+		}
+	}
+	exceed, est := 0, 0 // runtimes > bins[i].Time; estimates > bins[i].Time
+	for i := range bins {
+		exceed += above[i]
+		if i > 0 {
+			est += bins[i-1].Jobs
+		}
+		if i > 0 && exceed > est {
+			return false
+		}
+	}
+	return true
 }
 
 // Feasible reports whether hist can give every job an estimate at least its
