@@ -26,7 +26,7 @@ func commands() []command {
 		{"worker", "simulate cells pulled from a NATS server", runWorker},
 		{"broker", "run a standalone NATS server with JetStream for a farm", runBroker},
 		{"report", "summarise a results Parquet file with confidence intervals and plots", runReport},
-		{"workload", "generate synthetic workloads and describe SWF files", runWorkload},
+		{"workload", "generate synthetic workloads, add modelled user estimates to SWF files, describe them", runWorkload},
 		{"version", "print the schedfarm version", runVersion},
 	}
 }
