@@ -424,16 +424,7 @@ func TestUserBinsProperties(t *testing.T) {
 	if testing.Short() {
 		seeds = 300
 	}
-	var first, bound [Top + 1]int
-	for r := range first {
-		first[r] = Top
-	}
-	for ttr, row := range timrnkToPoprnk {
-		for _, r := range row {
-			first[r] = min(first[r], ttr)
-			bound[r] = max(bound[r], ttr)
-		}
-	}
+	first, bound := rankSpan()
 	for s := 0; s < seeds; s++ {
 		rng := rand.New(rand.NewPCG(uint64(s), 99))
 		p := randomUserParams(rng)
