@@ -125,13 +125,21 @@ func modelValueOK(s models.ParamSpec, v any) bool {
 // ModelOutput reports the output of a workload/models model.
 func (c builtinCatalog) ModelOutput(name string) string {
 	o, ok := models.OutputOf(name)
-	switch {
-	case !ok:
+	if !ok {
 		return ""
-	case o == models.Projects:
-		return OutputProjects
 	}
-	return OutputSWF
+	return o.String()
+}
+
+// ModelSchedulers lists the scheduler family of a model with its own
+// platform (runner.ModelSchedulers); nil for the others.
+func (c builtinCatalog) ModelSchedulers(model string) []string {
+	return runner.ModelSchedulers(model)
+}
+
+// CheckModelScheduler checks a scheduler of a model's family.
+func (c builtinCatalog) CheckModelScheduler(model, name string, params map[string]any) error {
+	return runner.CheckModelScheduler(model, name, params)
 }
 
 // MetricNames lists the metrics of runner.Result.Metrics (SWF workloads) or
@@ -139,6 +147,9 @@ func (c builtinCatalog) ModelOutput(name string) string {
 func (c builtinCatalog) MetricNames(output string) []string {
 	if output == OutputProjects {
 		return runner.ProjectMetricNames()
+	}
+	if names := runner.ModelMetricNames(output); names != nil {
+		return names
 	}
 	return runner.MetricNames()
 }

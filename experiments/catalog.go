@@ -13,8 +13,9 @@ type Catalog interface {
 	// ModelNames lists the workload generator models.
 	ModelNames() []string
 	// ModelOutput tells what the named model generates: OutputSWF (rigid
-	// jobs on one processor pool) or OutputProjects (multi-resource
-	// projects with their own platform); "" when the model is unknown.
+	// jobs on one processor pool), or OutputProjects, OutputCloud or
+	// OutputGrid (workloads with their own platform); "" when the model is
+	// unknown.
 	ModelOutput(name string) string
 	// CheckModel reports whether the named model accepts params. Errors
 	// about one parameter may be *ParamError (several joined with
@@ -32,7 +33,26 @@ type Catalog interface {
 const (
 	OutputSWF      = "swf"
 	OutputProjects = "projects"
+	OutputCloud    = "cloud" // seed 001: VMs and parallel jobs with deadlines
+	OutputGrid     = "grid"  // seed 002: failing resources, jobs with deadlines
 )
+
+// ownsPlatform reports whether a workload of this output brings its own
+// platform, so the platform section and the SWF-only workload fields do
+// not apply.
+func ownsPlatform(output string) bool { return output != OutputSWF && output != "" }
+
+// FamilyCatalog is implemented by catalogs that know workload models whose
+// cells run a scheduler family of their own on the model's platform (seed
+// 001's cloud, seed 002's grid) rather than the scheduler registry.
+type FamilyCatalog interface {
+	// ModelSchedulers lists the schedulers that run the model's workloads;
+	// nil when the model's cells use the scheduler registry.
+	ModelSchedulers(model string) []string
+	// CheckModelScheduler reports whether the named scheduler runs the
+	// model's workloads and accepts params.
+	CheckModelScheduler(model, name string, params map[string]any) error
+}
 
 // ParamError is a Catalog error about one named parameter. Spec validation
 // reports it at the parameter's path, e.g. workload.generator.est_bins.

@@ -26,6 +26,9 @@ func Config(c Cell) (runner.Config, error) {
 	if model, ok := projectModel(c); ok {
 		return runner.Config{}, fmt.Errorf("workload model %q generates projects; use ProjectsConfig", model)
 	}
+	if model, ok := familyModel(c); ok {
+		return runner.Config{}, fmt.Errorf("workload model %q brings its own platform; use ModelConfig", model)
+	}
 	cfg := runner.Config{
 		Scheduler:       c.Scheduler,
 		SchedulerParams: map[string]any{},
@@ -170,6 +173,45 @@ func ProjectsConfig(c Cell) (runner.JobsConfig, error) {
 	return cfg, nil
 }
 
+// familyModel returns the cell's generator model when its cells run a
+// scheduler family of their own (runner.OwnsPlatform: seed 001, seed 002).
+func familyModel(c Cell) (string, bool) {
+	v, _ := c.Lookup("workload.generator.model")
+	model, _ := v.(string)
+	return model, model != "" && runner.OwnsPlatform(model)
+}
+
+// ModelConfig turns a cell whose model brings its own platform and
+// scheduler family (seed 001's cloud, seed 002's grid) into a
+// runner.ModelCell. Only workload.generator.* and scheduler.* parameters
+// are accepted.
+func ModelConfig(c Cell) (runner.ModelCell, error) {
+	model, ok := familyModel(c)
+	if !ok {
+		return runner.ModelCell{}, fmt.Errorf("the cell's workload model does not bring its own platform (workload.generator.model = %q)", model)
+	}
+	cfg := runner.ModelCell{Model: model, Params: map[string]any{}, Scheduler: c.Scheduler, Seed: c.Seed, KeepJobs: c.KeepJobs}
+	var unknown []string
+	for _, p := range c.Params {
+		switch {
+		case p.Name == "workload.generator.model":
+		case strings.HasPrefix(p.Name, "workload.generator."):
+			cfg.Params[strings.TrimPrefix(p.Name, "workload.generator.")] = p.Value
+		case strings.HasPrefix(p.Name, "scheduler."):
+			if cfg.SchedulerParams == nil {
+				cfg.SchedulerParams = map[string]any{}
+			}
+			cfg.SchedulerParams[strings.TrimPrefix(p.Name, "scheduler.")] = p.Value
+		default:
+			unknown = append(unknown, p.Name)
+		}
+	}
+	if len(unknown) > 0 {
+		return cfg, fmt.Errorf("parameters %s do not apply to model %q (accepted: workload.generator.*, scheduler.*)", strings.Join(unknown, ", "), model)
+	}
+	return cfg, nil
+}
+
 func setInt(dst *int, v any) bool {
 	n, ok := v.(int64)
 	*dst = int(n)
@@ -183,7 +225,7 @@ func setString(dst *string, v any) bool {
 }
 
 // generatorStream is the second PCG word of the generator's random source.
-const generatorStream = 0x6a09e667f3bcc909
+const generatorStream = runner.GeneratorStream
 
 // RunCell simulates cell c and returns its result.
 //
@@ -223,6 +265,19 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 				return outcome{err: err}
 			}
 			return outcome{metrics: out.Metrics(), jobs: out.Jobs}
+		}
+	} else if _, ok := familyModel(c); ok {
+		cfg, err := ModelConfig(c)
+		if err != nil {
+			res.Status, res.Error = StatusFailed, err.Error()
+			return res, nil
+		}
+		simulate = func() outcome {
+			out, err := runner.RunModel(cfg)
+			if err != nil {
+				return outcome{err: err}
+			}
+			return outcome{metrics: out.Metrics, jobs: out.Jobs, gamma: out.Gamma}
 		}
 	} else {
 		cfg, err := Config(c)

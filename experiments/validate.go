@@ -290,6 +290,9 @@ type validator struct {
 	// estimate fields written in the spec, true when their value is valid.
 	swept map[string]bool
 	given map[string]bool
+	// family is the generator model when it brings its own platform and
+	// scheduler family (FamilyCatalog), "" otherwise.
+	family string
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
@@ -330,8 +333,8 @@ func (v *validator) build(raw *rawSpec) *Spec {
 	pdefs := platformParams()
 	for _, k := range sortedKeys(raw.Platform) {
 		path := "platform." + k
-		if s.Workload.Output == OutputProjects {
-			v.errorf(path, "model %q generates its own platform (one resource pool per type); accepted: no platform section, the model's parameters instead", s.Workload.Generator.Model)
+		if ownsPlatform(s.Workload.Output) {
+			v.errorf(path, "model %q generates its own platform; accepted: no platform section, the model's parameters instead", s.Workload.Generator.Model)
 			continue
 		}
 		def, ok := pdefs[k]
@@ -469,12 +472,15 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 	s.Workload.Output = OutputSWF
 	if hasGen && s.Workload.Generator.Model != "" && v.cat != nil {
 		s.Workload.Output = v.cat.ModelOutput(s.Workload.Generator.Model)
+		if fc, ok := v.cat.(FamilyCatalog); ok && fc.ModelSchedulers(s.Workload.Generator.Model) != nil {
+			v.family = s.Workload.Generator.Model
+		}
 	}
 	s.Workload.UserEstimates = runner.UserEstimatesNone
 	if hasGen {
 		hint := "a generator draws its own estimates; accepted: workload.generator.estimates: tsafrir05, with workload.generator.max_estimate and workload.generator.est_bins"
-		if s.Workload.Output == OutputProjects {
-			hint = fmt.Sprintf("model %q generates projects", s.Workload.Generator.Model)
+		if ownsPlatform(s.Workload.Output) {
+			hint = fmt.Sprintf("model %q generates %s workloads with their own platform", s.Workload.Generator.Model, s.Workload.Output)
 		}
 		for _, f := range []struct {
 			name string
@@ -485,14 +491,14 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 			}
 		}
 	}
-	if s.Workload.Output == OutputProjects {
+	if ownsPlatform(s.Workload.Output) {
 		for _, f := range []struct {
 			name string
 			set  bool
 		}{{"estimates", w.Estimates != ""}, {"overrun", w.Overrun != ""}, {"load", w.Load != nil},
 			{"jobs", w.Jobs != nil}, {"warmup", w.Warmup != nil}, {"lenient", w.Lenient}} {
 			if f.set {
-				v.errorf("workload."+f.name, "applies to SWF workloads only; model %q generates projects (accepted: its parameters under workload.generator, e.g. interarrival, projects)", s.Workload.Generator.Model)
+				v.errorf("workload."+f.name, "applies to SWF workloads only; model %q generates %s workloads (accepted: its parameters under workload.generator; see schedfarm workload models)", s.Workload.Generator.Model, s.Workload.Output)
 			}
 		}
 		return ps
@@ -624,11 +630,23 @@ func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
 	return gs
 }
 
+// checkScheduler validates a scheduler's params against the family of the
+// spec's model, or the scheduler registry.
+func (v *validator) checkScheduler(name string, params map[string]any) error {
+	if fc, ok := v.cat.(FamilyCatalog); ok && v.family != "" {
+		return fc.CheckModelScheduler(v.family, name, params)
+	}
+	return v.cat.CheckScheduler(name, params)
+}
+
 func (v *validator) catSchedulers() []string {
 	if v.cat == nil {
 		return nil
 	}
 	names := slices.Clone(v.cat.SchedulerNames())
+	if fc, ok := v.cat.(FamilyCatalog); ok && v.family != "" {
+		names = slices.Clone(fc.ModelSchedulers(v.family))
+	}
 	sort.Strings(names)
 	return names
 }
@@ -711,7 +729,7 @@ func (v *validator) schedulers(nodes []yaml.Node) []SchedulerSpec {
 			v.errorf(path, "unknown scheduler %q; known: %s", e.Name, v.list(known))
 			continue
 		}
-		if err := v.cat.CheckScheduler(e.Name, e.Params); err != nil {
+		if err := v.checkScheduler(e.Name, e.Params); err != nil {
 			v.errorf(path+".params", "scheduler %q: %v", e.Name, err)
 			continue
 		}
@@ -819,8 +837,8 @@ func (v *validator) axisPath(path, p string, s *Spec) (resolvedAxis, bool) {
 	if p == "" {
 		return bad("required")
 	}
-	if s.Workload.Output == OutputProjects && (parts[0] == "platform" || parts[0] == "workload" && (len(parts) < 2 || parts[1] != "generator")) {
-		v.errorf(path, "%q does not apply to model %q, which generates projects with their own platform; accepted: workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>", p, s.Workload.Generator.Model)
+	if ownsPlatform(s.Workload.Output) && (parts[0] == "platform" || parts[0] == "workload" && (len(parts) < 2 || parts[1] != "generator")) {
+		v.errorf(path, "%q does not apply to model %q, which generates %s workloads with their own platform; accepted: workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>", p, s.Workload.Generator.Model, s.Workload.Output)
 		return ax, false
 	}
 	switch parts[0] {
@@ -977,7 +995,7 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 				}
 				params := cloneMap(e.Params)
 				params[shortName(ax.name)] = val
-				err = v.cat.CheckScheduler(e.Name, params)
+				err = v.checkScheduler(e.Name, params)
 				if err == nil {
 					all = false
 					break
@@ -1046,7 +1064,7 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 				}
 				params := cloneMap(e.Params)
 				params[shortName(ax.name)] = val
-				if err := v.cat.CheckScheduler(e.Name, params); err != nil {
+				if err := v.checkScheduler(e.Name, params); err != nil {
 					v.errorf(p, "scheduler %q: %v", e.Name, err)
 					ok = false
 					break

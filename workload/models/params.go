@@ -174,3 +174,32 @@ func toFloat(raw any) (float64, bool) {
 	}
 	return numeric.Float(raw)
 }
+
+// Values are a model's decoded parameters by name, defaults filled in:
+// int64, float64, bool or string as the parameter's Kind says.
+type Values map[string]any
+
+// Int returns the named Int parameter.
+func (v Values) Int(name string) int { return values(v).int(name) }
+
+// Float returns the named Float parameter.
+func (v Values) Float(name string) float64 { return values(v).float(name) }
+
+// Bool returns the named Bool parameter.
+func (v Values) Bool(name string) bool { return values(v).bool(name) }
+
+// Str returns the named String parameter.
+func (v Values) Str(name string) string { return values(v).str(name) }
+
+// Decode checks params against the named model's parameters and returns
+// them with defaults filled in; the error lists every unknown or bad
+// parameter. Models whose workload the runner builds itself (Cloud, Grid)
+// are read this way.
+func Decode(name string, params map[string]any) (Values, error) {
+	m, ok := find(name)
+	if !ok {
+		return nil, fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	v, err := decode(name, m.params, params)
+	return Values(v), err
+}

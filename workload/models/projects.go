@@ -20,10 +20,19 @@ const (
 	// Projects models yield multi-resource projects together with the
 	// resource capacities they were drawn for (NewProjects).
 	Projects
+	// Cloud models (seed 001) yield VMs with memory, processing ability and
+	// bandwidth, and parallel jobs with per-task demands and deadlines; the
+	// runner builds them from Decode's values.
+	Cloud
+	// Grid models (seed 002) yield failing heterogeneous resources and jobs
+	// with sizes, data and deadlines; the runner builds them from Decode's
+	// values.
+	Grid
 )
 
+// String names the output as specs and result files do.
 func (o Output) String() string {
-	return [...]string{"swf", "projects"}[o]
+	return [...]string{"swf", "projects", "cloud", "grid"}[o]
 }
 
 // OutputOf reports what the named model generates; false if it is unknown.
