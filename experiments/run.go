@@ -342,7 +342,7 @@ func jobRecords(jobs []*sim.Job, gamma float64) []JobRecord {
 		if j.State() != sim.Rejected {
 			r.Start, r.End = float64(j.Start()), float64(j.End())
 			r.Wait = float64(j.Wait())
-			r.Bsld = sim.BoundedSlowdown(j.Wait(), j.Ran(), gamma)
+			r.Bsld = j.BoundedSlowdown(gamma)
 		}
 		recs[i] = r
 	}

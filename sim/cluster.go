@@ -18,10 +18,15 @@ type Cluster struct {
 
 	waitingOrder seqHeap // waiting jobs by arrival order (lazy deletion)
 	wakeAt       Time
+	tiers        *tierState // nil on a dedicated machine
 }
 
 func newCluster(p Platform) *Cluster {
-	return &Cluster{plat: p, free: p.Capacities(), wakeAt: -1}
+	c := &Cluster{plat: p, free: p.Capacities(), wakeAt: -1}
+	if p.Tiered() {
+		c.tiers = newTierState(p)
+	}
+	return c
 }
 
 // Now returns the current simulated time.
@@ -64,8 +69,13 @@ func (c *Cluster) Fits(j *Job) bool {
 
 // Start starts a queued job now. It returns an error (and changes nothing)
 // if the job is not queued or does not fit; the engine then stops the
-// simulation, since a scheduler that oversubscribes is broken.
+// simulation, since a scheduler that oversubscribes is broken. On a tiered
+// platform the job runs in tier 0 of the lowest-numbered processors whose
+// tier-0 VM is idle.
 func (c *Cluster) Start(j *Job) error {
+	if c.tiers != nil && j.state == Queued && c.Fits(j) {
+		return c.StartOn(j, 0, c.firstIdle(j.Demand[0]))
+	}
 	if j.state != Queued {
 		return c.fail(fmt.Errorf("sim: scheduler started job %d in state %s at t=%g", j.ID, j.state, c.now))
 	}
@@ -148,14 +158,20 @@ func (c *Cluster) scheduleEnd(j *Job) {
 		j.endEv = nil
 	}
 	at := math.Inf(1)
+	target := j.work
+	if c.tiers != nil && j.limit > 0 && j.limit < target {
+		// On a tiered platform a VM's wall clock stretches; the limit
+		// counts dedicated-processor time, as the estimate does.
+		target = j.limit
+	}
 	if j.rate > 0 {
 		if j.done == 0 && j.rate == 1 {
-			at = j.lastAt + j.work // exact for the common case
+			at = j.lastAt + target // exact for the common case
 		} else {
-			at = c.now + (j.work-j.done)/j.rate
+			at = c.now + (target-j.done)/j.rate
 		}
 	}
-	if j.limit > 0 && j.start+j.limit < at {
+	if c.tiers == nil && j.limit > 0 && j.start+j.limit < at {
 		at = j.start + j.limit
 	}
 	if math.IsInf(at, 1) {
@@ -166,8 +182,17 @@ func (c *Cluster) scheduleEnd(j *Job) {
 
 // release returns a job's units and removes it from the running list.
 func (c *Cluster) release(j *Job) {
-	for i, d := range j.Demand {
-		c.free[i] += d
+	if c.tiers != nil {
+		c.vacate(j)
+		if j.resumeEv != nil {
+			c.eng.q.Cancel(j.resumeEv)
+			c.eng.recycle(j.resumeEv)
+			j.resumeEv = nil
+		}
+	} else {
+		for i, d := range j.Demand {
+			c.free[i] += d
+		}
 	}
 	for i, r := range c.running {
 		if r == j {

@@ -166,6 +166,10 @@ func (e *engine) loop() error {
 				return err
 			}
 		case ClassTimer:
+			if ev.Job != nil {
+				e.c.resume(ev.Job) // a migration pause ends; no pass needed
+				break
+			}
 			e.needPass(ev.At)
 		case ClassPass:
 			e.passQueued = false
@@ -174,6 +178,7 @@ func (e *engine) loop() error {
 			if e.err != nil {
 				return e.err
 			}
+			e.c.flushRates()
 		}
 		e.recycle(ev)
 	}
@@ -212,6 +217,7 @@ func (e *engine) end(j *Job) {
 		state = Killed // Reason describes the limit; formatted on demand
 	}
 	e.c.release(j)
+	e.c.flushRates()
 	e.finish(j, state, "")
 	e.ended.add(j)
 }

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // State is a job's place in its lifecycle.
 type State uint8
@@ -60,6 +63,12 @@ type Job struct {
 	// Priority is the priority pi of the job's project, in [0, 1] (seed 004:
 	// 1 for high-priority projects, 0 for the rest). 0 means no priority.
 	Priority float64
+	// CPUEstimate is the CPU usage of each process (Demand[0] of them) as
+	// the scheduler is told it, in (0, 1] of a dedicated processor; nil
+	// means no information (seed 000 §3.5.1). The actual usage, which sets
+	// the speed of co-located processes on a tiered platform, is hidden
+	// (SetCPU).
+	CPUEstimate []float64
 
 	work  Time // actual work at rate 1
 	limit Time // wall-clock limit after start; 0 means none
@@ -76,6 +85,20 @@ type Job struct {
 	endEv   *Event
 	seq     int  // arrival order, for the backfilled flag
 	backfil bool // started while an earlier-submitted job waited
+
+	// Tiered platforms (tiers.go).
+	cpu       []float64 // actual CPU usage per process; nil: 100% each
+	tier      int       // tier it runs in
+	procs     []int     // processor of each process
+	pausedTo  Time      // no progress before this time (a migration)
+	resumeEv  *Event
+	share     [2]float64 // the sharing model's per-job draws
+	shareSet  bool
+	stretched bool // ran at a rate other than 1 or was relocated
+	dirty     bool // queued for a rate update
+	restarts  int32
+	moves     int32 // relocations to other processors, progress kept
+	swaps     int32 // tier changes on the same processors
 }
 
 // NewJob returns a job that arrives at submit, needs demand, is estimated to
@@ -113,6 +136,64 @@ func (j *Job) Reason() string {
 		return fmt.Sprintf("reached its limit of %g s after %g s of %g s of work", j.limit, j.done, j.work)
 	}
 	return j.reason
+}
+
+// SetCPU sets the job's actual per-process CPU usage (one value in (0, 1]
+// per process, Demand[0] of them) and the estimate the scheduler sees (nil:
+// no information). Only workload builders call it, before the run; nil
+// actual usage means 100% for every process.
+func (j *Job) SetCPU(actual, estimate []float64) {
+	j.cpu, j.CPUEstimate = actual, estimate
+}
+
+// CPU returns the actual usage of process i (1 when none was set). Only the
+// platform model and observers of a finished run may call it; a scheduler
+// that reads it cheats.
+func (j *Job) CPU(i int) float64 {
+	if j.cpu == nil {
+		return 1
+	}
+	return j.cpu[i]
+}
+
+// Restarts counts how often the job was killed and restarted from scratch
+// (Cluster.Relocate with Restart).
+func (j *Job) Restarts() int { return int(j.restarts) }
+
+// Migrations counts how often the job moved to other processors keeping its
+// progress (Cluster.Relocate without Restart).
+func (j *Job) Migrations() int { return int(j.moves) }
+
+// Swaps counts how often the job changed tier on the same processors (a
+// swap of VM priorities).
+func (j *Job) Swaps() int { return int(j.swaps) }
+
+// Served returns the processor time the job received, in seconds of a
+// dedicated processor: its work when it finished, less when it was killed.
+// On a dedicated machine it equals Ran; on a tiered platform a job runs
+// slower than dedicated, and Served is what slowdowns divide by (seed 000
+// §3.3: the execution time of the job).
+func (j *Job) Served() Time {
+	if !j.stretched {
+		return j.end - j.start
+	}
+	return j.done
+}
+
+// Response returns end − submit for a job that ran.
+func (j *Job) Response() Time {
+	if !j.stretched {
+		return j.Wait() + j.Ran()
+	}
+	return j.end - j.Submit
+}
+
+// BoundedSlowdown returns max(1, Response / max(Served, gamma)).
+func (j *Job) BoundedSlowdown(gamma Time) float64 {
+	if !j.stretched {
+		return BoundedSlowdown(j.Wait(), j.Ran(), gamma)
+	}
+	return math.Max(1, j.Response()/math.Max(j.Served(), gamma))
 }
 
 // Backfilled reports whether the job started while a job submitted before

@@ -94,11 +94,30 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 			s.Backfilled++
 		}
 		run := j.end - j.start
+		w := j.start - j.Submit
+		if j.stretched {
+			// Slowed or relocated on a tiered platform: slowdowns divide
+			// the response by the dedicated-processor time served.
+			served := j.done
+			used += float64(j.Demand[0]) * served
+			if i < o.WarmupJobs {
+				continue
+			}
+			r := j.end - j.Submit
+			wait = append(wait, w)
+			resp = append(resp, r)
+			div := served
+			if div <= 0 {
+				div = 1 // as Slowdown does for a zero-length run
+			}
+			sld = append(sld, r/div)
+			bsld = append(bsld, math.Max(1, r/math.Max(served, gamma)))
+			continue
+		}
 		used += float64(j.Demand[0]) * run
 		if i < o.WarmupJobs {
 			continue
 		}
-		w := j.start - j.Submit
 		wait = append(wait, w)
 		resp = append(resp, w+run)
 		sld = append(sld, Slowdown(w, run))

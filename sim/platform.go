@@ -17,7 +17,20 @@ type Pool struct {
 // keep working on the pools.
 type Platform struct {
 	Pools []Pool
+	// Tiers > 1 splits every processor of the (single) pool into Tiers
+	// virtual machines with strict CPU priority, tier 0 the highest (seed
+	// 000: a foreground and a background VM per processor). Jobs are then
+	// placed on explicit processors of a tier (Cluster.StartOn,
+	// Cluster.Relocate) and progress at the speed Sharing gives them. 0 or
+	// 1 is the dedicated machine.
+	Tiers int
+	// Sharing is the CPU-sharing model of a tiered platform; required when
+	// Tiers > 1.
+	Sharing Sharing
 }
+
+// Tiered reports whether the platform splits processors into VM tiers.
+func (p Platform) Tiered() bool { return p.Tiers > 1 }
 
 // Processors returns the classic platform: one pool "procs" of p identical
 // processors.
@@ -34,6 +47,15 @@ func (p Platform) Validate() error {
 		if pool.Capacity <= 0 {
 			return fmt.Errorf("platform: pool %d (%q): capacity %d; accepted: > 0", i, pool.Name, pool.Capacity)
 		}
+	}
+	if p.Tiers < 0 || p.Tiers > MaxTiers {
+		return fmt.Errorf("platform: %d tiers; accepted: 0 or 1 (dedicated processors) up to %d", p.Tiers, MaxTiers)
+	}
+	if p.Tiers > 1 && len(p.Pools) != 1 {
+		return fmt.Errorf("platform: %d tiers over %d pools; accepted: tiers need exactly one processor pool", p.Tiers, len(p.Pools))
+	}
+	if p.Tiers > 1 && p.Sharing == nil {
+		return fmt.Errorf("platform: %d tiers without a sharing model; accepted: a Sharing such as NewTwoTier", p.Tiers)
 	}
 	return nil
 }

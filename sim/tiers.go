@@ -1,0 +1,394 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// MaxTiers is the largest number of VM tiers per processor a platform may
+// have.
+const MaxTiers = 8
+
+// Sharing is the CPU-sharing model of a tiered platform: how fast a process
+// progresses given what the other tiers of its processor run. The engine
+// asks again whenever the occupants of a processor change, and a job
+// progresses at the speed of its slowest process (seed 000 §3.2).
+type Sharing interface {
+	// Speed returns the progress rate (1 = a dedicated processor) of
+	// process i of job j running in tier `tier` of a processor; occ[k] is
+	// the actual CPU usage of the process in tier k of that processor, 0
+	// when that VM is idle (occ[tier] is the process itself).
+	Speed(j *Job, i, tier int, occ []float64) float64
+}
+
+// TwoTier is seed 000's prioritised two-tier model (§2.1, §3.2): a
+// foreground process loses a fraction loss of its speed when the
+// background VM of its processor is busy; a background process runs at full
+// speed on a processor whose foreground VM is idle, and otherwise at eff, or
+// eff·idle/usage when the idle CPU share the foreground leaves is below its
+// own usage.
+//
+// The paper draws loss and eff per time slice; a simulation that integrates
+// progress between events needs one rate per job, so each job draws its loss
+// and eff once, from a PCG stream seeded by (Seed, job ID): the same job
+// gets the same values under every scheduler (a paired comparison), whatever
+// the order in which jobs are placed.
+type TwoTier struct {
+	// Seed feeds the per-job draws.
+	Seed uint64
+	// Loss is the range of the foreground loss, uniform (§2.1: 0.5–4%).
+	LossLo, LossHi float64
+	// EffSingle is the range of eff for a single-process job, uniform
+	// (§2.1: 0.80–0.92).
+	EffSingleLo, EffSingleHi float64
+	// EffMean and EffSD are eff's normal law for a multi-process job
+	// (§2.1: μ = 0.428, σ = 0.144), clipped to the observed range
+	// [EffMin, EffMax] (19.8–76.6%).
+	EffMean, EffSD, EffMin, EffMax float64
+}
+
+// NewTwoTier returns seed 000's two-tier model with the paper's constants.
+func NewTwoTier(seed uint64) *TwoTier {
+	return &TwoTier{
+		Seed:   seed,
+		LossLo: 0.005, LossHi: 0.04,
+		EffSingleLo: 0.80, EffSingleHi: 0.92,
+		EffMean: 0.428, EffSD: 0.144, EffMin: 0.198, EffMax: 0.766,
+	}
+}
+
+// Validate reports a model whose ranges are empty or outside [0, 1].
+func (m *TwoTier) Validate() error {
+	in01 := func(lo, hi float64) bool { return lo >= 0 && lo <= hi && hi <= 1 }
+	if !in01(m.LossLo, m.LossHi) || !in01(m.EffSingleLo, m.EffSingleHi) || !in01(m.EffMin, m.EffMax) ||
+		!(m.EffSD >= 0) || math.IsNaN(m.EffMean) {
+		return fmt.Errorf("two-tier sharing: loss [%g, %g], eff single [%g, %g], eff multi N(%g, %g) in [%g, %g]; accepted: ranges within [0, 1], σ ≥ 0",
+			m.LossLo, m.LossHi, m.EffSingleLo, m.EffSingleHi, m.EffMean, m.EffSD, m.EffMin, m.EffMax)
+	}
+	return nil
+}
+
+// draws returns j's loss and eff, drawing them on first use.
+func (m *TwoTier) draws(j *Job) (loss, eff float64) {
+	if !j.shareSet {
+		r := rand.New(rand.NewPCG(m.Seed, uint64(j.ID)))
+		loss = m.LossLo + r.Float64()*(m.LossHi-m.LossLo)
+		if len(j.Demand) > 0 && j.Demand[0] == 1 {
+			eff = m.EffSingleLo + r.Float64()*(m.EffSingleHi-m.EffSingleLo)
+		} else {
+			eff = math.Min(m.EffMax, math.Max(m.EffMin, m.EffMean+m.EffSD*r.NormFloat64()))
+		}
+		j.share, j.shareSet = [2]float64{loss, eff}, true
+	}
+	return j.share[0], j.share[1]
+}
+
+// Speed implements Sharing for two tiers (eq. 3.1 and 3.2 of seed 000, with
+// eq. 3.1's "T·loss" read as T·(1 − loss): loss is the fraction lost).
+func (m *TwoTier) Speed(j *Job, i, tier int, occ []float64) float64 {
+	loss, eff := m.draws(j)
+	if tier == 0 {
+		if len(occ) > 1 && occ[1] > 0 {
+			return 1 - loss
+		}
+		return 1
+	}
+	fg := occ[0]
+	if fg <= 0 {
+		return 1
+	}
+	idle, req := math.Max(0, 1-fg), j.CPU(i)
+	if idle >= req {
+		return eff
+	}
+	return eff * idle / req
+}
+
+// slot is one VM: the job running in it and which of its processes.
+type slot struct {
+	job  *Job
+	proc int
+}
+
+// tierState is the cluster's bookkeeping of a tiered platform.
+type tierState struct {
+	slots [][]slot // [tier][processor]
+	free  []int    // idle VMs per tier
+	dirty []*Job   // jobs whose rate must be recomputed
+	occ   []float64
+}
+
+func newTierState(p Platform) *tierState {
+	n := p.Pools[0].Capacity
+	t := &tierState{slots: make([][]slot, p.Tiers), free: make([]int, p.Tiers), occ: make([]float64, p.Tiers)}
+	for k := range t.slots {
+		t.slots[k] = make([]slot, n)
+		t.free[k] = n
+	}
+	return t
+}
+
+// Relocation says how Cluster.Relocate moves a running job.
+type Relocation struct {
+	// Restart kills the job's run and starts it again from scratch at its
+	// new place (seed 000's KEASY); otherwise its progress is kept.
+	Restart bool
+	// Pause is how long the job makes no progress after the move: the cost
+	// of a migration (seed 000's MEASY: 20 s by default).
+	Pause Time
+}
+
+// Tiers returns the number of VM tiers per processor (1 on a dedicated
+// machine).
+func (c *Cluster) Tiers() int {
+	if c.tiers == nil {
+		return 1
+	}
+	return len(c.tiers.slots)
+}
+
+// FreeIn returns the number of idle VMs of a tier (the free processors on a
+// dedicated machine, tier 0).
+func (c *Cluster) FreeIn(tier int) int {
+	if c.tiers == nil {
+		if tier == 0 {
+			return c.free[0]
+		}
+		return 0
+	}
+	return c.tiers.free[tier]
+}
+
+// Occupant returns the job running in tier `tier` of processor p and the
+// index of its process there; nil when the VM is idle or the platform is
+// not tiered.
+func (c *Cluster) Occupant(tier, p int) (*Job, int) {
+	if c.tiers == nil {
+		return nil, 0
+	}
+	s := c.tiers.slots[tier][p]
+	return s.job, s.proc
+}
+
+// Placement returns the tier a running job is in and the processor of each
+// of its processes (the cluster's own slice: do not modify it). On a
+// dedicated machine it returns 0 and nil.
+func (c *Cluster) Placement(j *Job) (tier int, procs []int) { return j.tier, j.procs }
+
+// Progress returns the work a running job has done so far, in seconds of a
+// dedicated processor (what a state-tracking server would observe).
+func (c *Cluster) Progress(j *Job) Time {
+	if j.state != Running {
+		return j.done
+	}
+	return math.Min(j.work, j.done+(c.now-j.lastAt)*j.rate)
+}
+
+// StartOn starts a queued job on a tiered platform: process i runs in tier
+// `tier` of processor procs[i]. Every named VM must be idle and the
+// processors distinct.
+func (c *Cluster) StartOn(j *Job, tier int, procs []int) error {
+	if j.state != Queued {
+		return c.fail(fmt.Errorf("sim: scheduler started job %d in state %s at t=%g", j.ID, j.state, c.now))
+	}
+	if err := c.checkSlots(j, tier, procs); err != nil {
+		return c.fail(err)
+	}
+	e := c.eng
+	e.waiting--
+	j.state = Running
+	j.start = c.now
+	j.lastAt = c.now
+	j.done = 0
+	j.rate = 1
+	j.backfil = c.waitingOrder.earlierWaiting(j)
+	c.running = append(c.running, j)
+	c.occupy(j, tier, procs)
+	c.scheduleEnd(j)
+	return nil
+}
+
+// Relocate moves a running job of a tiered platform to tier `tier` of the
+// processors procs (process i to procs[i]): a swap of VM priorities when the
+// processors are its own, a migration otherwise. The VMs it leaves are
+// freed first, so a job may take over VMs it holds. With how.Restart its
+// progress is lost and it runs again from scratch.
+func (c *Cluster) Relocate(j *Job, tier int, procs []int, how Relocation) error {
+	if c.tiers == nil {
+		return c.fail(fmt.Errorf("sim: relocating job %d on a platform without tiers", j.ID))
+	}
+	if j.state != Running {
+		return c.fail(fmt.Errorf("sim: relocating job %d in state %s at t=%g", j.ID, j.state, c.now))
+	}
+	if how.Pause < 0 || math.IsNaN(how.Pause) || math.IsInf(how.Pause, 0) {
+		return c.fail(fmt.Errorf("sim: relocation pause %g for job %d; accepted: finite and ≥ 0", how.Pause, j.ID))
+	}
+	c.settle(j)
+	old, oldTier := j.procs, j.tier
+	c.vacate(j)
+	if err := c.checkSlots(j, tier, procs); err != nil {
+		c.occupy(j, oldTier, old)
+		return c.fail(err)
+	}
+	same := len(old) == len(procs)
+	for i := range procs {
+		same = same && old[i] == procs[i]
+	}
+	switch {
+	case how.Restart:
+		j.restarts++
+		j.done = 0
+	case same:
+		j.swaps++
+	default:
+		j.moves++
+	}
+	j.stretched = true
+	if how.Pause > 0 {
+		j.pausedTo = c.now + how.Pause
+		if j.resumeEv != nil {
+			c.eng.q.Cancel(j.resumeEv)
+			c.eng.recycle(j.resumeEv)
+		}
+		j.resumeEv = c.eng.event(j.pausedTo, ClassTimer, j)
+	}
+	c.occupy(j, tier, procs)
+	c.scheduleEnd(j) // progress may have been reset; flushRates sets the new rate
+	return nil
+}
+
+// checkSlots reports a placement that does not fit: wrong process count,
+// a processor out of range or named twice, a busy VM.
+func (c *Cluster) checkSlots(j *Job, tier int, procs []int) error {
+	t := c.tiers
+	if t == nil {
+		return fmt.Errorf("sim: placing job %d on processors of a platform without tiers", j.ID)
+	}
+	if tier < 0 || tier >= len(t.slots) {
+		return fmt.Errorf("sim: job %d placed in tier %d; the platform has tiers 0..%d", j.ID, tier, len(t.slots)-1)
+	}
+	if len(procs) != j.Demand[0] {
+		return fmt.Errorf("sim: job %d has %d processes, placed on %d processors", j.ID, j.Demand[0], len(procs))
+	}
+	row := t.slots[tier]
+	for i, p := range procs {
+		if p < 0 || p >= len(row) {
+			return fmt.Errorf("sim: job %d placed on processor %d; the platform has 0..%d", j.ID, p, len(row)-1)
+		}
+		if row[p].job != nil {
+			return fmt.Errorf("sim: job %d placed in tier %d of processor %d, which runs job %d at t=%g", j.ID, tier, p, row[p].job.ID, c.now)
+		}
+		for _, q := range procs[:i] {
+			if q == p {
+				return fmt.Errorf("sim: job %d places two processes on processor %d", j.ID, p)
+			}
+		}
+	}
+	return nil
+}
+
+// occupy puts j's processes in their VMs and marks every job sharing those
+// processors for a rate update.
+func (c *Cluster) occupy(j *Job, tier int, procs []int) {
+	t := c.tiers
+	j.tier = tier
+	j.procs = append(j.procs[:0], procs...)
+	for i, p := range j.procs {
+		t.slots[tier][p] = slot{job: j, proc: i}
+	}
+	t.free[tier] -= len(procs)
+	if tier == 0 {
+		c.free[0] = t.free[0]
+	}
+	c.touch(j.procs)
+}
+
+// vacate frees j's VMs and marks the jobs sharing its processors.
+func (c *Cluster) vacate(j *Job) {
+	t := c.tiers
+	for _, p := range j.procs {
+		t.slots[j.tier][p] = slot{}
+	}
+	t.free[j.tier] += len(j.procs)
+	if j.tier == 0 {
+		c.free[0] = t.free[0]
+	}
+	c.touch(j.procs)
+}
+
+// touch marks every running job on the processors for a rate update.
+func (c *Cluster) touch(procs []int) {
+	t := c.tiers
+	for _, p := range procs {
+		for k := range t.slots {
+			if o := t.slots[k][p].job; o != nil && !o.dirty {
+				o.dirty = true
+				t.dirty = append(t.dirty, o)
+			}
+		}
+	}
+}
+
+// firstIdle returns the n lowest-numbered processors whose tier-0 VM is
+// idle: where Start puts a job on a tiered platform.
+func (c *Cluster) firstIdle(n int) []int {
+	procs := make([]int, 0, n)
+	for p, s := range c.tiers.slots[0] {
+		if len(procs) == n {
+			break
+		}
+		if s.job == nil {
+			procs = append(procs, p)
+		}
+	}
+	return procs
+}
+
+// flushRates recomputes the rate of every job whose processors changed:
+// the speed of its slowest process, 0 while a migration pauses it.
+func (c *Cluster) flushRates() {
+	t := c.tiers
+	if t == nil || len(t.dirty) == 0 {
+		return
+	}
+	sh := c.plat.Sharing
+	for _, j := range t.dirty {
+		j.dirty = false
+		if j.state != Running {
+			continue
+		}
+		rate := math.Inf(1)
+		if c.now < j.pausedTo {
+			rate = 0
+		} else {
+			for i, p := range j.procs {
+				for k := range t.slots {
+					if s := t.slots[k][p]; s.job != nil {
+						t.occ[k] = s.job.CPU(s.proc)
+					} else {
+						t.occ[k] = 0
+					}
+				}
+				rate = math.Min(rate, sh.Speed(j, i, j.tier, t.occ))
+			}
+		}
+		if rate != j.rate {
+			c.settle(j)
+			j.rate = rate
+			j.stretched = true
+			c.scheduleEnd(j)
+		}
+	}
+	t.dirty = t.dirty[:0]
+}
+
+// resume ends a job's migration pause.
+func (c *Cluster) resume(j *Job) {
+	j.resumeEv = nil
+	if j.state == Running && !j.dirty {
+		j.dirty = true
+		c.tiers.dirty = append(c.tiers.dirty, j)
+	}
+	c.flushRates()
+}
