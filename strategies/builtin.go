@@ -1,13 +1,15 @@
 package strategies
 
 import (
+	"slices"
+
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/classic"
 )
 
 // Builtin returns the registry of every scheduler shipped with schedfarm.
 func Builtin() *Registry {
-	r, err := NewRegistry(append(classicEntries(), twotierEntries()...)...)
+	r, err := NewRegistry(slices.Concat(classicEntries(), twotierEntries(), consolidationEntries())...)
 	if err != nil {
 		panic(err) // the built-in table is fixed; a duplicate is a programming error caught by tests
 	}

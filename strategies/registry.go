@@ -18,6 +18,10 @@ type Entry struct {
 	Summary string      // one line
 	Params  []ParamSpec // accepted parameters; others are errors
 	New     Factory
+	// Tiers is the number of VM tiers per processor the scheduler needs
+	// (sim.Platform.Tiers); 0 means a dedicated machine. The runner builds
+	// such a platform for it.
+	Tiers int
 }
 
 // Registry maps scheduler names to entries.

@@ -17,6 +17,9 @@ type JobSpec struct {
 	Estimate sim.Time
 	Work     sim.Time
 	Limit    sim.Time // 0: never killed
+	// CPU and CPUEstimate are per-process CPU usages (sim.Job.SetCPU);
+	// nil CPU means 100%.
+	CPU, CPUEstimate []float64
 }
 
 // Build makes fresh simulation jobs from specs.
@@ -24,6 +27,9 @@ func Build(specs []JobSpec) []*sim.Job {
 	jobs := make([]*sim.Job, len(specs))
 	for i, s := range specs {
 		jobs[i] = sim.NewJob(s.ID, s.Submit, append([]int(nil), s.Demand...), s.Estimate, s.Work, s.Limit)
+		if s.CPU != nil {
+			jobs[i].SetCPU(s.CPU, s.CPUEstimate)
+		}
 	}
 	return jobs
 }
@@ -36,6 +42,10 @@ type Recording struct {
 	// reported after each pass, in time order.
 	Promises map[int64][]sim.Time
 	Passes   int
+	// Placement lists inconsistencies seen after passes on a tiered
+	// platform: a VM whose occupant does not place itself there, a running
+	// job missing from its VMs, an idle count that does not add up.
+	Placement []string
 }
 
 // recorder wraps a scheduler and notes its reservations after every pass.
@@ -47,11 +57,51 @@ type recorder struct {
 func (r *recorder) Pass(c *sim.Cluster, ch sim.Changes) {
 	r.inner.Pass(c, ch)
 	r.rec.Passes++
+	if c.Tiers() > 1 && len(r.rec.Placement) < 10 {
+		r.checkPlacement(c)
+	}
 	if rs, ok := r.inner.(sim.Reserver); ok {
 		for _, res := range rs.Reservations() {
 			ps := r.rec.Promises[res.Job.ID]
 			if len(ps) == 0 || ps[len(ps)-1] != res.Start {
 				r.rec.Promises[res.Job.ID] = append(ps, res.Start)
+			}
+		}
+	}
+}
+
+// checkPlacement compares the VMs' occupants with the running jobs'
+// placements, from the outside.
+func (r *recorder) checkPlacement(c *sim.Cluster) {
+	bad := func(format string, a ...any) {
+		r.rec.Placement = append(r.rec.Placement, fmt.Sprintf("t=%g: ", c.Now())+fmt.Sprintf(format, a...))
+	}
+	n := c.Platform().Pools[0].Capacity
+	for k := 0; k < c.Tiers(); k++ {
+		busy := 0
+		for p := 0; p < n; p++ {
+			j, i := c.Occupant(k, p)
+			if j == nil {
+				continue
+			}
+			busy++
+			tier, procs := c.Placement(j)
+			if j.State() != sim.Running || tier != k || i >= len(procs) || procs[i] != p {
+				bad("tier %d processor %d holds job %d (process %d, %s), which is placed in tier %d on %v", k, p, j.ID, i, j.State(), tier, procs)
+			}
+		}
+		if busy+c.FreeIn(k) != n {
+			bad("tier %d: %d busy + %d idle VMs ≠ %d processors", k, busy, c.FreeIn(k), n)
+		}
+	}
+	for _, j := range c.Running() {
+		tier, procs := c.Placement(j)
+		if len(procs) != j.Demand[0] {
+			bad("job %d runs %d processes on %d processors", j.ID, j.Demand[0], len(procs))
+		}
+		for i, p := range procs {
+			if o, oi := c.Occupant(tier, p); o != j || oi != i {
+				bad("job %d process %d is not in tier %d of processor %d", j.ID, i, tier, p)
 			}
 		}
 	}
@@ -97,8 +147,8 @@ func CheckInvariants(rec *Recording) []error {
 			if j.End() < j.Start() {
 				bad("job %d ended at %g before it started at %g", j.ID, j.End(), j.Start())
 			}
-			if j.State() == sim.Finished && !near(j.Ran(), j.Work()) {
-				bad("job %d finished after running %g s; its work is %g s", j.ID, j.Ran(), j.Work())
+			if j.State() == sim.Finished && !near(j.Served(), j.Work()) {
+				bad("job %d finished after being served %g s; its work is %g s", j.ID, j.Served(), j.Work())
 			}
 			edges = append(edges, edge{j.Start(), true, j}, edge{j.End(), false, j})
 		case sim.Rejected:
@@ -115,6 +165,11 @@ func CheckInvariants(rec *Recording) []error {
 		}
 		return !edges[a].start && edges[b].start // ends first
 	})
+	for _, p := range rec.Placement {
+		bad("placement: %s", p)
+	}
+	// On a tiered platform every processor hosts one VM per tier.
+	vms := max(1, rec.Platform.Tiers)
 	used := make([]int, len(rec.Platform.Pools))
 	for _, e := range edges {
 		for k, d := range e.j.Demand {
@@ -123,7 +178,7 @@ func CheckInvariants(rec *Recording) []error {
 			} else {
 				used[k] -= d
 			}
-			if c := rec.Platform.Pools[k].Capacity; used[k] > c {
+			if c := rec.Platform.Pools[k].Capacity * vms; used[k] > c {
 				bad("t=%g: %d units of pool %q in use, capacity %d (job %d starting)", e.t, used[k], rec.Platform.Pools[k].Name, c, e.j.ID)
 			}
 		}
@@ -175,6 +230,10 @@ type RandomOptions struct {
 	Underrun     float64 // fraction whose estimate exceeds the work (early finish)
 	Overrun      float64 // fraction whose work exceeds the estimate (killed at the limit)
 	ZeroDemandOK bool    // allow jobs that need no units of some pool
+	// CPU draws per-process CPU usages: 1 for single-process jobs, else
+	// uniform in [0.3, 1], with estimates off by up to ±20% (none for a
+	// tenth of the jobs).
+	CPU bool
 }
 
 // Random draws a workload that stresses the invariants: integer times with
@@ -214,6 +273,21 @@ func Random(rng *rand.Rand, o RandomOptions) []JobSpec {
 			}
 		}
 		specs[i] = JobSpec{ID: int64(i + 1), Submit: sim.Time(t), Demand: demand, Estimate: est, Work: work, Limit: limit}
+		if o.CPU && demand[0] > 0 {
+			specs[i].CPU = make([]float64, demand[0])
+			specs[i].CPUEstimate = make([]float64, demand[0])
+			for k := range specs[i].CPU {
+				u := 1.0
+				if demand[0] > 1 {
+					u = 0.3 + 0.7*rng.Float64()
+				}
+				specs[i].CPU[k] = u
+				specs[i].CPUEstimate[k] = min(1, u*(0.8+0.4*rng.Float64()))
+			}
+			if rng.IntN(10) == 0 {
+				specs[i].CPUEstimate = nil
+			}
+		}
 	}
 	return specs
 }

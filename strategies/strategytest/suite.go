@@ -33,8 +33,20 @@ func Suite(t *testing.T, reg *strategies.Registry) {
 	}
 }
 
-// SuiteFor runs the suite for one registered scheduler.
+// SuiteFor runs the suite for one registered scheduler. A scheduler that
+// needs VM tiers (Entry.Tiers) runs on the single-pool platforms split into
+// that many tiers (sim.TwoTier sharing), with random CPU usages.
 func SuiteFor(t *testing.T, reg *strategies.Registry, name string) {
+	entry, err := reg.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapt := func(p sim.Platform) sim.Platform {
+		if entry.Tiers > 1 {
+			p.Tiers, p.Sharing = entry.Tiers, sim.NewTwoTier(0x7ee5)
+		}
+		return p
+	}
 	build := func(p sim.Platform) sim.Scheduler {
 		s, err := reg.New(name, p, nil)
 		if err != nil {
@@ -44,11 +56,16 @@ func SuiteFor(t *testing.T, reg *strategies.Registry, name string) {
 	}
 	for pi, p := range sortedPlatforms() {
 		pname := []string{"procs16", "procs1", "pools2"}[pi]
+		if entry.Tiers > 1 && len(p.Pools) > 1 {
+			continue // tiers split the processors of a single pool
+		}
+		p = adapt(p)
 		for seed := uint64(1); seed <= 6; seed++ {
 			rng := rand.New(rand.NewPCG(seed, 0x5eed))
 			specs := Random(rng, RandomOptions{
 				Jobs: 300, Capacities: p.Capacities(), MaxGap: 3, MaxWork: 20,
 				TooWide: 0.03, Underrun: 0.4, Overrun: 0.1, ZeroDemandOK: len(p.Pools) > 1,
+				CPU: p.Tiered(),
 			})
 			rec, err := Record(p, build(p), specs)
 			if err != nil {
@@ -67,7 +84,7 @@ func SuiteFor(t *testing.T, reg *strategies.Registry, name string) {
 		}
 	}
 	t.Run("all rejected", func(t *testing.T) {
-		p := sim.Processors(4)
+		p := adapt(sim.Processors(4))
 		specs := []JobSpec{
 			{ID: 1, Submit: 0, Demand: []int{5}, Estimate: 10, Work: 10},
 			{ID: 2, Submit: 0, Demand: []int{9}, Estimate: 1, Work: 1},
@@ -84,7 +101,8 @@ func SuiteFor(t *testing.T, reg *strategies.Registry, name string) {
 		}
 	})
 	t.Run("empty workload", func(t *testing.T) {
-		rec, err := Record(sim.Processors(4), build(sim.Processors(4)), nil)
+		p := adapt(sim.Processors(4))
+		rec, err := Record(p, build(p), nil)
 		if err != nil || len(rec.Jobs) != 0 {
 			t.Fatalf("empty workload: %d jobs, err %v", len(rec.Jobs), err)
 		}

@@ -1,0 +1,338 @@
+package consolidation
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Deploy is what a variant does with a background job that must move to
+// the foreground on other processors (Algorithm 2).
+type Deploy int
+
+// The three variants of seed 000.
+const (
+	Kill    Deploy = iota // KEASY: kill and restart from scratch
+	Reserve               // REASY: wait for its own foreground VMs
+	Migrate               // MEASY: migrate, progress kept, at a cost
+)
+
+// String names the variant's scheduler.
+func (d Deploy) String() string {
+	return [...]string{"keasy", "reasy", "measy"}[d]
+}
+
+// DefaultThreshold is the foreground usage above which a background VM
+// hosts no process (§2.1 point 3, §2.2.1 point 3).
+const DefaultThreshold = 0.96
+
+// DefaultMigrationCost is MEASY's migration cost in seconds (§3).
+const DefaultMigrationCost = 20
+
+// Config configures a Scheduler.
+type Config struct {
+	Deploy Deploy
+	// Threshold is the foreground usage, in (0, 1], at or above which the
+	// background VM of a processor accepts no process.
+	Threshold float64
+	// MigrationCost is the time a migrated job makes no progress (Migrate
+	// only).
+	MigrationCost sim.Time
+}
+
+// Validate reports every bad field.
+func (c Config) Validate() error {
+	var bad []string
+	if c.Deploy < Kill || c.Deploy > Migrate {
+		bad = append(bad, fmt.Sprintf("deploy %d; accepted: Kill, Reserve or Migrate", c.Deploy))
+	}
+	if !(c.Threshold > 0 && c.Threshold <= 1) {
+		bad = append(bad, fmt.Sprintf("threshold %g; accepted: in (0, 1]", c.Threshold))
+	}
+	if !(c.MigrationCost >= 0) || math.IsInf(c.MigrationCost, 1) {
+		bad = append(bad, fmt.Sprintf("migration cost %g; accepted: finite and ≥ 0 seconds", c.MigrationCost))
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("consolidation: %v", bad)
+	}
+	return nil
+}
+
+// Scheduler is KEASY, REASY or MEASY on a two-tier platform.
+type Scheduler struct {
+	cfg   Config
+	procs int
+	// cands holds J_q ∪ J_bg in arrival order; fg the jobs in the
+	// foreground.
+	cands []*sim.Job
+	fg    []*sim.Job
+	// Scratch space reused between passes.
+	order []int
+	util  []float64
+	ends  []fgEnd
+	sjf   []*sim.Job
+}
+
+// fgEnd is a foreground job with its expected termination time.
+type fgEnd struct {
+	job *sim.Job
+	at  sim.Time
+}
+
+// New returns a scheduler for platform p, which must have two tiers.
+func New(p sim.Platform, cfg Config) (*Scheduler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Tiers != 2 {
+		return nil, fmt.Errorf("%s needs a platform of two VM tiers per processor, got %d tier(s); accepted: platform tiers 2", cfg.Deploy, max(p.Tiers, 1))
+	}
+	return &Scheduler{cfg: cfg, procs: p.Pools[0].Capacity}, nil
+}
+
+// Pass runs Algorithm 1 (Algorithm 3 for REASY's reservation).
+func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
+	s.forget(ch.Ended)
+	s.cands = append(s.cands, ch.Arrived...)
+
+	// Step 1: FCFS to the foreground.
+	for i := 0; i < len(s.cands); {
+		j := s.cands[i]
+		if j.Demand[0] > c.FreeIn(0) {
+			break
+		}
+		if s.deploy(c, j) {
+			s.toForeground(i)
+			continue
+		}
+		i++
+	}
+	if len(s.cands) == 0 {
+		return
+	}
+
+	// Step 2: reservation for the head, then backfill.
+	shadow, extra := s.reservation(c, s.cands[0])
+	now := c.Now()
+	for i := 0; i < len(s.cands); {
+		j := s.cands[i]
+		nj := j.Demand[0]
+		if nj > c.FreeIn(0) {
+			i++
+			continue
+		}
+		late := j.Estimate+now > shadow
+		if !late || nj <= extra {
+			deployed := s.deploy(c, j)
+			if late {
+				extra -= nj
+			}
+			if deployed {
+				s.toForeground(i)
+				continue
+			}
+		}
+		i++
+	}
+
+	// Step 3: SJF to the background.
+	s.sjf = s.sjf[:0]
+	for _, j := range s.cands {
+		if j.State() == sim.Queued {
+			s.sjf = append(s.sjf, j)
+		}
+	}
+	slices.SortStableFunc(s.sjf, func(a, b *sim.Job) int { return cmpTime(a.Estimate, b.Estimate) })
+	for _, j := range s.sjf {
+		if procs := s.eligible(c, 1, j.Demand[0]); procs != nil {
+			s.place(c, j, 1, procs)
+		}
+	}
+}
+
+// forget drops ended jobs from the candidate and foreground lists.
+func (s *Scheduler) forget(ended []*sim.Job) {
+	if len(ended) == 0 {
+		return
+	}
+	keep := func(j *sim.Job) bool { return !j.State().Final() }
+	s.cands = slices.DeleteFunc(s.cands, func(j *sim.Job) bool { return !keep(j) })
+	s.fg = slices.DeleteFunc(s.fg, func(j *sim.Job) bool { return !keep(j) })
+}
+
+// toForeground moves candidate i to the foreground list.
+func (s *Scheduler) toForeground(i int) {
+	s.fg = append(s.fg, s.cands[i])
+	s.cands = slices.Delete(s.cands, i, i+1)
+}
+
+// deploy is Algorithm 2: it moves j to the foreground if the variant allows
+// and reports whether it did. The caller has checked that enough
+// foreground VMs are idle.
+func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
+	if j.State() == sim.Queued {
+		return s.place(c, j, 0, s.eligible(c, 0, j.Demand[0]))
+	}
+	_, own := c.Placement(j)
+	ownFree := true
+	for _, p := range own {
+		if o, _ := c.Occupant(0, p); o != nil {
+			ownFree = false
+			break
+		}
+	}
+	if ownFree {
+		return c.Relocate(j, 0, slices.Clone(own), sim.Relocation{}) == nil
+	}
+	switch s.cfg.Deploy {
+	case Kill:
+		return c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Restart: true}) == nil
+	case Migrate:
+		return c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Pause: s.cfg.MigrationCost}) == nil
+	}
+	return false
+}
+
+// eligibleFor returns the foreground VMs a background job moves to, paired
+// with its processes. Its own background processes still count in the
+// utilisation order of their processors (Relocate frees them only when it
+// moves the job).
+func (s *Scheduler) eligibleFor(c *sim.Cluster, j *sim.Job) []int {
+	procs := s.eligible(c, 0, j.Demand[0])
+	if procs == nil {
+		return nil
+	}
+	return s.pair(j, procs)
+}
+
+// place starts j (queued) in tier on procs, pairing processes with
+// processors as Dispatch does.
+func (s *Scheduler) place(c *sim.Cluster, j *sim.Job, tier int, procs []int) bool {
+	if procs == nil {
+		return false
+	}
+	return c.StartOn(j, tier, s.pair(j, procs)) == nil
+}
+
+// eligible returns n processors whose VM in tier is idle (for the
+// background: and whose foreground usage is below the threshold), in
+// ascending order of the usage estimate of their other VM; nil if fewer
+// than n qualify.
+func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
+	other := 1 - tier
+	s.order, s.util = s.order[:0], s.util[:0]
+	for p := 0; p < s.procs; p++ {
+		if o, _ := c.Occupant(tier, p); o != nil {
+			continue
+		}
+		u := 0.0
+		if o, i := c.Occupant(other, p); o != nil {
+			var known bool
+			u, known = usage(o, i)
+			if tier == 1 && known && u >= s.cfg.Threshold {
+				continue
+			}
+		}
+		s.order = append(s.order, p)
+		s.util = append(s.util, u)
+	}
+	if len(s.order) < n {
+		return nil
+	}
+	idx := make([]int, len(s.order))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmpTime(s.util[a], s.util[b]) })
+	procs := make([]int, n)
+	for i := range procs {
+		procs[i] = s.order[idx[i]]
+	}
+	return procs
+}
+
+// pair assigns j's processes, in descending order of estimated usage, to
+// procs (already in ascending order of utilisation): procs[k] goes to the
+// k-th busiest process. It returns the processor of each process.
+func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
+	n := j.Demand[0]
+	byUsage := make([]int, n)
+	for i := range byUsage {
+		byUsage[i] = i
+	}
+	if j.CPUEstimate != nil {
+		slices.SortStableFunc(byUsage, func(a, b int) int { return cmpTime(j.CPUEstimate[b], j.CPUEstimate[a]) })
+	}
+	out := make([]int, n)
+	for k, i := range byUsage {
+		out[i] = procs[k]
+	}
+	return out
+}
+
+// usage returns the scheduler's estimate of process i of j and whether it
+// is known (false without CPU-usage information: then 0 is returned as a
+// neutral sort key, so every unknown process counts the same).
+func usage(j *sim.Job, i int) (float64, bool) {
+	if j.CPUEstimate == nil {
+		return 0, false
+	}
+	return j.CPUEstimate[i], true
+}
+
+// reservation returns the shadow time T_S and the extra foreground VMs N_E
+// of head (Step 2 of Algorithm 1; Algorithm 3 for REASY when head runs in
+// the background).
+func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time, extra int) {
+	need := head.Demand[0]
+	future := c.FreeIn(0)
+	if s.cfg.Deploy == Reserve && head.State() == sim.Running {
+		// Algorithm 3: the foreground jobs on head's own processors.
+		_, own := c.Placement(head)
+		var blockers []*sim.Job
+		sum := 0
+		for _, p := range own {
+			o, _ := c.Occupant(0, p)
+			if o == nil || slices.Contains(blockers, o) {
+				continue
+			}
+			blockers = append(blockers, o)
+			sum += o.Demand[0]
+			shadow = math.Max(shadow, s.termination(c, o))
+		}
+		return shadow, future + sum - need
+	}
+	s.ends = s.ends[:0]
+	for _, j := range s.fg {
+		s.ends = append(s.ends, fgEnd{job: j, at: s.termination(c, j)})
+	}
+	slices.SortStableFunc(s.ends, func(a, b fgEnd) int { return cmpTime(a.at, b.at) })
+	for _, e := range s.ends {
+		future += e.job.Demand[0]
+		if future >= need {
+			return e.at, future - need
+		}
+	}
+	return 0, 0 // unreachable: the foreground jobs hold every busy VM
+}
+
+// termination is a foreground job's expected end: now plus what is left of
+// its estimate.
+func (s *Scheduler) termination(c *sim.Cluster, j *sim.Job) sim.Time {
+	return c.Now() + math.Max(0, j.Estimate-c.Progress(j))
+}
+
+func cmpTime(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
