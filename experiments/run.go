@@ -66,6 +66,12 @@ func Config(c Cell) (runner.Config, error) {
 			ok = setInt(&cfg.MaxEstimate, p.Value)
 		case p.Name == "workload.est_bins":
 			ok = setString(&estBins, p.Value)
+		case p.Name == pCPUUsage:
+			cfg.CPUMean, ok = p.Value.(float64)
+		case p.Name == pCPUEstimate:
+			ok = setString(&cfg.CPUEstimate, p.Value)
+		case p.Name == pCPUError:
+			cfg.CPUError, ok = p.Value.(float64)
 		case p.Name == "workload.generator.model":
 			ok = setString(&model, p.Value)
 		case strings.HasPrefix(p.Name, "workload.generator."):

@@ -147,6 +147,10 @@ type rawWorkload struct {
 	UserEstimates string `yaml:"user_estimates"`
 	MaxEstimate   any    `yaml:"max_estimate"`
 	EstBins       any    `yaml:"est_bins"`
+
+	CPUUsage    any    `yaml:"cpu_usage"`
+	CPUEstimate string `yaml:"cpu_estimate"`
+	CPUError    any    `yaml:"cpu_error"`
 }
 
 type rawAxis struct {

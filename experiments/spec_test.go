@@ -332,7 +332,7 @@ workload:
   trace: testdata/tiny.swf
   laod: 0.5
 schedulers: [fcfs]
-`, []string{`line 5: workload.laod: unknown field; accepted: est_bins, estimates, generator, jobs, lenient, load, max_estimate, overrun, trace, user_estimates, warmup`}},
+`, []string{`line 5: workload.laod: unknown field; accepted: cpu_error, cpu_estimate, cpu_usage, est_bins, estimates, generator, jobs, lenient, load, max_estimate, overrun, trace, user_estimates, warmup`}},
 		{"unknown top-level field", `
 name: e
 workload: {trace: testdata/tiny.swf}

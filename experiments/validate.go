@@ -56,8 +56,33 @@ func workloadParams() map[string]paramDef {
 			check: oneOf("user_estimates", runner.UserEstimatesNone, runner.UserEstimatesTsafrir)},
 		"workload.max_estimate": {kind: KindInt, accepted: maxEstimateAccepted(), check: checkMaxEstimate},
 		"workload.est_bins":     {kind: KindString, accepted: estimateSpec("est_bins").Form, check: checkEstBins},
+
+		pCPUUsage: {kind: KindFloat, accepted: "a number in (0, 1]: the mean CPU usage of a process of a multi-process job (default: seed 000's uniform [0.4, 1], mean 0.7)",
+			check: func(v any) string {
+				if f := v.(float64); !(f > 0 && f <= 1) {
+					return fmt.Sprintf("cpu_usage %g out of range", f)
+				}
+				return ""
+			}},
+		pCPUEstimate: {kind: KindString, accepted: "exact, noisy, none (the CPU usage the scheduler is told; none: no information)",
+			check: oneOf("cpu_estimate", "exact", "noisy", "none")},
+		pCPUError: {kind: KindFloat, accepted: "a number in [0, 1]: the relative error bound of cpu_estimate noisy",
+			check: func(v any) string {
+				if f := v.(float64); !(f >= 0 && f <= 1) {
+					return fmt.Sprintf("cpu_error %g out of range", f)
+				}
+				return ""
+			}},
 	}
 }
+
+// CPU-usage parameters of seed 000's VM tiers (runner.Config.CPUMean,
+// CPUEstimate, CPUError).
+const (
+	pCPUUsage    = "workload.cpu_usage"
+	pCPUEstimate = "workload.cpu_estimate"
+	pCPUError    = "workload.cpu_error"
+)
 
 // estimateSpec returns the workload/models documentation of a Tsafrir
 // estimate parameter (max_estimate, est_bins): trace workloads accept the
@@ -496,7 +521,8 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 			name string
 			set  bool
 		}{{"estimates", w.Estimates != ""}, {"overrun", w.Overrun != ""}, {"load", w.Load != nil},
-			{"jobs", w.Jobs != nil}, {"warmup", w.Warmup != nil}, {"lenient", w.Lenient}} {
+			{"jobs", w.Jobs != nil}, {"warmup", w.Warmup != nil}, {"lenient", w.Lenient},
+			{"cpu_usage", w.CPUUsage != nil}, {"cpu_estimate", w.CPUEstimate != ""}, {"cpu_error", w.CPUError != nil}} {
 			if f.set {
 				v.errorf("workload."+f.name, "applies to SWF workloads only; model %q generates %s workloads (accepted: its parameters under workload.generator; see schedfarm workload models)", s.Workload.Generator.Model, s.Workload.Output)
 			}
@@ -541,6 +567,17 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 	if w.Lenient {
 		s.Workload.Lenient = true
 		add("workload.lenient", true)
+	}
+	for _, f := range []struct {
+		name string
+		raw  any
+	}{{pCPUUsage, w.CPUUsage}, {pCPUEstimate, w.CPUEstimate}, {pCPUError, w.CPUError}} {
+		if f.raw == nil || f.raw == "" {
+			continue
+		}
+		if val, ok := v.knownValue(f.name, f.name, defs[f.name], f.raw); ok {
+			add(f.name, val)
+		}
 	}
 	if !hasGen {
 		v.traceEstimates(w, s, add)
@@ -758,6 +795,7 @@ func canonMap(m map[string]any) string {
 func acceptedPaths() string {
 	return "platform.procs, workload.load, workload.jobs, workload.warmup, workload.estimates, " +
 		"workload.overrun, workload.trace, workload.user_estimates, workload.max_estimate, workload.est_bins, " +
+		"workload.cpu_usage, workload.cpu_estimate, workload.cpu_error, " +
 		"workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>"
 }
 

@@ -21,6 +21,7 @@ type Metric struct {
 //	jobs, measured, finished, killed, rejected, dropped, altered, backfilled
 //	wait_{mean,median,p95,max}, response_…, slowdown_…, bsld_…  (seconds / ratios)
 //	utilization, makespan, offered_load, load_factor
+//	migrations, restarts, swaps  (relocations on VM tiers; 0 elsewhere)
 func (r *Result) Metrics() []Metric {
 	s := r.Summary
 	ms := []Metric{
@@ -38,7 +39,10 @@ func (r *Result) Metrics() []Metric {
 		Metric{"utilization", s.Utilization},
 		Metric{"makespan", s.Makespan},
 		Metric{"offered_load", r.OfferedLoad},
-		Metric{"load_factor", r.LoadFactor})
+		Metric{"load_factor", r.LoadFactor},
+		Metric{"migrations", float64(s.Migrations)},
+		Metric{"restarts", float64(s.Restarts)},
+		Metric{"swaps", float64(s.Swaps)})
 }
 
 // appendDists appends the mean, median, p95 and max of the summary's wait,

@@ -52,6 +52,16 @@ type Config struct {
 	MaxJobs int
 	// Lenient skips malformed SWF lines (counted) instead of failing.
 	Lenient bool
+	// CPUMean moves the per-process CPU usage of multi-process jobs to this
+	// mean (0: seed 000's uniform [0.4, 1]; 1: every process 100%, §3.5.2);
+	// CPUEstimate is what the scheduler is told ("" or "exact", "noisy",
+	// "none" for no information, §3.5.1) and CPUError the relative error
+	// bound of "noisy". They matter only to schedulers on VM tiers
+	// (strategies.Entry.Tiers), for which the runner draws every job's
+	// usage.
+	CPUMean     float64
+	CPUEstimate string
+	CPUError    float64
 	// Seed feeds anything random in the run; the classic schedulers use
 	// none. Modelled estimates (UserEstimates) draw from their own stream,
 	// PCG(Seed, EstimatesStream).
@@ -95,6 +105,9 @@ func (c Config) withDefaults() (Config, error) {
 		c.Scheduler = "easy"
 	}
 	if err := c.Registry.Check(c.Scheduler, c.SchedulerParams); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := c.cpuParams(); err != nil {
 		errs = append(errs, err)
 	}
 	return c, errors.Join(errs...)
@@ -214,6 +227,13 @@ func Run(cfg Config) (*Result, error) {
 	res.Records = kept
 	res.Adjust = conv.adj
 	res.OfferedLoad = offeredLoad(jobs, procs)
+	entry, err := cfg.Registry.Lookup(cfg.Scheduler)
+	if err != nil {
+		return nil, err
+	}
+	if err := tiered(cfg, entry, &res.Platform, jobs); err != nil {
+		return nil, err
+	}
 	sched, err := cfg.Registry.New(cfg.Scheduler, res.Platform, cfg.SchedulerParams)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,9 @@ type Summary struct {
 	Killed     int
 	Rejected   int
 	Backfilled int
+	// Migrations, Restarts and Swaps total the jobs' relocations on a
+	// tiered platform (Job.Migrations, Job.Restarts, Job.Swaps).
+	Migrations, Restarts, Swaps int
 
 	Wait     Dist // start − submit
 	Response Dist // end − submit
@@ -93,6 +96,9 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 		if j.backfil {
 			s.Backfilled++
 		}
+		s.Migrations += int(j.moves)
+		s.Restarts += int(j.restarts)
+		s.Swaps += int(j.swaps)
 		run := j.end - j.start
 		w := j.start - j.Submit
 		if j.stretched {

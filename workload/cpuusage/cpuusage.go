@@ -67,22 +67,34 @@ type Usage struct {
 // procs = 1 it draws nothing from rng.
 func (p Params) Draw(procs int, rng *rand.Rand) Usage {
 	u := Usage{Actual: make([]float64, procs)}
-	for i := range u.Actual {
+	if p.Estimate != None {
+		u.Estimated = make([]float64, procs)
+	}
+	p.Fill(u.Actual, u.Estimated, rng)
+	return u
+}
+
+// Fill draws the usage of a job with len(actual) processes into actual and
+// its estimate into estimated (same length; ignored, and may be nil, when
+// Estimate is None), consuming rng exactly as Draw does. Callers drawing
+// for many jobs carve both from one array.
+func (p Params) Fill(actual, estimated []float64, rng *rand.Rand) {
+	procs := len(actual)
+	for i := range actual {
 		if procs == 1 {
-			u.Actual[i] = 1
+			actual[i] = 1
 		} else {
-			u.Actual[i] = p.Low + rng.Float64()*(p.High-p.Low)
+			// At least MinUsage: a process always uses some CPU.
+			actual[i] = math.Max(MinUsage, p.Low+rng.Float64()*(p.High-p.Low))
 		}
 	}
 	switch p.Estimate {
 	case Exact:
-		u.Estimated = append([]float64(nil), u.Actual...)
+		copy(estimated, actual)
 	case Noisy:
-		u.Estimated = make([]float64, procs)
-		for i, a := range u.Actual {
+		for i, a := range actual {
 			e := a * (1 + (2*rng.Float64()-1)*p.Error)
-			u.Estimated[i] = math.Min(1, math.Max(MinUsage, e))
+			estimated[i] = math.Min(1, math.Max(MinUsage, e))
 		}
 	}
-	return u
 }
