@@ -44,6 +44,10 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.WarmupJobs, "warmup", 0, "exclude the first N jobs from the per-job aggregates")
 	fs.IntVar(&cfg.MaxJobs, "max-jobs", 0, "simulate only the first N jobs (0 = all)")
 	fs.BoolVar(&cfg.Lenient, "lenient", false, "skip malformed SWF lines (counted) instead of failing")
+	fs.Float64Var(&cfg.CPUMean, "cpu-usage", 0, "VM-tier schedulers (keasy, reasy, measy): mean CPU usage of a multi-process job's processes, in (0, 1] (0 = seed 000's uniform [0.4, 1])")
+	fs.StringVar(&cfg.CPUEstimate, "cpu-estimate", "exact", "VM-tier schedulers: the CPU usage they are told: exact, noisy or none (no information)")
+	fs.Float64Var(&cfg.CPUError, "cpu-error", 0, "VM-tier schedulers: relative error bound of --cpu-estimate noisy, in [0, 1]")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed (VM-tier schedulers: CPU usages and sharing overheads)")
 	schedule := fs.String("schedule", "", "write the simulated schedule as SWF to this file (.gz to compress)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	fs.Usage = func() {
@@ -108,8 +112,15 @@ func printSummary(w io.Writer, res *runner.Result, wall time.Duration, schedule 
 	s, a := res.Summary, res.Adjust
 	fmt.Fprintf(w, "trace       %s\n", res.Config.Trace)
 	fmt.Fprintf(w, "scheduler   %s   estimates %s   overrun %s\n", res.Config.Scheduler, res.Config.Estimates, res.Config.Overrun)
-	fmt.Fprintf(w, "machine     %d processors (%s)\n", res.Platform.Pools[0].Capacity, res.ProcsSource)
+	fmt.Fprintf(w, "machine     %d processors (%s)", res.Platform.Pools[0].Capacity, res.ProcsSource)
+	if res.Platform.Tiered() {
+		fmt.Fprintf(w, ", %d VM tiers each", res.Platform.Tiers)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "jobs        %d simulated: %d finished, %d killed, %d rejected; %d backfilled\n", s.Jobs, s.Finished, s.Killed, s.Rejected, s.Backfilled)
+	if res.Platform.Tiered() {
+		fmt.Fprintf(w, "relocated   %d migrations, %d restarts, %d swaps\n", s.Migrations, s.Restarts, s.Swaps)
+	}
 	fmt.Fprintf(w, "input       %d dropped (runtime %d, processors %d, submit %d), %d altered",
 		a.Dropped(), a.DroppedRuntime, a.DroppedProcs, a.DroppedSubmit, a.Altered())
 	if a.Altered() > 0 {
