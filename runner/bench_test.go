@@ -10,7 +10,8 @@ import (
 )
 
 // BenchmarkKTH simulates KTH-SP2 (28,489 jobs, 100 processors, user
-// estimates, kill at the requested time) under each classic scheduler. The
+// estimates, kill at the requested time) under each classic scheduler and
+// seed 000's VM-tier schedulers (two tiers, §3.1 CPU usages). The
 // trace is parsed once outside the timed loop (workload/swf's BenchmarkReadKTH
 // times the parse). Reported: jobs/s and ns/event.
 func BenchmarkKTH(b *testing.B) {
@@ -24,7 +25,7 @@ func BenchmarkKTH(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, sched := range []string{"fcfs", "easy", "cons", "sjbf"} {
+	for _, sched := range []string{"fcfs", "easy", "cons", "sjbf", "keasy", "reasy", "measy"} {
 		b.Run(sched, func(b *testing.B) {
 			b.ReportAllocs()
 			var res *runner.Result

@@ -117,6 +117,7 @@ type tierState struct {
 	free  []int    // idle VMs per tier
 	dirty []*Job   // jobs whose rate must be recomputed
 	occ   []float64
+	slab  []int // carved into the jobs' processor lists
 }
 
 func newTierState(p Platform) *tierState {
@@ -293,6 +294,12 @@ func (c *Cluster) checkSlots(j *Job, tier int, procs []int) error {
 func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 	t := c.tiers
 	j.tier = tier
+	if cap(j.procs) < len(procs) {
+		if len(t.slab) < len(procs) {
+			t.slab = make([]int, max(4096, len(procs)))
+		}
+		j.procs, t.slab = t.slab[:0:len(procs)], t.slab[len(procs):]
+	}
 	j.procs = append(j.procs[:0], procs...)
 	for i, p := range j.procs {
 		t.slots[tier][p] = slot{job: j, proc: i}

@@ -69,10 +69,10 @@ type Scheduler struct {
 	cands []*sim.Job
 	fg    []*sim.Job
 	// Scratch space reused between passes.
-	order []int
-	util  []float64
-	ends  []fgEnd
-	sjf   []*sim.Job
+	order, idx, picked, byUsage, paired []int
+	util                                []float64
+	ends                                []fgEnd
+	sjf                                 []*sim.Job
 }
 
 // fgEnd is a foreground job with its expected termination time.
@@ -187,7 +187,8 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 		}
 	}
 	if ownFree {
-		return c.Relocate(j, 0, slices.Clone(own), sim.Relocation{}) == nil
+		s.paired = append(s.paired[:0], own...)
+		return c.Relocate(j, 0, s.paired, sim.Relocation{}) == nil
 	}
 	switch s.cfg.Deploy {
 	case Kill:
@@ -244,35 +245,36 @@ func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
 	if len(s.order) < n {
 		return nil
 	}
-	idx := make([]int, len(s.order))
-	for i := range idx {
-		idx[i] = i
+	s.idx = s.idx[:0]
+	for i := range s.order {
+		s.idx = append(s.idx, i)
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmpTime(s.util[a], s.util[b]) })
-	procs := make([]int, n)
-	for i := range procs {
-		procs[i] = s.order[idx[i]]
+	slices.SortStableFunc(s.idx, func(a, b int) int { return cmpTime(s.util[a], s.util[b]) })
+	s.picked = s.picked[:0]
+	for _, i := range s.idx[:n] {
+		s.picked = append(s.picked, s.order[i])
 	}
-	return procs
+	return s.picked
 }
 
 // pair assigns j's processes, in descending order of estimated usage, to
 // procs (already in ascending order of utilisation): procs[k] goes to the
-// k-th busiest process. It returns the processor of each process.
+// k-th busiest process. It returns the processor of each process, in
+// scratch space valid until the next call (the cluster copies it).
 func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 	n := j.Demand[0]
-	byUsage := make([]int, n)
-	for i := range byUsage {
-		byUsage[i] = i
+	s.byUsage = s.byUsage[:0]
+	for i := 0; i < n; i++ {
+		s.byUsage = append(s.byUsage, i)
 	}
 	if j.CPUEstimate != nil {
-		slices.SortStableFunc(byUsage, func(a, b int) int { return cmpTime(j.CPUEstimate[b], j.CPUEstimate[a]) })
+		slices.SortStableFunc(s.byUsage, func(a, b int) int { return cmpTime(j.CPUEstimate[b], j.CPUEstimate[a]) })
 	}
-	out := make([]int, n)
-	for k, i := range byUsage {
-		out[i] = procs[k]
+	s.paired = slices.Grow(s.paired[:0], n)[:n]
+	for k, i := range s.byUsage {
+		s.paired[i] = procs[k]
 	}
-	return out
+	return s.paired
 }
 
 // usage returns the scheduler's estimate of process i of j and whether it
