@@ -42,6 +42,18 @@
 // the units in use exceed a pool's capacity, including at an instant where one
 // job ends and another starts.
 //
+// A tiered platform (Platform.Tiers > 1, seed 000) splits every processor into
+// VMs with strict CPU priority, tier 0 first. Jobs are placed on explicit
+// processors of a tier (Cluster.StartOn) and may be relocated (Cluster.Relocate:
+// a swap of priorities, a migration that keeps progress after a pause, or a
+// kill and restart). Whenever the occupants of a processor change, the engine
+// asks the platform's Sharing model for the speed of every process there and
+// runs each job at the speed of its slowest process; which VM is busy is
+// enforced per processor and tier. Each process has a CPU usage: the actual one
+// is hidden from schedulers (Job.SetCPU), the estimate is Job.CPUEstimate. On
+// such a platform a job's limit counts dedicated-processor time, and slowdowns
+// divide by the time served (Job.Served), not by the stretched wall time.
+//
 // # Schedulers
 //
 // A Scheduler has one method, Pass, called once per instant with the jobs that
