@@ -64,7 +64,9 @@ type modelRunner struct {
 // modelRunners is the table of families with their own platform; each
 // family adds its line.
 func modelRunners() []modelRunner {
-	return []modelRunner{}
+	return []modelRunner{
+		{output: models.Grid, run: runSeed002, check: checkSeed002, schedulers: seed002Schedulers, metrics: seed002MetricNames},
+	}
 }
 
 func findModelRunner(o models.Output) (modelRunner, bool) {

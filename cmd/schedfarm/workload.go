@@ -582,29 +582,22 @@ func seedGenerators() []seedGenerator {
 	return []seedGenerator{
 		{
 			name:    "seed001",
-			summary: "seed 001 multi-attribute cloud (Table 1, §4.2–4.3): VMs with memory/speed/bandwidth, parallel jobs with per-task demands and deadlines, Poisson arrivals",
-			params: []string{
-				"variant (simulation): simulation (§4.2, Table 1) or methodological (§4.3 cloud centre)",
-				"jobs (10000): number of jobs", "rate (10; methodological 40): mean jobs per time unit",
-				"vms (120): number of VMs", "integer (0): 1 = draw memory, speed, bandwidth and instructions as integers",
-			},
+			summary: models.Summary("seed001"),
+			params:  modelParamLines("seed001", nil),
 			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
-				p := seed001.Default()
-				if a.choice("variant", seed001.Simulation, seed001.Simulation, seed001.Methodological) == seed001.Methodological {
-					p = seed001.DefaultMethodological()
+				for k := range a.raw {
+					a.used[k] = true
 				}
-				p.Jobs = a.int("jobs", p.Jobs, 1, 1e9)
-				p.ArrivalRate = a.num("rate", p.ArrivalRate, 1e-9, 1e9)
-				p.VMs = a.int("vms", p.VMs, 1, 1e7)
-				p.Integer = a.int("integer", 0, 0, 1) == 1
-				if err := a.done(); err != nil {
+				v, err := models.Decode("seed001", a.raw)
+				if err != nil {
 					return err
 				}
+				p := models.Seed001Params(v)
 				g, err := seed001.New(p, rng)
 				if err != nil {
 					return err
 				}
-				if err := emit(map[string]any{"type": "platform", "vms": g.VMs(), "params": p}); err != nil {
+				if err := emit(map[string]any{"type": "platform", "vms": g.VMs(), "params": p, "deadline": v.Str("deadline")}); err != nil {
 					return err
 				}
 				return emitAll(g.Next, func(r seed001.Job) any {
@@ -617,27 +610,26 @@ func seedGenerators() []seedGenerator {
 		},
 		{
 			name:    "seed002",
-			summary: "seed 002 state-tracking migration (Tables 2–3, §2.1): resources with availability, bandwidth, failure coefficient and availability level; jobs with size, data size, SDV and deadline",
-			params: []string{
-				"jobs (10000): number of jobs", "resources (50): number of resources",
-				"rate (1.67): mean jobs per second", "class (none): job lifetime class none, 8:2, 5:5 or 2:8 (short < 0.15 Mflops, long 0.85–1)",
-			},
+			summary: models.Summary("seed002"),
+			params:  modelParamLines("seed002", nil),
 			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
-				p := seed002.Default()
-				p.Jobs = a.int("jobs", p.Jobs, 1, 1e9)
-				p.Resources = a.int("resources", p.Resources, 1, 1e7)
-				p.ArrivalRate = a.num("rate", p.ArrivalRate, 1e-9, 1e9)
-				if c := a.choice("class", "none", "none", seed002.Class1, seed002.Class2, seed002.Class3); c != "none" {
-					p.Class = c
+				for k := range a.raw {
+					a.used[k] = true
 				}
-				if err := a.done(); err != nil {
+				v, err := models.Decode("seed002", a.raw)
+				if err != nil {
 					return err
 				}
+				p := models.Seed002Params(v)
 				g, err := seed002.New(p, rng)
 				if err != nil {
 					return err
 				}
-				if err := emit(map[string]any{"type": "platform", "resources": g.Resources(), "params": p}); err != nil {
+				params := map[string]any{}
+				for _, s := range models.Specs("seed002") {
+					params[s.Name] = v[s.Name]
+				}
+				if err := emit(map[string]any{"type": "platform", "resources": g.Resources(), "params": params}); err != nil {
 					return err
 				}
 				return emitAll(g.Next, func(r seed002.Job) any {

@@ -1,0 +1,98 @@
+package experiments
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// The seed-002 Fig. 8 spec validates, expands to 3 classes × 4 schemes × 2
+// replications, and its cells run through RunCell: the four schemes of one
+// grid point see the same workload, a cell reruns identically, and the
+// metrics are the STMS family's.
+func TestSeed002Fig08Spec(t *testing.T) {
+	s, err := Load("seed002-fig08.yaml", BuiltinCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := s.Cells()
+	if len(cells) != 24 {
+		t.Fatalf("%d cells, want 24", len(cells))
+	}
+	// Small cells for the test: the spec's own size runs in the farm.
+	shrink := func(c Cell) Cell {
+		c.KeepJobs = true
+		var ps []Param
+		for _, p := range c.Params {
+			if p.Name == "workload.generator.jobs" {
+				p.Value = int64(150)
+			}
+			ps = append(ps, p)
+		}
+		c.Params = append(ps, Param{Name: "scheduler.generations", Value: int64(10)})
+		return c
+	}
+	run := func(c Cell) CellResult {
+		r, err := RunCell(context.Background(), shrink(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusOK {
+			t.Fatalf("cell %s (%s): %s", c.ID, c.Scheduler, r.Error)
+		}
+		return r
+	}
+	var first CellResult
+	seen := map[string]bool{}
+	for _, c := range cells[:4] {
+		seen[c.Scheduler] = true
+		r := run(c)
+		if len(r.Jobs) != 150 {
+			t.Fatalf("%s: %d job records", c.Scheduler, len(r.Jobs))
+		}
+		get := map[string]float64{}
+		for _, m := range r.Metrics {
+			get[m.Name] = m.Value
+		}
+		if get["finished"] != 150 || get["makespan"] <= 0 || get["utilization"] <= 0 || get["ijf"] <= 0 {
+			t.Errorf("%s: metrics %v", c.Scheduler, r.Metrics)
+		}
+		if first.Jobs == nil {
+			first = r
+			again := run(c)
+			for i := range r.Metrics {
+				if r.Metrics[i] != again.Metrics[i] {
+					t.Fatalf("rerun differs: %v vs %v", r.Metrics[i], again.Metrics[i])
+				}
+			}
+			continue
+		}
+		for i := range r.Jobs {
+			if r.Jobs[i].Submit != first.Jobs[i].Submit {
+				t.Fatalf("%s saw another workload than %s", c.Scheduler, cells[0].Scheduler)
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("first grid point has schedulers %v", seen)
+	}
+}
+
+// Spec validation names a bad scheme parameter and a scheduler of another
+// family.
+func TestSeed002SpecErrors(t *testing.T) {
+	_, err := Parse([]byte(`
+name: bad
+workload:
+  generator: {model: seed002, jobs: 100, class: "9:1"}
+schedulers: [{name: sp-stms, params: {c: -1}}, easy]
+`), "bad.yaml", BuiltinCatalog())
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"class", "c", "easy"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %q:\n%v", want, err)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+// Package ga is the messy genetic algorithm (mGA) of seed 002 §4: a
+// schedule is a variable-length string of (job, resource) genes; search
+// is roulette-wheel selection, cut-and-splice and mutation; the fitness is
+// the weighted sum of normalised makespan and utilisation with a fairness
+// penalty (eq. 7–10).
+//
+// # Encoding (§4.1)
+//
+// A Gene names a job of the batch and a resource, both as indexes. The
+// genes of one job, in order of appearance, are its resource chain: the
+// first is where it runs, the others the backup resources it migrates to
+// after failures (state-tracking migration); a job with one gene is run by
+// the immediate-restart strategy where the caller's scheme allows it. Chains
+// returns the chains and the order in which jobs first appear, which is
+// the order in which a resource runs the jobs placed on it. A job may be
+// missing (under-specified) or listed on many resources
+// (over-specified): as in Goldberg's messy GA, the caller's decoder fills
+// missing jobs from a template and ignores genes beyond MaxChain.
+//
+// # Operators (§4.2)
+//
+// CutAndSplice cuts each parent at a point of its own and exchanges the
+// tails, so children have new lengths (the sum of the lengths is kept).
+// Mutate swaps two genes (the paper's mutation) and, with the same
+// probability, gives one gene another resource: the paper's swap alone
+// can never move a job to a resource that no parent proposed, so a
+// population that lost a resource could not find it again (deviation).
+// Children longer than MaxLen are cut to MaxLen.
+//
+// # Fitness (§4.3) and selection
+//
+// An Evaluator maps a genome to Objectives: makespan ms, average
+// utilisation au, unfairness 1 − IJF and a finite penalty for violated
+// constraints. Fitness normalises ms and au over the current population
+// (eq. 7) and combines them (eq. 8, 10): f = δ·ms̄ + ω·āu + κ·(1 − IJF) −
+// ρ·penalty with κ ≤ 0. Eq. 7 prints āu = (au_min − au)/(au_max − au_min),
+// which is ≤ 0 and would reward low utilisation; we use (au − au_min)/
+// (au_max − au_min), which matches the stated intent ("a larger fitness
+// value guarantees a better scheduling"). When every genome has the same
+// ms (or au), that term is 1 for all.
+//
+// Roulette selection p_i = f_i / Σ f needs f ≥ 0, which κ < 0 and the
+// penalty break, so weights are shifted: w_i = f_i − min f + ε with ε 1% of
+// the fitness range (uniform when all are equal). Weights are finite by
+// construction (objectives are checked, a NaN or infinite objective is a
+// programming error and panics with the genome's index). The best genome of
+// a generation is copied unchanged into the next (elitism, which the paper
+// does not mention but a generational GA needs to keep its best); every
+// child is evaluated, both children of a crossover included.
+//
+// # Why not eaopt
+//
+// eaopt's model evaluates each genome on its own and minimises a scalar,
+// while eq. 7 normalises over the whole population; its roulette panics on
+// non-finite values and has no elitism; so an eaopt version would be our own
+// model and selector anyway, around a variable-length genome. The loop here
+// is about 100 lines, deterministic for a given *rand.Rand (math/rand/v2),
+// and allocates per generation only the children.
+package ga

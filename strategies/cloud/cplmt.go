@@ -1,0 +1,191 @@
+package cloud
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// cplmt is the paper's scheduler (§3): jobs classified by how few VMs can
+// satisfy them (formulas 7–21), classes in the order of Fig. 3, the job of
+// smallest mt first within a class (Algorithm 2), its tasks placed on the
+// VMs whose times are nearest to the job's max–min time (Algorithm 3).
+type cplmt struct {
+	alpha, beta, gamma, eps, omega, eta, kappa float64
+	data                                       []cpData
+}
+
+// cpData is CPLMT's side table of one waiting job.
+type cpData struct {
+	// cpuET[t] holds task t's time on every VM, ascending (Algorithm 1's
+	// processing test is et ≤ α · time left).
+	cpuET [][]float64
+	// satET[t] holds task t's time on the VMs that satisfy its memory (β)
+	// and bandwidth (γ), ascending: with the time test, the VMs that
+	// satisfy the task in every aspect (formula 7's num).
+	satET [][]float64
+	// jovMEM and jovBW are formulas 8 and 11: the most VMs that cannot
+	// satisfy one of the tasks' memory or bandwidth (static).
+	jovMEM, jovBW int
+	// rank (0 first) and tovload are set at every pass.
+	rank    int
+	tovload float64
+}
+
+// Class is a job's CPLMT class: whether it is a ujob (formula 7) and how
+// many of the urgent sets ulCPU, ulMEM, ulBW it belongs to (ThreeOL = 3 …
+// OtherL = 0, formulas 18–21).
+type Class struct {
+	// UJob is set when few VMs satisfy the job: num / parallelism ≤ κ.
+	UJob bool
+	// Urgent is the number of urgent sets (3 ThreeOL, 2 TwoOL, 1 OneOL,
+	// 0 OtherL).
+	Urgent int
+	// Rank orders the classes: ujobs before unjobs, then ThreeOL, TwoOL,
+	// OneOL, OtherL (0 is scheduled first).
+	Rank int
+	// JovCPU, JovMEM and JovBW are formulas 10, 8 and 11; Num is formula
+	// 7's num; Tovload is formula 22 (with jovCPU for the unused jovHD).
+	JovCPU, JovMEM, JovBW, Num int
+	Tovload                    float64
+}
+
+func (p *cplmt) arrive(s *scheduler, ji *jobInfo) {
+	if p.data == nil {
+		p.data = make([]cpData, len(s.info))
+	}
+	d := &p.data[ji.idx]
+	j := ji.j
+	d.cpuET = make([][]float64, len(j.Tasks))
+	d.satET = make([][]float64, len(j.Tasks))
+	d.jovMEM, d.jovBW = 0, 0
+	for t := range j.Tasks {
+		tk := &j.Tasks[t]
+		ovMEM, ovBW := 0, 0
+		all := make([]float64, len(s.w.VMs))
+		var sat []float64
+		for v := range s.w.VMs {
+			vm := &s.w.VMs[v]
+			et := s.w.ExecTime(j, tk, vm)
+			all[v] = et
+			mem, bw := within(tk.Memory, vm.Memory, p.beta), within(tk.Bandwidth, vm.Bandwidth, p.gamma)
+			if !mem {
+				ovMEM++
+			}
+			if !bw {
+				ovBW++
+			}
+			if mem && bw && within(tk.Disk, vm.Disk, 1) {
+				sat = append(sat, et)
+			}
+		}
+		slices.Sort(all)
+		slices.Sort(sat)
+		d.cpuET[t], d.satET[t] = all, sat
+		d.jovMEM, d.jovBW = max(d.jovMEM, ovMEM), max(d.jovBW, ovBW)
+	}
+}
+
+func (p *cplmt) leave(ji *jobInfo) {
+	if p.data != nil {
+		p.data[ji.idx] = cpData{}
+	}
+}
+
+// classify returns the class of a waiting job at time now.
+func (p *cplmt) classify(s *scheduler, ji *jobInfo) Class {
+	d := &p.data[ji.idx]
+	n := len(s.w.VMs)
+	lim := p.alpha * (ji.abs - s.now)
+	c := Class{JovMEM: d.jovMEM, JovBW: d.jovBW, Num: n}
+	for t := range d.cpuET {
+		// VMs whose time exceeds α · time left cannot satisfy the task.
+		ok := sort.Search(len(d.cpuET[t]), func(i int) bool { return d.cpuET[t][i] > lim })
+		c.JovCPU = max(c.JovCPU, n-ok)
+		c.Num = min(c.Num, sort.Search(len(d.satET[t]), func(i int) bool { return d.satET[t][i] > lim }))
+	}
+	c.UJob = float64(c.Num)/float64(len(d.cpuET)) <= p.kappa
+	vend := float64(n)
+	for _, ul := range []bool{float64(c.JovCPU) > p.eps*vend, float64(c.JovMEM) > p.omega*vend, float64(c.JovBW) > p.eta*vend} {
+		if ul {
+			c.Urgent++
+		}
+	}
+	c.Rank = 3 - c.Urgent
+	if !c.UJob {
+		c.Rank += 4
+	}
+	c.Tovload = float64(c.JovCPU + c.JovMEM + c.JovBW)
+	return c
+}
+
+func (p *cplmt) schedule(s *scheduler) {
+	if s.idle == 0 {
+		return
+	}
+	for _, ji := range s.waiting {
+		c := p.classify(s, ji)
+		p.data[ji.idx].rank, p.data[ji.idx].tovload = c.Rank, c.Tovload
+	}
+	for s.idle > 0 {
+		// Algorithm 2 over the first class (Fig. 3 order) that has a job
+		// every task of which has a free VM that ends it in time.
+		var best *jobInfo
+		bestRank, bestMt, bestM := math.MaxInt, math.Inf(1), 0.0
+		for _, ji := range s.waiting {
+			d := &p.data[ji.idx]
+			if ji.state != waiting || ji.tried == s.pass || d.rank > bestRank {
+				continue
+			}
+			m := maxMinTime(s, ji)
+			if math.IsInf(m, 1) {
+				ji.tried = s.pass
+				continue
+			}
+			// Formula 23 (not reproduced in the text): smaller for a
+			// shorter job and for one fewer VMs satisfy.
+			mt := m / (1 + d.tovload)
+			if d.rank < bestRank || mt < bestMt {
+				best, bestRank, bestMt, bestM = ji, d.rank, mt, m
+			}
+		}
+		if best == nil {
+			return
+		}
+		g := nearestAssign(s, best, bestM)
+		if g == nil {
+			best.tried = s.pass
+			continue
+		}
+		if s.start(best, g) != nil {
+			return
+		}
+	}
+}
+
+// maxMinTime is Algorithm 3's maxminet over the free VMs: the largest, over
+// the tasks, of the task's smallest time on a candidate VM (+Inf when a
+// task has none).
+func maxMinTime(s *scheduler, ji *jobInfo) float64 {
+	s.newMark()
+	m := 0.0
+	for t := range ji.j.Tasks {
+		best := math.Inf(1)
+		s.candidates(ji, t, func(v int, et float64) { best = math.Min(best, et) })
+		m = math.Max(m, best)
+	}
+	return m
+}
+
+// nearestAssign is Algorithm 3's placement: tasks in order, each on the
+// free VM whose time is at most maxminet and nearest to it, else on the one
+// just above it (still ending by the deadline); nil if a task finds none.
+func nearestAssign(s *scheduler, ji *jobInfo, maxminet float64) [][]int {
+	groups, _ := s.assignEach(ji, func(t, v int, et float64) float64 {
+		if et <= maxminet {
+			return maxminet - et // below: nearest first
+		}
+		return 1 + et // above: > maxminet ≥ every key below, so only if none below
+	})
+	return groups
+}

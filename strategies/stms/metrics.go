@@ -1,0 +1,139 @@
+package stms
+
+import (
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Metric is one named number of a run.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// Metrics computes §5's metrics of a finished run of s over jobs (every job
+// ended), in the order of MetricNames:
+//
+//	jobs, finished          counts
+//	makespan                last end − first submit, seconds
+//	throughput              finished jobs per hour of makespan
+//	utilization             resource busy time (wasted runs included) / (resources × makespan)
+//	jfr                     share of finished jobs ending after their deadline
+//	ijf                     1 − the standard deviation of the per-batch JFR (eq. 9; batches are the dispatch groups)
+//	cost_overhead           eq. 11: Σ_k RA_k · F_c(t_c^k) / m over the m resources used, F_c(t) = √(t / 1 h), t_c^k their last completion − first submit, RA in flops/s
+//	failures, migrations, restarts, preemptions, backfilled
+//	batches, windows, cycles, condition1
+//	transfer_mean           mean data-movement delay per migration, seconds
+//	wait_{mean,median,p95,max}      first start − submit
+//	response_{mean,median,p95,max}  end − submit
+func (s *Scheduler) Metrics(jobs []*sim.Job) []Metric {
+	var first, last float64 = math.Inf(1), math.Inf(-1)
+	var wait, resp []float64
+	finished, late := 0, 0
+	type grp struct{ n, late int }
+	groups := make([]grp, s.groups+1)
+	for _, j := range jobs {
+		first = math.Min(first, j.Submit)
+		if j.State() != sim.Finished {
+			continue
+		}
+		js := s.state(j)
+		finished++
+		last = math.Max(last, j.End())
+		wait = append(wait, js.firstStart-j.Submit)
+		resp = append(resp, j.End()-j.Submit)
+		l := j.End() > js.a.Deadline
+		if l {
+			late++
+		}
+		groups[js.group].n++
+		if l {
+			groups[js.group].late++
+		}
+	}
+	ms := 0.0
+	if finished > 0 {
+		ms = last - first
+	}
+	busy := 0.0
+	cost, used := 0.0, 0
+	for r := range s.rs {
+		busy += s.rs[r].busy
+		if s.rs[r].used {
+			used++
+			cost += s.res[r].Speed * math.Sqrt(math.Max(s.rs[r].lastEnd-first, 0)/3600)
+		}
+	}
+	var fr []float64
+	for _, g := range groups {
+		if g.n > 0 {
+			fr = append(fr, float64(g.late)/float64(g.n))
+		}
+	}
+	div := func(a, b float64) float64 {
+		if b == 0 {
+			return 0
+		}
+		return a / b
+	}
+	cnt := s.cnt
+	ms2 := []Metric{
+		{"jobs", float64(len(jobs))},
+		{"finished", float64(finished)},
+		{"makespan", ms},
+		{"throughput", div(float64(finished), ms/3600)},
+		{"utilization", div(busy, float64(len(s.rs))*ms)},
+		{"jfr", div(float64(late), float64(finished))},
+		{"ijf", 1 - stddev(fr)},
+		{"cost_overhead", div(cost, float64(used))},
+		{"failures", float64(cnt.Failures)},
+		{"migrations", float64(cnt.Migrations)},
+		{"restarts", float64(cnt.Restarts)},
+		{"preemptions", float64(cnt.Preemptions)},
+		{"backfilled", float64(cnt.Backfilled)},
+		{"batches", float64(cnt.Batches)},
+		{"windows", float64(cnt.Windows)},
+		{"cycles", float64(cnt.Cycles)},
+		{"condition1", float64(cnt.Condition1)},
+		{"transfer_mean", div(cnt.TransferTime, float64(cnt.Migrations))},
+	}
+	for _, d := range []struct {
+		name string
+		v    []float64
+	}{{"wait", wait}, {"response", resp}} {
+		mean, med, p95, mx := dist(d.v)
+		ms2 = append(ms2, Metric{d.name + "_mean", mean}, Metric{d.name + "_median", med},
+			Metric{d.name + "_p95", p95}, Metric{d.name + "_max", mx})
+	}
+	return ms2
+}
+
+// MetricNames lists the names Metrics uses, in order.
+func MetricNames() []string {
+	s := &Scheduler{}
+	var names []string
+	for _, m := range s.Metrics(nil) {
+		names = append(names, m.Name)
+	}
+	return names
+}
+
+// dist returns the mean, median, 95th percentile (nearest rank) and max.
+func dist(v []float64) (mean, med, p95, mx float64) {
+	if len(v) == 0 {
+		return
+	}
+	x := slices.Clone(v)
+	slices.Sort(x)
+	for _, e := range x {
+		mean += e
+	}
+	mean /= float64(len(x))
+	rank := func(q float64) float64 {
+		i := int(math.Ceil(q*float64(len(x)))) - 1
+		return x[max(i, 0)]
+	}
+	return mean, rank(0.5), rank(0.95), x[len(x)-1]
+}

@@ -1,0 +1,92 @@
+package stms
+
+import (
+	"errors"
+	"math/rand/v2"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
+)
+
+// World is what a scheduler of this family is built for: the resources,
+// the jobs' attributes (by sim job ID − 1), the settings that are part of
+// the experiment rather than of the scheduler (Base: α, interval, batch,
+// state tracking), and the random sources: the mGA draws from PCG(GASeed),
+// failures from Base.FailureSeed.
+type World struct {
+	Resources []Resource
+	Jobs      []Job
+	Base      Config
+	GASeed    [2]uint64
+}
+
+func gaParams() []strategies.ParamSpec {
+	return []strategies.ParamSpec{
+		{Name: "population", Kind: strategies.Int, Default: int64(30), Min: 2, Max: 100000, Doc: "mGA population size (Table 2: 30)"},
+		{Name: "generations", Kind: strategies.Int, Default: int64(100), Min: 0, Max: 1000000, Doc: "mGA generations (Table 2: 100)"},
+		{Name: "p_cut", Kind: strategies.Float, Default: 0.18, Min: 0, Max: 1, Doc: "cut-and-splice probability (Table 2: 0.18)"},
+		{Name: "p_mut", Kind: strategies.Float, Default: 0.25, Min: 0, Max: 1, Doc: "mutation probability (Table 2: 0.25)"},
+		{Name: "delta", Kind: strategies.Float, Default: 0.5, Min: 0, Max: 1, Doc: "weight δ of the normalised makespan in the fitness (ω = 1 − δ; eq. 8)"},
+		{Name: "kappa", Kind: strategies.Float, Default: -0.5, Min: -1000, Max: 0, Doc: "coefficient κ ≤ 0 of 1 − IJF in the fitness (eq. 10)"},
+		{Name: "rho", Kind: strategies.Float, Default: 1.0, Min: 0, Max: 1e6, Doc: "penalty per unit share of jobs violating Condition 1 (finite)"},
+		{Name: "max_chain", Kind: strategies.Int, Default: int64(3), Min: 1, Max: 100, Doc: "most resources in one job's chain (primary + backups)"},
+	}
+}
+
+// Entries returns the four schemes as scheduler entries. Their factories
+// build a Scheduler for w; with a nil w they only serve to check
+// parameters (Registry.Check) and New fails.
+func Entries(w *World) []strategies.Entry {
+	var out []strategies.Entry
+	summaries := [...]string{
+		"seed 002 STMS: batch mGA mapping (Min-Min for short windows); a failed job moves with its state to a backup resource",
+		"seed 002 IR-STMS: STMS, and jobs the mGA maps to one resource restart there after a failure (IRS, eq. 4)",
+		"seed 002 GB-STMS: STMS with greedy backfilling of ready jobs into voids by WSEPT under Condition 2",
+		"seed 002 SP-STMS: STMS where a migrant may preempt the backup resource's job (PP eq. 5, PF > c eq. 6)",
+	}
+	for i, name := range schemeNames {
+		scheme := Scheme(i)
+		ps := gaParams()
+		switch scheme {
+		case IRSTMS, GBSTMS:
+			ps = append(ps, strategies.ParamSpec{Name: "max_restarts", Kind: strategies.Int, Default: int64(20), Min: 0, Max: 1000000, Doc: "IRS restarts of one job before it migrates instead"})
+		case SPSTMS:
+			ps = append(ps,
+				strategies.ParamSpec{Name: "c", Kind: strategies.Float, Default: 2.5, Min: 1e-9, Max: 1e9, Doc: "preemption coefficient c: a contender preempts when PF = PP(Jm)/PP(Jp) > c (Table 2: 2.5)"},
+				strategies.ParamSpec{Name: "slot", Kind: strategies.Float, Default: 300.0, Min: 1e-3, Max: 1e9, Doc: "seconds between PF comparisons of a waiting contender and the running job"})
+		}
+		out = append(out, strategies.Entry{Name: name, Summary: summaries[i], Params: ps,
+			New: func(_ sim.Platform, p strategies.Params) (sim.Scheduler, error) {
+				if w == nil {
+					return nil, errors.New("stms: " + name + " runs seed002 workloads only (through the runner)")
+				}
+				cfg := w.Base
+				cfg.Scheme = scheme
+				cfg.GA.Population, cfg.GA.Generations = p.Int("population"), p.Int("generations")
+				cfg.GA.PCut, cfg.GA.PMut = p.Float("p_cut"), p.Float("p_mut")
+				cfg.GA.Delta = p.Float("delta")
+				cfg.GA.Omega = 1 - cfg.GA.Delta
+				cfg.GA.Kappa, cfg.GA.Rho = p.Float("kappa"), p.Float("rho")
+				cfg.MaxChain = p.Int("max_chain")
+				cfg.GA.MaxGenesPerJob = cfg.MaxChain
+				switch scheme {
+				case IRSTMS, GBSTMS:
+					cfg.MaxRestarts = p.Int("max_restarts")
+				case SPSTMS:
+					cfg.C, cfg.Slot = p.Float("c"), p.Float("slot")
+				}
+				return New(cfg, w.Resources, w.Jobs, rand.New(rand.NewPCG(w.GASeed[0], w.GASeed[1])))
+			}})
+	}
+	return out
+}
+
+// Registry returns a registry of the four schemes built for w (nil: for
+// checking parameters only).
+func Registry(w *World) *strategies.Registry {
+	r, err := strategies.NewRegistry(Entries(w)...)
+	if err != nil {
+		panic(err) // the names are fixed and distinct
+	}
+	return r
+}

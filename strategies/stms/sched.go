@@ -1,0 +1,607 @@
+package stms
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/ga"
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Scheme is one of the paper's four migration schemes.
+type Scheme int
+
+// The schemes of §3.
+const (
+	STMS   Scheme = iota // state-tracking migration only
+	IRSTMS               // + immediate restart for single-resource jobs
+	GBSTMS               // + greedy backfilling (WSEPT, Condition 2)
+	SPSTMS               // + selective preemption (PP, PF, c)
+)
+
+// Names of the schemes, as registered.
+var schemeNames = [...]string{"stms", "ir-stms", "gb-stms", "sp-stms"}
+
+// String returns the registry name.
+func (s Scheme) String() string { return schemeNames[s] }
+
+// SchemeOf parses a registry name.
+func SchemeOf(name string) (Scheme, bool) {
+	i := slices.Index(schemeNames[:], name)
+	return Scheme(i), i >= 0
+}
+
+// Names lists the schemes' registry names in the paper's order.
+func Names() []string { return slices.Clone(schemeNames[:]) }
+
+// Config configures a Scheduler. Start from DefaultConfig.
+type Config struct {
+	Scheme Scheme
+	Model
+	// Alpha is the overestimation factor α (Table 2: 1.75): planned
+	// runtimes are α·PET, and Condition 1 requires PET ≤ α·(deadline −
+	// submit).
+	Alpha float64
+	// Interval is the scheduling interval in seconds (Table 2: 1 h).
+	Interval float64
+	// Batch is the mGA batch size (Table 2: 50).
+	Batch int
+	// C is SPS's preemption coefficient c (Table 2: 2.5) and Slot how
+	// often (seconds) a waiting contender's PF is compared again.
+	C, Slot float64
+	// MaxChain bounds the resources of one job's chain (primary +
+	// backups).
+	MaxChain int
+	// MaxRestarts bounds IRS restarts of one job; after that it migrates.
+	MaxRestarts int
+	// GA holds the mGA settings (Jobs and Resources are set per batch).
+	GA ga.Config
+	// FailureSeed seeds the per-job failure streams: job i draws its
+	// failure times from PCG(mix(FailureSeed[0], i), FailureSeed[1]).
+	FailureSeed [2]uint64
+}
+
+// DefaultConfig returns Table 2's settings for a scheme.
+func DefaultConfig(s Scheme) Config {
+	g := ga.Default(1, 1)
+	return Config{Scheme: s, Model: Model{TraceInterval: 600, TraceOverhead: 6},
+		Alpha: 1.75, Interval: 3600, Batch: 50, C: 2.5, Slot: 300,
+		MaxChain: 3, MaxRestarts: 20, GA: g}
+}
+
+// Validate reports every bad field with what is accepted.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(f string, v any, want string) {
+		errs = append(errs, fmt.Errorf("stms: %s = %v; accepted: %s", f, v, want))
+	}
+	pos := func(f string, v float64) {
+		if !(v > 0) || math.IsInf(v, 0) {
+			bad(f, v, "a finite number > 0")
+		}
+	}
+	if c.Scheme < STMS || c.Scheme > SPSTMS {
+		bad("Scheme", int(c.Scheme), "stms, ir-stms, gb-stms or sp-stms")
+	}
+	if !(c.Alpha >= 1) || math.IsInf(c.Alpha, 0) {
+		bad("Alpha", c.Alpha, "a finite number ≥ 1")
+	}
+	pos("Interval", c.Interval)
+	pos("Slot", c.Slot)
+	if !(c.C > 0) || math.IsInf(c.C, 0) {
+		bad("C", c.C, "a finite number > 0")
+	}
+	if c.Batch < 2 {
+		bad("Batch", c.Batch, "an integer ≥ 2")
+	}
+	if c.MaxChain < 1 {
+		bad("MaxChain", c.MaxChain, "an integer ≥ 1")
+	}
+	if c.MaxRestarts < 0 {
+		bad("MaxRestarts", c.MaxRestarts, "an integer ≥ 0")
+	}
+	if !(c.TraceInterval >= 0) || !(c.TraceOverhead >= 0) || math.IsInf(c.TraceInterval+c.TraceOverhead, 0) {
+		bad("TraceInterval/TraceOverhead", fmt.Sprintf("%g/%g", c.TraceInterval, c.TraceOverhead), "finite numbers ≥ 0")
+	}
+	g := c.GA
+	g.Jobs, g.Resources = c.Batch, 1
+	if err := g.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+type phase uint8
+
+const (
+	pReady   phase = iota // in the ready queue
+	pQueued               // in a resource's local queue
+	pRunning              // running
+	pTransit              // migrating (data transfer)
+	pDone
+)
+
+// jstate is the scheduler's record of one job.
+type jstate struct {
+	sj    *sim.Job
+	a     Job
+	chain []int // resources: primary, then backups
+	next  int   // next backup in chain
+	irs   bool  // restarted in place after a failure
+	res   int   // resource it is queued on, runs on or moves to
+	ph    phase
+
+	started    bool
+	firstStart float64
+	runFrom    float64
+	rate       float64
+	failAt     float64
+	arrive     float64 // end of a transfer
+	contender  bool    // a migrant or preempted job at the head of a queue
+	waitFrom   float64 // SPS: when it started waiting as a contender
+	checkAt    float64 // SPS: next PF comparison
+	group      int     // dispatch group (batch) for IJF
+	backfilled bool
+	rng        *rand.Rand
+
+	failures, migrations, restarts, preempted int
+}
+
+// rstate is one resource's timeline.
+type rstate struct {
+	run     *jstate
+	queue   []*jstate
+	busy    float64
+	lastEnd float64
+	used    bool
+}
+
+// Counters are what the scheduler did in a run.
+type Counters struct {
+	Failures, Migrations, Restarts, Preemptions, Backfilled int
+	// Batches counts mGA batches, Windows Min-Min (sliding-window) groups,
+	// Cycles scheduling cycles.
+	Batches, Windows, Cycles int
+	// Condition1 counts committed jobs whose PET exceeds α × their
+	// demanded flow time.
+	Condition1 int
+	// TransferTime is the total data-movement delay, seconds.
+	TransferTime float64
+}
+
+// Scheduler is the batch-mode STMS scheduler of one scheme (sim.Scheduler).
+// Build it with New; it simulates one run.
+type Scheduler struct {
+	cfg   Config
+	res   []Resource
+	rs    []rstate
+	jobs  []jstate // by sim job ID − 1
+	ready []*jstate
+	trans []*jstate
+	gaRng *rand.Rand
+
+	nextCycle float64
+	groups    int
+	bfGroup   int // dispatch group of this period's backfills (0: none yet)
+	cnt       Counters
+	eff       float64
+	scratch   []Stage
+	// failHook, when set (tests), replaces the failure draw: the delay
+	// before job id fails on resource r.
+	failHook func(id int64, r int) float64
+}
+
+// New returns a scheduler for resources res and jobs whose attributes are
+// attrs[i] for the sim.Job with ID i+1. The platform must be one pool with
+// len(res) units. gaRng drives the mGA.
+func New(cfg Config, res []Resource, attrs []Job, gaRng *rand.Rand) (*Scheduler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(res) == 0 || gaRng == nil {
+		return nil, errors.New("stms: no resources or nil *rand.Rand")
+	}
+	for i, r := range res {
+		if !(r.Speed > 0) || !(r.Bandwidth > 0) || !(r.Lambda >= 0) || math.IsNaN(r.RAL) {
+			return nil, fmt.Errorf("stms: resource %d = %+v; accepted: speed and bandwidth > 0, λ ≥ 0", i, r)
+		}
+	}
+	s := &Scheduler{cfg: cfg, res: res, rs: make([]rstate, len(res)), jobs: make([]jstate, len(attrs)), gaRng: gaRng, eff: cfg.Efficiency()}
+	for i := range s.jobs {
+		s.jobs[i] = jstate{a: attrs[i], res: -1, failAt: math.Inf(1)}
+	}
+	s.nextCycle = cfg.Interval
+	return s, nil
+}
+
+// Platform returns the platform New expects: one pool "resources" with one
+// unit per resource.
+func Platform(resources int) sim.Platform {
+	return sim.Platform{Pools: []sim.Pool{{Name: "resources", Capacity: resources}}}
+}
+
+func (s *Scheduler) state(j *sim.Job) *jstate {
+	i := int(j.ID) - 1
+	if i < 0 || i >= len(s.jobs) {
+		panic(fmt.Sprintf("stms: job ID %d outside 1..%d (the attribute table)", j.ID, len(s.jobs)))
+	}
+	js := &s.jobs[i]
+	js.sj = j
+	return js
+}
+
+// Pass implements sim.Scheduler. Order at one instant: ends, arrivals,
+// failures, transfers completed, SPS re-checks, the scheduling cycle, the
+// dispatch of local queues, then greedy backfilling.
+//
+// Cycles fall every Interval while anything is waiting, running or moving
+// (a pass is asked for at each); a cycle with nothing ready maps nothing.
+// A cycle also runs at once when a whole batch is ready and nothing runs,
+// waits or moves (the first batch of a run), and a job that arrives after
+// the system went idle past a cycle time is mapped at once.
+func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
+	now := c.Now()
+	for _, j := range ch.Ended {
+		js := s.state(j)
+		r := &s.rs[js.res]
+		r.busy += now - js.runFrom
+		r.lastEnd = now
+		r.run = nil
+		js.ph = pDone
+	}
+	for _, j := range ch.Arrived {
+		js := s.state(j)
+		js.ph = pReady
+		s.ready = append(s.ready, js)
+	}
+	for i := range s.rs {
+		if r := &s.rs[i]; r.run != nil && r.run.failAt <= now {
+			s.fail(c, i)
+		}
+	}
+	s.transfers(c)
+	if s.cfg.Scheme == SPSTMS {
+		s.recheck(c)
+	}
+	switch {
+	case now >= s.nextCycle && len(s.ready) > 0,
+		len(s.ready) >= s.cfg.Batch && s.idle():
+		s.cycle(c)
+	case now >= s.nextCycle: // nothing to map: the cycle passes
+		for s.nextCycle <= now {
+			s.nextCycle += s.cfg.Interval
+		}
+		s.bfGroup = 0
+	}
+	s.dispatch(c)
+	if s.cfg.Scheme == GBSTMS {
+		s.backfill(c)
+	}
+	if len(s.ready) > 0 || !s.idle() {
+		c.WakeAt(s.nextCycle)
+	}
+}
+
+// idle reports whether nothing runs, waits at a resource or moves.
+func (s *Scheduler) idle() bool {
+	for i := range s.rs {
+		if s.rs[i].run != nil || len(s.rs[i].queue) > 0 {
+			return false
+		}
+	}
+	return len(s.trans) == 0
+}
+
+// failDelay draws when job js would fail on resource r (seconds from now),
+// +Inf when it cannot.
+func (s *Scheduler) failDelay(js *jstate, r int) float64 {
+	if s.failHook != nil {
+		return s.failHook(js.sj.ID, r)
+	}
+	h := Hazard(js.a, s.res[r])
+	if h <= 0 {
+		return math.Inf(1)
+	}
+	if js.rng == nil {
+		id := uint64(js.sj.ID)
+		js.rng = rand.New(rand.NewPCG(mix(s.cfg.FailureSeed[0]^mix(id)), s.cfg.FailureSeed[1]))
+	}
+	return js.rng.ExpFloat64() / h
+}
+
+// mix is splitmix64's finaliser.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// startOn runs js on resource r now (fresh, resumed or restarted state
+// kept by the engine) at the resource's speed, and draws its failure.
+func (s *Scheduler) startOn(c *sim.Cluster, js *jstate, r int) {
+	now := c.Now()
+	rs := &s.rs[r]
+	rs.run, rs.used = js, true
+	js.res, js.ph, js.runFrom, js.contender = r, pRunning, now, false
+	var err error
+	if !js.started {
+		err = c.Start(js.sj)
+		js.started, js.firstStart = true, now
+	} else {
+		err = c.Resume(js.sj)
+	}
+	if err != nil {
+		return // the engine stops the run with this error
+	}
+	s.setRate(c, js, r)
+}
+
+func (s *Scheduler) setRate(c *sim.Cluster, js *jstate, r int) {
+	now := c.Now()
+	js.rate = s.res[r].Speed
+	if !js.irs {
+		js.rate *= s.eff // state traces cost time
+	}
+	if c.SetRate(js.sj, js.rate) != nil {
+		return
+	}
+	end := now + c.Remaining(js.sj)/js.rate
+	js.failAt = math.Inf(1)
+	if d := s.failDelay(js, r); now+d < end && now+d > now {
+		js.failAt = now + d
+		c.WakeAt(js.failAt)
+	}
+}
+
+// fail handles the failure of the job running on resource x: IRS restarts
+// it in place, STMS moves it with its state to a backup resource.
+func (s *Scheduler) fail(c *sim.Cluster, x int) {
+	now := c.Now()
+	rs := &s.rs[x]
+	js := rs.run
+	js.failures++
+	s.cnt.Failures++
+	rs.busy += now - js.runFrom
+	if js.irs && js.restarts < s.cfg.MaxRestarts {
+		if c.Restart(js.sj) != nil {
+			return
+		}
+		js.restarts++
+		s.cnt.Restarts++
+		js.runFrom = now
+		s.setRate(c, js, x)
+		return
+	}
+	js.irs = false
+	if c.Suspend(js.sj) != nil {
+		return
+	}
+	rs.run, rs.lastEnd = nil, now
+	y := s.backup(c, js, x)
+	dm := 0.0
+	if y != x {
+		dm = DM(c.Remaining(js.sj)/1e6, js.a.Data, s.res[x], s.res[y])
+	}
+	js.migrations++
+	s.cnt.Migrations++
+	s.cnt.TransferTime += dm
+	js.ph, js.res, js.arrive, js.failAt = pTransit, y, now+dm, math.Inf(1)
+	s.trans = append(s.trans, js)
+	c.WakeAt(js.arrive)
+}
+
+// backup picks the resource a job failed on x moves to: the next one of
+// its chain, else the most capable other resource — the highest
+// speed × probability of finishing its remaining work there without a
+// failure (ties: lowest index).
+func (s *Scheduler) backup(c *sim.Cluster, js *jstate, x int) int {
+	for js.next < len(js.chain) {
+		y := js.chain[js.next]
+		js.next++
+		if y != x {
+			return y
+		}
+	}
+	rem := c.Remaining(js.sj) / 1e6
+	best, bestScore := x, -1.0
+	for y, r := range s.res {
+		if y == x {
+			continue
+		}
+		score := r.Speed * (1 - FailProb(js.a, r, ET(rem, r)))
+		if score > bestScore {
+			best, bestScore = y, score
+		}
+	}
+	return best
+}
+
+// transfers lands the migrants whose data has arrived, in order of arrival
+// (then job ID): each joins the contenders at the head of its resource's
+// queue; under SPS it may preempt the running job at once.
+func (s *Scheduler) transfers(c *sim.Cluster) {
+	now := c.Now()
+	var due []*jstate
+	keep := s.trans[:0]
+	for _, js := range s.trans {
+		if js.arrive <= now {
+			due = append(due, js)
+		} else {
+			keep = append(keep, js)
+		}
+	}
+	s.trans = keep
+	slices.SortStableFunc(due, func(a, b *jstate) int {
+		if a.arrive != b.arrive {
+			if a.arrive < b.arrive {
+				return -1
+			}
+			return 1
+		}
+		return int(a.sj.ID - b.sj.ID)
+	})
+	for _, js := range due {
+		y := js.res
+		rs := &s.rs[y]
+		if s.cfg.Scheme == SPSTMS && rs.run != nil {
+			if s.preempts(c, js, rs.run, 0) {
+				s.preempt(c, y, js)
+				continue
+			}
+			js.checkAt = now + s.cfg.Slot
+			c.WakeAt(js.checkAt)
+		}
+		js.waitFrom = now
+		s.enqueueContender(y, js)
+	}
+}
+
+// enqueueContender puts js behind the contenders at the head of r's queue.
+func (s *Scheduler) enqueueContender(r int, js *jstate) {
+	rs := &s.rs[r]
+	js.ph, js.res, js.contender = pQueued, r, true
+	i := 0
+	for i < len(rs.queue) && rs.queue[i].contender {
+		i++
+	}
+	rs.queue = slices.Insert(rs.queue, i, js)
+}
+
+// remaining returns the expected remaining time of js on resource r: the
+// PET of its remaining work there (eq. 4 for an IRS job, eqs. 2–3 for one
+// stage otherwise).
+func (s *Scheduler) remaining(c *sim.Cluster, js *jstate, r int) float64 {
+	size := js.a.Size
+	if js.started {
+		size = c.Remaining(js.sj) / 1e6
+	}
+	if js.irs {
+		return PETIRS(js.a, size, s.res[r])
+	}
+	var pet float64
+	pet, s.scratch = s.cfg.PETChain(js.a, size, []Resource{s.res[r]}, s.scratch)
+	return pet
+}
+
+// preempts is SPS's decision (eq. 5–6) for a contender m against the
+// running job p with m having waited waited seconds already: PP(m) =
+// (waited + t_r(p) + t_r(m)) / t_r(m), PP(p) = (t_r(m) + t_r(p)) / t_r(p),
+// and m preempts when PF = PP(m)/PP(p) > c, unless that would make p miss
+// a deadline it would otherwise meet.
+func (s *Scheduler) preempts(c *sim.Cluster, m, p *jstate, waited float64) bool {
+	now := c.Now()
+	r := p.res
+	tm, tp := s.remaining(c, m, r), s.remaining(c, p, r)
+	pf := PP(waited+tp, tm) / PP(tm, tp)
+	if !(pf > s.cfg.C) {
+		return false
+	}
+	onTime := now+tp <= p.a.Deadline
+	return !onTime || now+tm+tp <= p.a.Deadline
+}
+
+// preempt suspends the job running on r (state kept, it becomes the first
+// contender) and runs m.
+func (s *Scheduler) preempt(c *sim.Cluster, r int, m *jstate) {
+	now := c.Now()
+	rs := &s.rs[r]
+	p := rs.run
+	rs.busy += now - p.runFrom
+	if c.Suspend(p.sj) != nil {
+		return
+	}
+	rs.run = nil
+	p.preempted++
+	s.cnt.Preemptions++
+	p.ph, p.contender, p.waitFrom, p.failAt = pQueued, true, now, math.Inf(1)
+	p.checkAt = now + s.cfg.Slot
+	c.WakeAt(p.checkAt)
+	rs.queue = slices.Insert(rs.queue, 0, p)
+	s.startOn(c, m, r)
+}
+
+// recheck compares, every Slot seconds, the first contender of a busy
+// resource with the running job; its PP grows as it waits.
+func (s *Scheduler) recheck(c *sim.Cluster) {
+	now := c.Now()
+	for r := range s.rs {
+		rs := &s.rs[r]
+		if rs.run == nil || len(rs.queue) == 0 || !rs.queue[0].contender {
+			continue
+		}
+		m := rs.queue[0]
+		if now < m.checkAt {
+			continue
+		}
+		if s.preempts(c, m, rs.run, now-m.waitFrom) {
+			rs.queue = rs.queue[1:]
+			s.preempt(c, r, m)
+			continue
+		}
+		m.checkAt = now + s.cfg.Slot
+		c.WakeAt(m.checkAt)
+	}
+}
+
+// dispatch starts the head of every idle resource's local queue.
+func (s *Scheduler) dispatch(c *sim.Cluster) {
+	for r := range s.rs {
+		rs := &s.rs[r]
+		if rs.run == nil && len(rs.queue) > 0 {
+			js := rs.queue[0]
+			rs.queue = rs.queue[1:]
+			s.startOn(c, js, r)
+		}
+	}
+}
+
+// backfill is GBS (§3.2): an idle resource with nothing queued has a void
+// until the next cycle or the arrival of a migrant heading for it; the
+// ready job of largest weight / α·PET (WSEPT, weight 1 / demanded flow
+// time, PET by eq. 4) whose α·PET fits the void (Condition 2) runs there
+// at once, under IRS.
+func (s *Scheduler) backfill(c *sim.Cluster) {
+	now := c.Now()
+	for r := range s.rs {
+		rs := &s.rs[r]
+		if rs.run != nil || len(rs.queue) > 0 || len(s.ready) == 0 {
+			continue
+		}
+		void := s.nextCycle - now
+		for _, js := range s.trans {
+			if js.res == r {
+				void = math.Min(void, js.arrive-now)
+			}
+		}
+		best, bestKey := -1, math.Inf(1)
+		for i, js := range s.ready {
+			pet := s.cfg.Alpha * PETIRS(js.a, js.a.Size, s.res[r])
+			if pet > void {
+				continue
+			}
+			key := pet * math.Max(js.a.Deadline-js.sj.Submit, 1e-9) // PET / weight
+			if key < bestKey {
+				best, bestKey = i, key
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		js := s.ready[best]
+		s.ready = slices.Delete(s.ready, best, best+1)
+		if s.bfGroup == 0 {
+			s.groups++
+			s.bfGroup = s.groups
+		}
+		js.group, js.irs, js.backfilled, js.chain, js.next = s.bfGroup, true, true, []int{r}, 1
+		s.cnt.Backfilled++
+		s.startOn(c, js, r)
+	}
+}
+
+// Counters returns what the scheduler did so far.
+func (s *Scheduler) Counters() Counters { return s.cnt }

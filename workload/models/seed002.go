@@ -1,0 +1,65 @@
+package models
+
+import (
+	"github.com/schedfarm/schedfarm/workload/seed002"
+)
+
+// seed002Model is seed 002's grid (state-tracking migration): the runner
+// builds resources and jobs with the seed002 generator from these values
+// (Decode) and simulates them under the STMS family. α, the scheduling
+// interval, the batch size and the state-tracking costs are part of the
+// experiment's conditions (the paper varies α in Fig. 9), so they are
+// parameters of the model, shared by the four schemes of a paired
+// comparison; the schemes' own knobs (c, GA settings) are scheduler
+// parameters.
+func seed002Model() model {
+	d := seed002.Default()
+	return model{
+		name:    "seed002",
+		summary: "seed 002 state-tracking migration (Tables 2–3, §2.1): failing heterogeneous resources (availability, bandwidth, λ, RAL) and jobs (size, data, SDV, deadline) arriving at a Poisson rate; lifetime classes 8:2, 5:5, 2:8",
+		output:  Grid,
+		params: []ParamSpec{
+			{Name: "jobs", Kind: Int, Default: int64(d.Jobs), Min: 1, Max: 1e8, Doc: "number of jobs (§5: 2,000–10,000; 4,000 for Fig. 8–9)"},
+			{Name: "resources", Kind: Int, Default: int64(d.Resources), Min: 1, Max: 1e5, Doc: "number of resources (§5: 30–50)"},
+			{Name: "rate", Kind: Float, Default: d.ArrivalRate, Min: 1e-9, Max: 1e9, Doc: "mean job arrival rate, jobs/s (Table 2: 1.67)"},
+			{Name: "class", Kind: String, Default: "none", Choices: []string{"none", seed002.Class1, seed002.Class2, seed002.Class3}, Doc: "job lifetime class (Table 3, short:long); none = sizes uniform over [size_min, size_max]"},
+			{Name: "size_min", Kind: Float, Default: d.Size.Lo, Min: 1e-9, Max: 1e9, Doc: "smallest job size, Mflops (class none)"},
+			{Name: "size_max", Kind: Float, Default: d.Size.Hi, Min: 1e-9, Max: 1e9, Doc: "largest job size, Mflops (class none)"},
+			{Name: "availability_min", Kind: Float, Default: d.Availability.Lo, Min: 1e-6, Max: 1e15, Doc: "slowest resource availability (speed), flops/s"},
+			{Name: "availability_max", Kind: Float, Default: d.Availability.Hi, Min: 1e-6, Max: 1e15, Doc: "fastest resource availability, flops/s"},
+			{Name: "bandwidth_min", Kind: Float, Default: d.Bandwidth.Lo, Min: 1e-6, Max: 1e9, Doc: "smallest average bandwidth, Mbps"},
+			{Name: "bandwidth_max", Kind: Float, Default: d.Bandwidth.Hi, Min: 1e-6, Max: 1e9, Doc: "largest average bandwidth, Mbps"},
+			{Name: "data_min", Kind: Float, Default: d.DataSize.Lo, Min: 0, Max: 1e9, Doc: "smallest job data size, MB"},
+			{Name: "data_max", Kind: Float, Default: d.DataSize.Hi, Min: 0, Max: 1e9, Doc: "largest job data size, MB"},
+			{Name: "lambda_min", Kind: Float, Default: d.FailureCoeff.Lo, Min: 0, Max: 1e3, Doc: "smallest failure coefficient λ, per second"},
+			{Name: "lambda_max", Kind: Float, Default: d.FailureCoeff.Hi, Min: 0, Max: 1e3, Doc: "largest failure coefficient λ, per second"},
+			{Name: "ral_min", Kind: Float, Default: d.AvailabilityLevel.Lo, Min: 0, Max: 1e6, Doc: "smallest resource availability level RAL"},
+			{Name: "ral_max", Kind: Float, Default: d.AvailabilityLevel.Hi, Min: 0, Max: 1e6, Doc: "largest resource availability level RAL"},
+			{Name: "sdv_min", Kind: Float, Default: d.ServiceDemand.Lo, Min: 0, Max: 1e6, Doc: "smallest service demand value SDV"},
+			{Name: "sdv_max", Kind: Float, Default: d.ServiceDemand.Hi, Min: 0, Max: 1e6, Doc: "largest service demand value SDV"},
+			{Name: "slack_min", Kind: Float, Default: d.DeadlineSlack.Lo, Min: 0, Max: 1e9, Doc: "smallest deadline slack: deadline = submit + slack × size / mean availability"},
+			{Name: "slack_max", Kind: Float, Default: d.DeadlineSlack.Hi, Min: 0, Max: 1e9, Doc: "largest deadline slack"},
+			{Name: "alpha", Kind: Float, Default: 1.75, Min: 1, Max: 100, Doc: "overestimation factor α (Table 2: 1.75; Fig. 9: 1–3): planned runtimes are α·PET; Condition 1 requires PET ≤ α × demanded flow time"},
+			{Name: "interval", Kind: Float, Default: 3600.0, Min: 1e-3, Max: 1e9, Doc: "scheduling interval, seconds (Table 2: 1 h)"},
+			{Name: "batch", Kind: Int, Default: int64(50), Min: 2, Max: 1e6, Doc: "mGA batch size (Table 2: 50); fewer ready jobs are mapped by Min-Min"},
+			{Name: "trace_interval", Kind: Float, Default: 600.0, Min: 0, Max: 1e9, Doc: "seconds of execution between two state traces of a migratable job (0 = no tracing cost)"},
+			{Name: "trace_overhead", Kind: Float, Default: 6.0, Min: 0, Max: 1e9, Doc: "seconds one state trace costs (SO = traces × this)"},
+		},
+	}
+}
+
+// Seed002Params turns decoded seed002 values (Decode) into the generator's
+// parameters.
+func Seed002Params(v Values) seed002.Params {
+	p := seed002.Default()
+	p.Jobs, p.Resources, p.ArrivalRate = v.Int("jobs"), v.Int("resources"), v.Float("rate")
+	if c := v.Str("class"); c != "none" {
+		p.Class = c
+	}
+	iv := func(name string) seed002.Interval {
+		return seed002.Interval{Lo: v.Float(name + "_min"), Hi: v.Float(name + "_max")}
+	}
+	p.Size, p.Availability, p.Bandwidth, p.DataSize = iv("size"), iv("availability"), iv("bandwidth"), iv("data")
+	p.FailureCoeff, p.AvailabilityLevel, p.ServiceDemand, p.DeadlineSlack = iv("lambda"), iv("ral"), iv("sdv"), iv("slack")
+	return p
+}
