@@ -65,6 +65,7 @@ type modelRunner struct {
 // family adds its line.
 func modelRunners() []modelRunner {
 	return []modelRunner{
+		{output: models.Cloud, run: runSeed001, check: checkSeed001, schedulers: seed001Schedulers, metrics: seed001MetricNames},
 		{output: models.Grid, run: runSeed002, check: checkSeed002, schedulers: seed002Schedulers, metrics: seed002MetricNames},
 	}
 }

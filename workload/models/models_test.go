@@ -26,7 +26,7 @@ func swfNames() []string {
 }
 
 func TestNamesAndDocs(t *testing.T) {
-	if got := Names(); !slices.Equal(got, []string{"fwload", "jwload", "lublin99", "seed001", "seed004"}) {
+	if got := Names(); !slices.Equal(got, []string{"fwload", "jwload", "lublin99", "seed001", "seed002", "seed004"}) {
 		t.Errorf("Names() = %v", got)
 	}
 	for _, n := range Names() {

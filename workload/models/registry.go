@@ -199,7 +199,7 @@ func Check(name string, params map[string]any) error {
 
 // registry lists the models; built by a function, no init.
 func registry() []model {
-	return []model{fwloadModel(), jwloadModel(), lublinModel(), seed002Model(), seed004Model()}
+	return []model{fwloadModel(), jwloadModel(), lublinModel(), seed001Model(), seed002Model(), seed004Model()}
 }
 
 func find(name string) (model, bool) {
