@@ -118,11 +118,15 @@ type tierState struct {
 	dirty []*Job   // jobs whose rate must be recomputed
 	occ   []float64
 	slab  []int // carved into the jobs' processor lists
+	// seen[p] == stamp marks processor p as named by the placement being
+	// checked (duplicates in O(n) without clearing).
+	seen  []uint32
+	stamp uint32
 }
 
 func newTierState(p Platform) *tierState {
 	n := p.Pools[0].Capacity
-	t := &tierState{slots: make([][]slot, p.Tiers), free: make([]int, p.Tiers), occ: make([]float64, p.Tiers)}
+	t := &tierState{slots: make([][]slot, p.Tiers), free: make([]int, p.Tiers), occ: make([]float64, p.Tiers), seen: make([]uint32, n)}
 	for k := range t.slots {
 		t.slots[k] = make([]slot, n)
 		t.free[k] = n
@@ -273,18 +277,22 @@ func (c *Cluster) checkSlots(j *Job, tier int, procs []int) error {
 		return fmt.Errorf("sim: job %d has %d processes, placed on %d processors", j.ID, j.Demand[0], len(procs))
 	}
 	row := t.slots[tier]
-	for i, p := range procs {
+	t.stamp++
+	if t.stamp == 0 { // wrapped: forget every old mark
+		clear(t.seen)
+		t.stamp = 1
+	}
+	for _, p := range procs {
 		if p < 0 || p >= len(row) {
 			return fmt.Errorf("sim: job %d placed on processor %d; the platform has 0..%d", j.ID, p, len(row)-1)
 		}
 		if row[p].job != nil {
 			return fmt.Errorf("sim: job %d placed in tier %d of processor %d, which runs job %d at t=%g", j.ID, tier, p, row[p].job.ID, c.now)
 		}
-		for _, q := range procs[:i] {
-			if q == p {
-				return fmt.Errorf("sim: job %d places two processes on processor %d", j.ID, p)
-			}
+		if t.seen[p] == t.stamp {
+			return fmt.Errorf("sim: job %d places two processes on processor %d", j.ID, p)
 		}
+		t.seen[p] = t.stamp
 	}
 	return nil
 }

@@ -68,11 +68,15 @@ type Scheduler struct {
 	// foreground.
 	cands []*sim.Job
 	fg    []*sim.Job
+	// Idle VMs per tier that may take a process, sorted (eligible); valid
+	// within one pass until a placement changes them.
+	lists  [2][]candidate
+	store  [2][]candidate
+	listed [2]bool
 	// Scratch space reused between passes.
-	order, idx, picked, byUsage, paired []int
-	util                                []float64
-	ends                                []fgEnd
-	sjf                                 []*sim.Job
+	picked, byUsage, paired []int
+	ends                    []fgEnd
+	sjf                     []*sim.Job
 }
 
 // fgEnd is a foreground job with its expected termination time.
@@ -97,6 +101,7 @@ func New(p sim.Platform, cfg Config) (*Scheduler, error) {
 
 // Pass runs Algorithm 1 (Algorithm 3 for REASY's reservation).
 func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
+	s.invalidate()
 	s.forget(ch.Ended)
 	s.cands = append(s.cands, ch.Arrived...)
 
@@ -151,6 +156,8 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	for _, j := range s.sjf {
 		if procs := s.eligible(c, 1, j.Demand[0]); procs != nil {
 			s.place(c, j, 1, procs)
+		} else if len(s.lists[1]) == 0 {
+			break // no background VM left for anyone
 		}
 	}
 }
@@ -186,17 +193,21 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 			break
 		}
 	}
-	if ownFree {
+	var err error
+	switch {
+	case ownFree:
 		s.paired = append(s.paired[:0], own...)
-		return c.Relocate(j, 0, s.paired, sim.Relocation{}) == nil
+		err = c.Relocate(j, 0, s.paired, sim.Relocation{})
+	case s.cfg.Deploy == Kill:
+		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Restart: true})
+	case s.cfg.Deploy == Migrate:
+		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Pause: s.cfg.MigrationCost})
+	default:
+		return false // REASY: only on its own processors
 	}
-	switch s.cfg.Deploy {
-	case Kill:
-		return c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Restart: true}) == nil
-	case Migrate:
-		return c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Pause: s.cfg.MigrationCost}) == nil
-	}
-	return false
+	// j left the background: the utilisation order of both tiers changed.
+	s.invalidate()
+	return err == nil
 }
 
 // eligibleFor returns the foreground VMs a background job moves to, paired
@@ -222,11 +233,31 @@ func (s *Scheduler) place(c *sim.Cluster, j *sim.Job, tier int, procs []int) boo
 
 // eligible returns n processors whose VM in tier is idle (for the
 // background: and whose foreground usage is below the threshold), in
-// ascending order of the usage estimate of their other VM; nil if fewer
-// than n qualify.
+// ascending order of the usage estimate of their other VM (then by index);
+// nil if fewer than n qualify. The candidates of a tier are sorted once and
+// consumed from the front as jobs take them; a placement in one tier changes
+// the order of the other, so it drops the other's list (invalidate).
 func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
+	if !s.listed[tier] {
+		s.build(c, tier)
+	}
+	l := s.lists[tier]
+	if len(l) < n {
+		return nil
+	}
+	s.picked = s.picked[:0]
+	for _, e := range l[:n] {
+		s.picked = append(s.picked, e.proc)
+	}
+	s.lists[tier] = l[n:]
+	s.listed[1-tier] = false
+	return s.picked
+}
+
+// build sorts the idle VMs of a tier that may take a process.
+func (s *Scheduler) build(c *sim.Cluster, tier int) {
 	other := 1 - tier
-	s.order, s.util = s.order[:0], s.util[:0]
+	l := s.store[tier][:0]
 	for p := 0; p < s.procs; p++ {
 		if o, _ := c.Occupant(tier, p); o != nil {
 			continue
@@ -239,22 +270,25 @@ func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
 				continue
 			}
 		}
-		s.order = append(s.order, p)
-		s.util = append(s.util, u)
+		l = append(l, candidate{proc: p, util: u})
 	}
-	if len(s.order) < n {
-		return nil
-	}
-	s.idx = s.idx[:0]
-	for i := range s.order {
-		s.idx = append(s.idx, i)
-	}
-	slices.SortStableFunc(s.idx, func(a, b int) int { return cmpTime(s.util[a], s.util[b]) })
-	s.picked = s.picked[:0]
-	for _, i := range s.idx[:n] {
-		s.picked = append(s.picked, s.order[i])
-	}
-	return s.picked
+	slices.SortFunc(l, func(a, b candidate) int {
+		if c := cmpTime(a.util, b.util); c != 0 {
+			return c
+		}
+		return a.proc - b.proc
+	})
+	s.store[tier], s.lists[tier], s.listed[tier] = l, l, true
+}
+
+// invalidate drops both candidate lists (a job left the background).
+func (s *Scheduler) invalidate() { s.listed = [2]bool{} }
+
+// candidate is an idle VM and the usage estimate of its processor's other
+// VM.
+type candidate struct {
+	proc int
+	util float64
 }
 
 // pair assigns j's processes, in descending order of estimated usage, to
@@ -268,7 +302,13 @@ func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 		s.byUsage = append(s.byUsage, i)
 	}
 	if j.CPUEstimate != nil {
-		slices.SortStableFunc(s.byUsage, func(a, b int) int { return cmpTime(j.CPUEstimate[b], j.CPUEstimate[a]) })
+		u := j.CPUEstimate
+		slices.SortFunc(s.byUsage, func(a, b int) int {
+			if c := cmpTime(u[b], u[a]); c != 0 {
+				return c
+			}
+			return a - b // equal usages keep process order
+		})
 	}
 	s.paired = slices.Grow(s.paired[:0], n)[:n]
 	for k, i := range s.byUsage {
