@@ -46,6 +46,9 @@ type TwoTier struct {
 	// (§2.1: μ = 0.428, σ = 0.144), clipped to the observed range
 	// [EffMin, EffMax] (19.8–76.6%).
 	EffMean, EffSD, EffMin, EffMax float64
+
+	pcg rand.PCG   // reseeded per job: no allocation per draw
+	rng *rand.Rand // over pcg
 }
 
 // NewTwoTier returns seed 000's two-tier model with the paper's constants.
@@ -72,7 +75,11 @@ func (m *TwoTier) Validate() error {
 // draws returns j's loss and eff, drawing them on first use.
 func (m *TwoTier) draws(j *Job) (loss, eff float64) {
 	if !j.shareSet {
-		r := rand.New(rand.NewPCG(m.Seed, uint64(j.ID)))
+		if m.rng == nil {
+			m.rng = rand.New(&m.pcg)
+		}
+		m.pcg.Seed(m.Seed, uint64(j.ID))
+		r := m.rng
 		loss = m.LossLo + r.Float64()*(m.LossHi-m.LossLo)
 		if len(j.Demand) > 0 && j.Demand[0] == 1 {
 			eff = m.EffSingleLo + r.Float64()*(m.EffSingleHi-m.EffSingleLo)

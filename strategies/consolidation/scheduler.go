@@ -76,7 +76,7 @@ type Scheduler struct {
 	// Scratch space reused between passes.
 	picked, byUsage, paired []int
 	ends                    []fgEnd
-	sjf                     []*sim.Job
+	sjf, blockers           []*sim.Job
 }
 
 // fgEnd is a foreground job with its expected termination time.
@@ -336,7 +336,8 @@ func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time,
 	if s.cfg.Deploy == Reserve && head.State() == sim.Running {
 		// Algorithm 3: the foreground jobs on head's own processors.
 		_, own := c.Placement(head)
-		var blockers []*sim.Job
+		blockers := s.blockers[:0]
+		defer func() { s.blockers = blockers[:0] }()
 		sum := 0
 		for _, p := range own {
 			o, _ := c.Occupant(0, p)
