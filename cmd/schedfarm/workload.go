@@ -12,8 +12,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/workload"
@@ -496,86 +494,9 @@ type seedGenerator struct {
 	name    string
 	summary string
 	params  []string // "name (default): meaning"
-	run     func(a *seedArgs, rng *rand.Rand, emit func(any) error) error
-}
-
-// seedArgs decodes generator params (strings from --param, numbers from
-// flags), remembering every error.
-type seedArgs struct {
-	raw  map[string]any
-	used map[string]bool
-	errs []error
-	desc string
-}
-
-func (a *seedArgs) num(name string, def, lo, hi float64) float64 {
-	a.used[name] = true
-	v, ok := a.raw[name]
-	if !ok {
-		return def
-	}
-	var f float64
-	switch x := v.(type) {
-	case int:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	case string:
-		var err error
-		if f, err = strconv.ParseFloat(x, 64); err != nil {
-			a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %q: not a number; want a number in [%g, %g]", a.desc, name, x, lo, hi))
-			return def
-		}
-	}
-	if !(f >= lo && f <= hi) {
-		a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %v out of range; want a number in [%g, %g]", a.desc, name, v, lo, hi))
-		return def
-	}
-	return f
-}
-
-func (a *seedArgs) int(name string, def, lo, hi int) int {
-	f := a.num(name, float64(def), float64(lo), float64(hi))
-	if f != float64(int(f)) {
-		a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %v: not an integer; want an integer in [%d, %d]", a.desc, name, f, lo, hi))
-	}
-	return int(f)
-}
-
-func (a *seedArgs) choice(name, def string, choices ...string) string {
-	a.used[name] = true
-	v, ok := a.raw[name]
-	if !ok {
-		return def
-	}
-	s := fmt.Sprint(v)
-	if !slices.Contains(choices, s) {
-		a.errs = append(a.errs, fmt.Errorf("%s: parameter %s = %q; want one of %s", a.desc, name, s, strings.Join(choices, ", ")))
-		return def
-	}
-	return s
-}
-
-// done reports unknown params and the errors gathered.
-func (a *seedArgs) done() error {
-	var unknown []string
-	for k := range a.raw {
-		if !a.used[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	for _, k := range unknown {
-		known := make([]string, 0, len(a.used))
-		for u := range a.used {
-			known = append(known, u)
-		}
-		sort.Strings(known)
-		a.errs = append(a.errs, fmt.Errorf("%s: unknown parameter %q (accepted: %s)", a.desc, k, strings.Join(known, ", ")))
-	}
-	return errors.Join(a.errs...)
+	// run decodes raw (the --param values, --jobs included) with the model
+	// registry, draws from rng and emits the platform line, then the records.
+	run func(raw map[string]any, rng *rand.Rand, emit func(any) error) error
 }
 
 func seedGenerators() []seedGenerator {
@@ -584,11 +505,8 @@ func seedGenerators() []seedGenerator {
 			name:    "seed001",
 			summary: models.Summary("seed001"),
 			params:  modelParamLines("seed001", nil),
-			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
-				for k := range a.raw {
-					a.used[k] = true
-				}
-				v, err := models.Decode("seed001", a.raw)
+			run: func(raw map[string]any, rng *rand.Rand, emit func(any) error) error {
+				v, err := models.Decode("seed001", raw)
 				if err != nil {
 					return err
 				}
@@ -612,11 +530,8 @@ func seedGenerators() []seedGenerator {
 			name:    "seed002",
 			summary: models.Summary("seed002"),
 			params:  modelParamLines("seed002", nil),
-			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
-				for k := range a.raw {
-					a.used[k] = true
-				}
-				v, err := models.Decode("seed002", a.raw)
+			run: func(raw map[string]any, rng *rand.Rand, emit func(any) error) error {
+				v, err := models.Decode("seed002", raw)
 				if err != nil {
 					return err
 				}
@@ -644,14 +559,11 @@ func seedGenerators() []seedGenerator {
 			name:    "seed004",
 			summary: models.Summary("seed004"),
 			params:  modelParamLines("seed004", map[string]string{"projects": "projects (also --jobs)"}),
-			run: func(a *seedArgs, rng *rand.Rand, emit func(any) error) error {
-				raw := maps.Clone(a.raw)
+			run: func(raw map[string]any, rng *rand.Rand, emit func(any) error) error {
+				raw = maps.Clone(raw)
 				if j, ok := raw["jobs"]; ok {
 					raw["projects"] = j
 					delete(raw, "jobs")
-				}
-				for k := range a.raw {
-					a.used[k] = true
 				}
 				w, err := models.NewProjects("seed004", raw, rng)
 				if err != nil {
@@ -769,8 +681,7 @@ func writeSeedGenerator(g seedGenerator, params map[string]any, rng *rand.Rand, 
 		}
 		return enc.Encode(v)
 	}
-	a := &seedArgs{raw: params, used: map[string]bool{}, desc: g.name}
-	runErr := g.run(a, rng, emit)
+	runErr := g.run(params, rng, emit)
 	if err := bw.Flush(); runErr == nil {
 		runErr = err
 	}
