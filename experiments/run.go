@@ -152,25 +152,11 @@ func ProjectsConfig(c Cell) (runner.JobsConfig, error) {
 		return runner.JobsConfig{}, fmt.Errorf("the cell's workload is not a project model (workload.generator.model = %q)", model)
 	}
 	cfg := runner.JobsConfig{Scheduler: c.Scheduler}
-	gen := map[string]any{}
-	var unknown []string
-	for _, p := range c.Params {
-		switch {
-		case p.Name == "workload.generator.model":
-		case strings.HasPrefix(p.Name, "workload.generator."):
-			gen[strings.TrimPrefix(p.Name, "workload.generator.")] = p.Value
-		case strings.HasPrefix(p.Name, "scheduler."):
-			if cfg.SchedulerParams == nil {
-				cfg.SchedulerParams = map[string]any{}
-			}
-			cfg.SchedulerParams[strings.TrimPrefix(p.Name, "scheduler.")] = p.Value
-		default:
-			unknown = append(unknown, p.Name)
-		}
+	gen, sched, err := ownPlatformParams(c, model)
+	if err != nil {
+		return cfg, err
 	}
-	if len(unknown) > 0 {
-		return cfg, fmt.Errorf("parameters %s do not apply to model %q (accepted: workload.generator.*, scheduler.*)", strings.Join(unknown, ", "), model)
-	}
+	cfg.SchedulerParams = sched
 	w, err := models.NewProjects(model, gen, rand.New(rand.NewPCG(c.Seed, generatorStream)))
 	if err != nil {
 		return cfg, fmt.Errorf("workload.generator: %w", err)
@@ -196,26 +182,37 @@ func ModelConfig(c Cell) (runner.ModelCell, error) {
 	if !ok {
 		return runner.ModelCell{}, fmt.Errorf("the cell's workload model does not bring its own platform (workload.generator.model = %q)", model)
 	}
-	cfg := runner.ModelCell{Model: model, Params: map[string]any{}, Scheduler: c.Scheduler, Seed: c.Seed, KeepJobs: c.KeepJobs}
+	cfg := runner.ModelCell{Model: model, Scheduler: c.Scheduler, Seed: c.Seed, KeepJobs: c.KeepJobs}
+	var err error
+	cfg.Params, cfg.SchedulerParams, err = ownPlatformParams(c, model)
+	return cfg, err
+}
+
+// ownPlatformParams splits the parameters of a cell whose model brings its
+// own platform into the generator's (workload.generator.*, the model name
+// left out) and the scheduler's (scheduler.*, nil when none); any other
+// parameter is an error.
+func ownPlatformParams(c Cell, model string) (gen, sched map[string]any, err error) {
+	gen = map[string]any{}
 	var unknown []string
 	for _, p := range c.Params {
 		switch {
 		case p.Name == "workload.generator.model":
 		case strings.HasPrefix(p.Name, "workload.generator."):
-			cfg.Params[strings.TrimPrefix(p.Name, "workload.generator.")] = p.Value
+			gen[strings.TrimPrefix(p.Name, "workload.generator.")] = p.Value
 		case strings.HasPrefix(p.Name, "scheduler."):
-			if cfg.SchedulerParams == nil {
-				cfg.SchedulerParams = map[string]any{}
+			if sched == nil {
+				sched = map[string]any{}
 			}
-			cfg.SchedulerParams[strings.TrimPrefix(p.Name, "scheduler.")] = p.Value
+			sched[strings.TrimPrefix(p.Name, "scheduler.")] = p.Value
 		default:
 			unknown = append(unknown, p.Name)
 		}
 	}
 	if len(unknown) > 0 {
-		return cfg, fmt.Errorf("parameters %s do not apply to model %q (accepted: workload.generator.*, scheduler.*)", strings.Join(unknown, ", "), model)
+		return nil, nil, fmt.Errorf("parameters %s do not apply to model %q (accepted: workload.generator.*, scheduler.*)", strings.Join(unknown, ", "), model)
 	}
-	return cfg, nil
+	return gen, sched, nil
 }
 
 func setInt(dst *int, v any) bool {
