@@ -23,13 +23,16 @@ type Objectives struct {
 	Util float64
 	// Unfair is 1 − IJF (eq. 9–10), lower is better.
 	Unfair float64
+	// Flow is the mean expected completion time of the batch's jobs, lower
+	// is better (weighted by Phi; not part of the paper's eq. 10).
+	Flow float64
 	// Penalty counts violated constraints (e.g. seed 002's Condition 1);
 	// finite and ≥ 0.
 	Penalty float64
 }
 
 func (o Objectives) finite() bool {
-	for _, v := range [...]float64{o.Makespan, o.Util, o.Unfair, o.Penalty} {
+	for _, v := range [...]float64{o.Makespan, o.Util, o.Unfair, o.Flow, o.Penalty} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return false
 		}
@@ -57,6 +60,8 @@ type Weights struct {
 	Kappa float64
 	// Rho (≥ 0) multiplies the penalty of an infeasible genome.
 	Rho float64
+	// Phi (≥ 0) weighs the normalised mean completion time (0: eq. 10).
+	Phi float64
 }
 
 // Config configures Run. Table 2 of seed 002: population 30, 100
@@ -71,6 +76,10 @@ type Config struct {
 	// MaxLen caps a child's length (0: 2·Jobs·MaxGenesPerJob).
 	MaxLen int
 	Weights
+	// Observe, when set, is called with each generation's objectives
+	// (generation 0 is the initial population) before selection; it must
+	// not keep the slice.
+	Observe func(gen int, objs []Objectives)
 }
 
 // Default returns Table 2's settings for a batch of jobs on resources, with
@@ -147,12 +156,24 @@ func Random(jobs, resources, maxPerJob int, rng *rand.Rand) Genome {
 // CutAndSplice cuts a at a random point and b at another and returns
 // a[:i]+b[k:] and b[:k]+a[i:] (fresh slices).
 func CutAndSplice(a, b Genome, rng *rand.Rand) (Genome, Genome) {
+	return cutAndSpliceInto(nil, nil, a, b, rng)
+}
+
+// cutAndSpliceInto is CutAndSplice appending the children to c1 and c2
+// (which must not share memory with a or b).
+func cutAndSpliceInto(c1, c2, a, b Genome, rng *rand.Rand) (Genome, Genome) {
 	i, k := rng.IntN(len(a)+1), rng.IntN(len(b)+1)
-	c1 := make(Genome, 0, i+len(b)-k)
 	c1 = append(append(c1, a[:i]...), b[k:]...)
-	c2 := make(Genome, 0, k+len(a)-i)
 	c2 = append(append(c2, b[:k]...), a[i:]...)
 	return c1, c2
+}
+
+// take returns buffer i of bufs emptied (nil past its end).
+func take(bufs []Genome, i int) Genome {
+	if i < len(bufs) {
+		return bufs[i][:0]
+	}
+	return nil
 }
 
 // Mutate swaps two random genes of g with probability p, and with
@@ -173,29 +194,91 @@ func Mutate(g Genome, resources int, p float64, rng *rand.Rand) {
 // Chains decodes g for a batch of jobs: chains[j] lists job j's distinct
 // resources in order of appearance, at most maxChain of them (nil for a
 // missing job), and order lists the jobs that appear, in order of their
-// first gene. Genes naming a job outside [0, jobs) are ignored.
+// first gene. Genes naming a job outside [0, jobs) are ignored. It
+// allocates; a Decoder does the same on reused buffers.
 func Chains(g Genome, jobs, maxChain int) (order []int, chains [][]int) {
+	d := NewDecoder(jobs, maxChain)
+	o, ch := d.Decode(g)
+	order = append([]int(nil), o...)
 	chains = make([][]int, jobs)
-	for _, gn := range g {
-		if gn.Job < 0 || gn.Job >= jobs {
-			continue
-		}
-		ch := chains[gn.Job]
-		if ch == nil {
-			order = append(order, gn.Job)
-		}
-		if len(ch) >= maxChain {
-			continue
-		}
-		dup := false
-		for _, r := range ch {
-			dup = dup || r == gn.Res
-		}
-		if !dup {
-			chains[gn.Job] = append(ch, gn.Res)
+	for j, c := range ch {
+		if len(c) > 0 {
+			chains[j] = append([]int(nil), c...)
 		}
 	}
 	return order, chains
+}
+
+// Decoder decodes genomes of one batch (Chains) into buffers it reuses, and
+// completes a genome that misses jobs from a template: the genes of the
+// template follow the genome's, as in Goldberg's competitive template, so a
+// missing job gets the template's chain and comes after the jobs the genome
+// names. The slices Decode returns stay valid until the next call.
+type Decoder struct {
+	jobs, maxChain int
+	order          []int
+	chains         [][]int
+	store          []int
+	tmplOrder      []int
+	tmplChains     [][]int
+}
+
+// NewDecoder returns a decoder for batches of jobs with chains of at most
+// maxChain resources.
+func NewDecoder(jobs, maxChain int) *Decoder {
+	maxChain = max(maxChain, 1)
+	d := &Decoder{jobs: jobs, maxChain: maxChain, order: make([]int, 0, jobs),
+		chains: make([][]int, jobs), store: make([]int, jobs*maxChain)}
+	return d
+}
+
+// SetTemplate sets the mapping that completes genomes missing a job: order
+// lists the template's jobs and chains[j] job j's resources (kept, not
+// copied; nil: no template).
+func (d *Decoder) SetTemplate(order []int, chains [][]int) {
+	d.tmplOrder, d.tmplChains = order, chains
+}
+
+// Decode returns the order in which jobs first appear and each job's chain
+// (nil for a job neither the genome nor the template names).
+func (d *Decoder) Decode(g Genome) (order []int, chains [][]int) {
+	for j := range d.chains {
+		d.chains[j] = d.store[j*d.maxChain : j*d.maxChain : (j+1)*d.maxChain]
+	}
+	d.order = d.order[:0]
+	add := func(j, r int) {
+		ch := d.chains[j]
+		if len(ch) == 0 {
+			d.order = append(d.order, j)
+		}
+		if len(ch) >= d.maxChain {
+			return
+		}
+		for _, x := range ch {
+			if x == r {
+				return
+			}
+		}
+		d.chains[j] = append(ch, r)
+	}
+	for _, gn := range g {
+		if gn.Job >= 0 && gn.Job < d.jobs {
+			add(gn.Job, gn.Res)
+		}
+	}
+	for _, j := range d.tmplOrder {
+		if len(d.chains[j]) == 0 {
+			for _, r := range d.tmplChains[j] {
+				add(j, r)
+			}
+		}
+	}
+	for j, ch := range d.chains {
+		if len(ch) == 0 {
+			d.chains[j] = nil
+		}
+	}
+	return d.order, d.chains
 }
 
 // Fitness returns the fitness of each genome of a population from its
@@ -207,19 +290,24 @@ func Fitness(objs []Objectives, w Weights) []float64 {
 	}
 	msMin, msMax := objs[0].Makespan, objs[0].Makespan
 	auMin, auMax := objs[0].Util, objs[0].Util
+	flMin, flMax := objs[0].Flow, objs[0].Flow
 	for _, o := range objs[1:] {
 		msMin, msMax = math.Min(msMin, o.Makespan), math.Max(msMax, o.Makespan)
 		auMin, auMax = math.Min(auMin, o.Util), math.Max(auMax, o.Util)
+		flMin, flMax = math.Min(flMin, o.Flow), math.Max(flMax, o.Flow)
 	}
 	for i, o := range objs {
-		ms, au := 1.0, 1.0
+		ms, au, fl := 1.0, 1.0, 1.0
 		if msMax > msMin {
 			ms = (msMax - o.Makespan) / (msMax - msMin)
 		}
 		if auMax > auMin {
 			au = (o.Util - auMin) / (auMax - auMin)
 		}
-		f[i] = w.Delta*ms + w.Omega*au + w.Kappa*o.Unfair - w.Rho*o.Penalty
+		if flMax > flMin {
+			fl = (flMax - o.Flow) / (flMax - flMin)
+		}
+		f[i] = w.Delta*ms + w.Omega*au + w.Phi*fl + w.Kappa*o.Unfair - w.Rho*o.Penalty
 	}
 	return f
 }
@@ -266,7 +354,12 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 	}
 	weights := make([]float64, n)
 	maxLen := cfg.maxLen()
+	spare := make([]Genome, n, n+1)
+	nextObjs := make([]Objectives, 0, n)
 	for gen := 0; gen < cfg.Generations; gen++ {
+		if cfg.Observe != nil {
+			cfg.Observe(gen, objs)
+		}
 		f := Fitness(objs, cfg.Weights)
 		best := argmax(f)
 		lo, hi := f[0], f[0]
@@ -292,16 +385,18 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 			}
 			return pop[n-1]
 		}
-		next := make([]Genome, 0, n)
-		next = append(next, pop[best]) // elitism: unchanged, not re-evaluated
-		nextObjs := []Objectives{objs[best]}
+		// Children are built in the buffers of the generation before the
+		// current one (spare), so a run allocates only while genomes grow.
+		next := spare[:0]
+		nextObjs = append(nextObjs[:0], objs[best])
+		next = append(next, append(take(spare, 0), pop[best]...)) // elitism: unchanged, not re-evaluated
 		for len(next) < n {
 			a, b := pick(), pick()
-			var c1, c2 Genome
+			c1, c2 := take(spare, len(next)), take(spare, len(next)+1)
 			if rng.Float64() < cfg.PCut {
-				c1, c2 = CutAndSplice(a, b, rng)
+				c1, c2 = cutAndSpliceInto(c1, c2, a, b, rng)
 			} else {
-				c1, c2 = append(Genome(nil), a...), append(Genome(nil), b...)
+				c1, c2 = append(c1, a...), append(c2, b...)
 			}
 			for _, c := range []Genome{c1, c2} {
 				if len(next) == n {
@@ -315,10 +410,15 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 				nextObjs = append(nextObjs, Objectives{})
 			}
 		}
-		pop, objs = next, nextObjs
+		spare = pop
+		objs, nextObjs = nextObjs, objs
+		pop = next
 		for i := 1; i < n; i++ {
 			eval(i)
 		}
+	}
+	if cfg.Observe != nil {
+		cfg.Observe(cfg.Generations, objs)
 	}
 	f := Fitness(objs, cfg.Weights)
 	b := argmax(f)

@@ -84,17 +84,30 @@ func TestChainsPaperExample(t *testing.T) {
 //	f1 = 0.6·1 + 0.4·0 − 0.5·0 − 0       = 0.6
 //	f2 = 0     + 0.4   − 0.5·0.2         = 0.3
 //	f3 = 0.3   + 0.2   − 0.05 − 2        = −1.55
+//
+// With mean completion times 30, 10, 20 and φ = 2, fl̄ = 0, 1, 0.5 adds 0,
+// 2 and 1.
 func TestFitnessByHand(t *testing.T) {
-	objs := []Objectives{{10, 0.5, 0, 0}, {20, 0.9, 0.2, 0}, {15, 0.7, 0.1, 1}}
-	f := Fitness(objs, Weights{Delta: 0.6, Omega: 0.4, Kappa: -0.5, Rho: 2})
-	want := []float64{0.6, 0.3, -1.55}
-	for i := range f {
-		if math.Abs(f[i]-want[i]) > 1e-12 {
-			t.Errorf("f[%d] = %g, want %g", i, f[i], want[i])
+	objs := []Objectives{
+		{Makespan: 10, Util: 0.5, Flow: 30},
+		{Makespan: 20, Util: 0.9, Unfair: 0.2, Flow: 10},
+		{Makespan: 15, Util: 0.7, Unfair: 0.1, Flow: 20, Penalty: 1},
+	}
+	w := Weights{Delta: 0.6, Omega: 0.4, Kappa: -0.5, Rho: 2}
+	for _, tc := range []struct {
+		phi  float64
+		want []float64
+	}{{0, []float64{0.6, 0.3, -1.55}}, {2, []float64{0.6, 2.3, -0.55}}} {
+		w.Phi = tc.phi
+		f := Fitness(objs, w)
+		for i := range f {
+			if math.Abs(f[i]-tc.want[i]) > 1e-12 {
+				t.Errorf("φ %g: f[%d] = %g, want %g", tc.phi, i, f[i], tc.want[i])
+			}
 		}
 	}
-	// All equal: both normalised terms are 1.
-	f = Fitness([]Objectives{{5, 0.5, 0, 0}, {5, 0.5, 0, 0}}, Weights{Delta: 0.5, Omega: 0.5})
+	// All equal: the normalised terms are 1.
+	f := Fitness([]Objectives{{Makespan: 5, Util: 0.5}, {Makespan: 5, Util: 0.5}}, Weights{Delta: 0.5, Omega: 0.5})
 	if f[0] != 1 || f[1] != 1 {
 		t.Errorf("equal population: %v", f)
 	}

@@ -119,6 +119,11 @@ func resolve(e Entry, given map[string]any) (Params, error) {
 		}
 		out[n] = v
 	}
+	if len(errs) == 0 && e.Validate != nil {
+		if err := e.Validate(out); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", e.Name, err))
+		}
+	}
 	return out, errors.Join(errs...)
 }
 

@@ -22,6 +22,10 @@ type Entry struct {
 	// (sim.Platform.Tiers); 0 means a dedicated machine. The runner builds
 	// such a platform for it.
 	Tiers int
+	// Validate, when set, checks combinations of parameters once each is
+	// valid on its own (e.g. weights that must sum to 1), naming them and
+	// what is accepted.
+	Validate func(Params) error
 }
 
 // Registry maps scheduler names to entries.

@@ -13,8 +13,16 @@ type Metric struct {
 	Value float64
 }
 
+// Baseline is what eq. 12 compares a scheme with: STMS's average
+// utilisation v_s and cost overhead c_s on the same workload and failures.
+type Baseline struct {
+	Utilization, CostOverhead float64
+}
+
 // Metrics computes §5's metrics of a finished run of s over jobs (every job
-// ended), in the order of MetricNames:
+// ended), in the order of MetricNames; base is STMS's run of the same cell
+// for eq. 12 (nil: the scheme is STMS itself, or no baseline, and
+// cost_effectiveness is 0):
 //
 //	jobs, finished          counts
 //	makespan                last end − first submit, seconds
@@ -23,19 +31,26 @@ type Metric struct {
 //	jfr                     share of finished jobs ending after their deadline
 //	ijf                     1 − the standard deviation of the per-batch JFR (eq. 9; batches are the dispatch groups)
 //	cost_overhead           eq. 11: Σ_k RA_k · F_c(t_c^k) / m over the m resources used, F_c(t) = √(t / 1 h), t_c^k their last completion − first submit, RA in flops/s
+//	cost_effectiveness      eq. 12: (v_i · c_s / c_i − v_s) · 100, percentage points of utilisation per STMS-equivalent cost
+//	offered_load            Σ actual work / (Σ resource speed × (last submit − first submit))
 //	failures, migrations, restarts, preemptions, backfilled
+//	fallbacks               migrations with no backup left in the job's chain
 //	batches, windows, cycles, condition1
-//	transfer_mean           mean data-movement delay per migration, seconds
+//	plan_gain               mean relative reduction of the planned batch makespan by the mGA against its Min-Min template
+//	transfer_mean           mean migration delay per migration, seconds
 //	wait_{mean,median,p95,max}      first start − submit
 //	response_{mean,median,p95,max}  end − submit
-func (s *Scheduler) Metrics(jobs []*sim.Job) []Metric {
+func (s *Scheduler) Metrics(jobs []*sim.Job, base *Baseline) []Metric {
 	var first, last float64 = math.Inf(1), math.Inf(-1)
+	lastSubmit, work := math.Inf(-1), 0.0
 	var wait, resp []float64
 	finished, late := 0, 0
 	type grp struct{ n, late int }
 	groups := make([]grp, s.groups+1)
 	for _, j := range jobs {
 		first = math.Min(first, j.Submit)
+		lastSubmit = math.Max(lastSubmit, j.Submit)
+		work += j.Work()
 		if j.State() != sim.Finished {
 			continue
 		}
@@ -66,6 +81,10 @@ func (s *Scheduler) Metrics(jobs []*sim.Job) []Metric {
 			cost += s.res[r].Speed * math.Sqrt(math.Max(s.rs[r].lastEnd-first, 0)/3600)
 		}
 	}
+	speed := 0.0
+	for _, r := range s.res {
+		speed += r.Speed
+	}
 	var fr []float64
 	for _, g := range groups {
 		if g.n > 0 {
@@ -79,24 +98,33 @@ func (s *Scheduler) Metrics(jobs []*sim.Job) []Metric {
 		return a / b
 	}
 	cnt := s.cnt
+	util, costOver := div(busy, float64(len(s.rs))*ms), div(cost, float64(used))
+	ce := 0.0
+	if base != nil && costOver > 0 {
+		ce = (util*base.CostOverhead/costOver - base.Utilization) * 100
+	}
 	ms2 := []Metric{
 		{"jobs", float64(len(jobs))},
 		{"finished", float64(finished)},
 		{"makespan", ms},
 		{"throughput", div(float64(finished), ms/3600)},
-		{"utilization", div(busy, float64(len(s.rs))*ms)},
+		{"utilization", util},
 		{"jfr", div(float64(late), float64(finished))},
 		{"ijf", 1 - stddev(fr)},
-		{"cost_overhead", div(cost, float64(used))},
+		{"cost_overhead", costOver},
+		{"cost_effectiveness", ce},
+		{"offered_load", div(work, speed*(lastSubmit-first))},
 		{"failures", float64(cnt.Failures)},
 		{"migrations", float64(cnt.Migrations)},
 		{"restarts", float64(cnt.Restarts)},
 		{"preemptions", float64(cnt.Preemptions)},
 		{"backfilled", float64(cnt.Backfilled)},
+		{"fallbacks", float64(cnt.Fallbacks)},
 		{"batches", float64(cnt.Batches)},
 		{"windows", float64(cnt.Windows)},
 		{"cycles", float64(cnt.Cycles)},
 		{"condition1", float64(cnt.Condition1)},
+		{"plan_gain", div(cnt.PlanGain, float64(cnt.Batches))},
 		{"transfer_mean", div(cnt.TransferTime, float64(cnt.Migrations))},
 	}
 	for _, d := range []struct {
@@ -114,7 +142,7 @@ func (s *Scheduler) Metrics(jobs []*sim.Job) []Metric {
 func MetricNames() []string {
 	s := &Scheduler{}
 	var names []string
-	for _, m := range s.Metrics(nil) {
+	for _, m := range s.Metrics(nil, nil) {
 		names = append(names, m.Name)
 	}
 	return names

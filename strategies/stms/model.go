@@ -17,9 +17,12 @@ type Resource struct {
 }
 
 // Job holds the attributes of a job that the scheduler knows (the side
-// table of a sim.Job; the engine's hidden work is Size·1e6 flops).
+// table of a sim.Job). The engine's hidden work is the job's actual size in
+// flops, which differs from Size when the workload has a runtime-estimate
+// error: the scheduler plans with Size and observes only the work done so
+// far (the state traces), never the actual size.
 type Job struct {
-	// Size in Mflops (Table 2: 0.1–1).
+	// Size in Mflops as the scheduler knows it (Table 2: 0.1–1).
 	Size float64
 	// Data is the job's data size JD in MB (Table 2: 300–1,000).
 	Data float64
@@ -29,7 +32,8 @@ type Job struct {
 	Deadline float64
 }
 
-// Model holds the constants of the runtime estimation (§2.3).
+// Model holds the constants of the runtime estimation and of migration
+// (§2.3).
 type Model struct {
 	// TraceInterval and TraceOverhead give the state-tracking overhead
 	// SO = (ET / TraceInterval) · TraceOverhead: one state trace per
@@ -37,6 +41,21 @@ type Model struct {
 	// seconds. A job that is restarted rather than migrated (IRS) is not
 	// traced.
 	TraceInterval, TraceOverhead float64
+	// MigrationCost is a fixed delay in seconds every migration pays on top
+	// of its data movement (re-dispatch, state restore); TransferFactor
+	// multiplies the data-movement delay DM (1: eq. 3's DM as it stands).
+	// Both are the farm's migration-cost axis; the paper has neither.
+	MigrationCost, TransferFactor float64
+	// FallbackBandwidth is the bandwidth (Mbps) assumed for a migration
+	// beyond a job's chain, to a resource not known yet (New sets it to the
+	// resources' mean when 0).
+	FallbackBandwidth float64
+}
+
+// Transfer is the delay of migrating a job with remaining Mflops of state
+// and data MB of data from x to y: MigrationCost + TransferFactor·DM.
+func (m Model) Transfer(remaining, data float64, x, y Resource) float64 {
+	return m.MigrationCost + m.TransferFactor*DM(remaining, data, x, y)
 }
 
 // Hazard returns the failure rate of job j on resource r: λ·(SDV − RAL)
@@ -116,10 +135,13 @@ type Stage struct {
 //	ewt_s = P_w · P_s · (ET_s/2 + SO_s + DM_{s,s+1})
 //
 // A failure strikes on average half-way (§2.3.1), so S_{s+1} = S_s/2 and
-// DM moves S_s/2 plus the data. The last stage has no listed backup: it is
-// charged eet = P_w·(ET + SO) and ewt = P_w·P·ET/2 (its failure's waste,
-// as eq. 4 does). stages (if non-nil) receives each stage's expected
-// occupation of its resource.
+// DM moves S_s/2 plus the data. After the last stage of a chain a failed
+// job still migrates with its state (STMS), to a resource the scheduler
+// picks then: that fallback is taken as fast as the last stage and reached
+// over the platform's mean bandwidth (FallbackBandwidth), so the last stage
+// adds P_w·P·(DM_fb + ET/2 + SO/2) for the transfer and the other half. A
+// stage occupies its resource for P_w·((1 − P)(ET + SO) + P(ET/2 + SO));
+// stages (if non-nil) receives each stage's occupation.
 func (m Model) PETChain(j Job, size float64, chain []Resource, stages []Stage) (pet float64, out []Stage) {
 	out = stages[:0]
 	pw := 1.0
@@ -128,14 +150,13 @@ func (m Model) PETChain(j Job, size float64, chain []Resource, stages []Stage) (
 		et := ET(s, r)
 		so := m.SO(et)
 		p := FailProb(j, r, et)
+		load := pw * ((1-p)*(et+so) + p*(et/2+so))
+		out = append(out, Stage{Load: load, Reach: pw})
 		if k == len(chain)-1 {
-			pet += pw*(et+so) + pw*p*et/2
-			out = append(out, Stage{Load: pw * ((et + so) + p*et/2), Reach: pw})
+			pet += load + pw*p*(m.Transfer(s/2, j.Data, r, Resource{Bandwidth: m.FallbackBandwidth})+et/2+so/2)
 			break
 		}
-		dm := DM(s/2, j.Data, r, chain[k+1])
-		pet += pw*(1-p)*(et+so) + pw*p*(et/2+so+dm)
-		out = append(out, Stage{Load: pw * ((1-p)*(et+so) + p*(et/2+so)), Reach: pw})
+		pet += load + pw*p*m.Transfer(s/2, j.Data, r, chain[k+1])
 		pw *= p
 		s /= 2
 	}

@@ -12,7 +12,8 @@ import (
 // and some resource is expected to be free before the next cycle, the first
 // Batch ready jobs (submit order) are mapped by the mGA, or, when fewer
 // than Batch jobs are ready, by Min-Min (the sliding window). Mapped jobs
-// join their primary resource's local queue in the order of the mapping.
+// join their primary resource's local queue in the order of the mapping,
+// each with the start the mapping planned for it.
 func (s *Scheduler) cycle(c *sim.Cluster) {
 	now := c.Now()
 	s.cnt.Cycles++
@@ -20,28 +21,29 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 	s.bfGroup = 0
 	free := s.expectedFree(c)
 	horizon := now + s.cfg.Interval
+	p := s.plan
 	for len(s.ready) > 0 && slices.Min(free) < horizon {
 		n := min(s.cfg.Batch, len(s.ready))
 		batch := s.ready[:n:n]
 		s.ready = s.ready[n:]
 		s.groups++
+		p.load(batch, now)
 		var order []int
 		var chains [][]int
 		if n == s.cfg.Batch {
 			s.cnt.Batches++
-			order, chains = s.mga(batch, free, now)
+			order, chains = s.mga(free)
 		} else {
 			s.cnt.Windows++
-			order, chains = s.minMin(batch, free, now)
+			order, chains = p.minMin(free)
 		}
-		p := s.planner(batch, now)
-		o := p.plan(order, chains, free, nil)
+		o := p.plan(order, chains, free, nil, p.starts)
 		s.cnt.Condition1 += int(math.Round(o.Penalty * float64(n)))
 		for _, j := range order {
 			js := batch[j]
-			js.chain, js.next, js.group = chains[j], 1, s.groups
+			js.chain, js.next, js.group = slices.Clone(chains[j]), 1, s.groups
 			js.irs = s.cfg.Scheme == IRSTMS && len(chains[j]) == 1
-			js.ph, js.res = pQueued, chains[j][0]
+			js.ph, js.res, js.planned = pQueued, chains[j][0], p.starts[j]
 			rs := &s.rs[js.res]
 			rs.queue = append(rs.queue, js)
 		}
@@ -53,7 +55,8 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 
 // expectedFree returns, per resource, when it is expected to have done its
 // running job, its local queue and the migrants heading for it (α·PET of
-// each job's remaining work there).
+// each job's remaining work there; under the timetable a mapped job starts
+// no earlier than planned).
 func (s *Scheduler) expectedFree(c *sim.Cluster) []float64 {
 	now := c.Now()
 	free := make([]float64, len(s.rs))
@@ -64,6 +67,9 @@ func (s *Scheduler) expectedFree(c *sim.Cluster) []float64 {
 			t += s.cfg.Alpha * s.remaining(c, rs.run, r)
 		}
 		for _, js := range rs.queue {
+			if s.cfg.Dispatch == Timetable && !js.contender {
+				t = math.Max(t, js.planned)
+			}
 			t += s.cfg.Alpha * s.remaining(c, js, r)
 		}
 		free[r] = t
@@ -74,26 +80,103 @@ func (s *Scheduler) expectedFree(c *sim.Cluster) []float64 {
 	return free
 }
 
-// planner evaluates mappings of one batch.
+// planner evaluates mappings of one batch. load fills tables of every
+// batch job's execution time, state-tracking overhead and failure
+// probability on every resource at every chain stage, so that evaluating a
+// mapping (the mGA's inner loop) computes no exponential and allocates
+// nothing.
 type planner struct {
-	s       *Scheduler
-	jobs    []*jstate
-	now     float64
-	chainRs []Resource
-	stages  []Stage
-	f       []float64
-	late    []int
-	count   []int
+	s    *Scheduler
+	jobs []*jstate
+	now  float64
+	nr   int // resources
+	nk   int // chain stages (MaxChain)
+	// Per job j, resource r and stage k at [(j·nr + r)·nk + k]: stage k has
+	// size S_j / 2^k (a failure strikes half-way on average, §2.3.1).
+	et, so, p []float64
+	// single[j·nr + r] is α × the PET of job j alone on r under the scheme's
+	// single-resource rule (eq. 4 under IR-STMS, eqs. 2–3 otherwise).
+	single []float64
+	// irs[j·nr + r] is eq. 4 for job j on r.
+	irs []float64
+	// fallback is the resource a migration beyond a chain is assumed to
+	// reach (Model.FallbackBandwidth).
+	fallback Resource
+
+	// weight[r] is resource r's share in the utilisation (1, or its speed
+	// when utilisation is capacity-weighted); weightSum their sum.
+	weight    []float64
+	weightSum float64
+
+	f, free2    []float64
+	late, count []int
+	starts      []float64
+	dec         *ga.Decoder
+	decJobs     int
 }
 
-func (s *Scheduler) planner(jobs []*jstate, now float64) *planner {
-	n := len(s.rs)
-	return &planner{s: s, jobs: jobs, now: now, f: make([]float64, n), late: make([]int, n), count: make([]int, n)}
+func newPlanner(s *Scheduler) *planner {
+	n := len(s.res)
+	p := &planner{s: s, nr: n, nk: s.cfg.MaxChain, f: make([]float64, n), free2: make([]float64, n),
+		late: make([]int, n), count: make([]int, n), weight: make([]float64, n),
+		fallback: Resource{Bandwidth: s.cfg.FallbackBandwidth}}
+	for r, res := range s.res {
+		p.weight[r] = 1
+		if s.cfg.CapacityUtil {
+			p.weight[r] = res.Speed
+		}
+		p.weightSum += p.weight[r]
+	}
+	return p
+}
+
+// freeBuf returns a scratch slice of one value per resource (overwritten
+// by the next call).
+func (p *planner) freeBuf() []float64 { return p.free2 }
+
+// load prepares the tables for a batch of jobs planned at now.
+func (p *planner) load(jobs []*jstate, now float64) {
+	s := p.s
+	p.jobs, p.now = jobs, now
+	n := len(jobs) * p.nr
+	grow := func(b []float64, n int) []float64 {
+		if cap(b) < n {
+			return make([]float64, n)
+		}
+		return b[:n]
+	}
+	p.et, p.so, p.p = grow(p.et, n*p.nk), grow(p.so, n*p.nk), grow(p.p, n*p.nk)
+	p.single, p.irs = grow(p.single, n), grow(p.irs, n)
+	p.starts = grow(p.starts, len(jobs))
+	for j, js := range jobs {
+		for r, res := range s.res {
+			size := js.a.Size
+			for k := 0; k < p.nk; k++ {
+				i := (j*p.nr+r)*p.nk + k
+				et := ET(size, res)
+				p.et[i], p.so[i], p.p[i] = et, s.cfg.SO(et), FailProb(js.a, res, et)
+				size /= 2
+			}
+			p.irs[j*p.nr+r] = PETIRS(js.a, js.a.Size, res)
+		}
+	}
+	// Min-Min's single-resource estimates, from the tables just filled.
+	one := []int{0}
+	for j := range jobs {
+		for r := range s.res {
+			one[0] = r
+			p.single[j*p.nr+r] = s.cfg.Alpha * p.place(j, one, now, p.free2)
+		}
+	}
+	if p.dec == nil || p.decJobs != len(jobs) {
+		p.dec, p.decJobs = ga.NewDecoder(len(jobs), p.nk), len(jobs)
+	}
 }
 
 // plan places the jobs of order (with their chains) after the expected
 // free times free0 (updated in place when out is nil, else out receives
-// the result) and returns the objectives of §4.3:
+// the result), writes each job's planned start into starts (if not nil) and
+// returns the objectives of §4.3:
 //
 //   - Makespan: the latest expected free time, relative to now;
 //   - Util: the expected busy time of all resources from now over
@@ -106,8 +189,9 @@ func (s *Scheduler) planner(jobs []*jstate, now float64) *planner {
 // A job's primary resource runs it at its turn for α × its first stage's
 // expected occupation; each backup receives α × its stage's expected
 // occupation; its completion is expected at its start + α·PET. A
-// single-resource job of IR-STMS is estimated by eq. 4 instead.
-func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float64) ga.Objectives {
+// single-resource job of IR-STMS is estimated by eq. 4 instead. Eqs. 2–3
+// are those of Model.PETChain, read from the tables.
+func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float64, starts []float64) ga.Objectives {
 	s := p.s
 	f := free0
 	if out != nil {
@@ -117,27 +201,18 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 	clear(p.late)
 	clear(p.count)
 	viol := 0
+	flow := 0.0
 	alpha := s.cfg.Alpha
 	for _, j := range order {
 		js := p.jobs[j]
 		ch := chains[j]
-		var pet float64
 		x := ch[0]
-		start := math.Max(f[x], p.now)
-		if s.cfg.Scheme == IRSTMS && len(ch) == 1 {
-			pet = PETIRS(js.a, js.a.Size, s.res[x])
-			f[x] = start + alpha*pet
-		} else {
-			p.chainRs = p.chainRs[:0]
-			for _, r := range ch {
-				p.chainRs = append(p.chainRs, s.res[r])
-			}
-			pet, p.stages = s.cfg.PETChain(js.a, js.a.Size, p.chainRs, p.stages)
-			f[x] = start + alpha*p.stages[0].Load
-			for k := 1; k < len(ch); k++ {
-				f[ch[k]] = math.Max(f[ch[k]], p.now) + alpha*p.stages[k].Load
-			}
+		start := max(f[x], p.now)
+		pet := p.place(j, ch, start, f)
+		if starts != nil {
+			starts[j] = start
 		}
+		flow += start + alpha*pet - p.now
 		if pet > alpha*(js.a.Deadline-js.sj.Submit) {
 			viol++
 		}
@@ -147,13 +222,13 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 		}
 	}
 	ms, busy := 0.0, 0.0
-	for _, t := range f {
-		ms = math.Max(ms, t-p.now)
-		busy += math.Max(t-p.now, 0)
+	for r, t := range f {
+		ms = max(ms, t-p.now)
+		busy += max(t-p.now, 0) * p.weight[r]
 	}
-	o := ga.Objectives{Makespan: ms}
+	o := ga.Objectives{Makespan: ms, Flow: flow / float64(max(len(order), 1))}
 	if ms > 0 {
-		o.Util = busy / (ms * float64(len(f)))
+		o.Util = busy / (ms * p.weightSum)
 	}
 	o.Unfair = unfairness(p.late, p.count)
 	if len(order) > 0 {
@@ -162,16 +237,60 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 	return o
 }
 
+// place plans job j of the batch on its chain from start on its primary:
+// it returns the job's PET and adds α × each stage's expected occupation to
+// the free times f of the chain's resources (the primary from start, a
+// backup after what it already has). A single-resource job of IR-STMS is
+// estimated by eq. 4; otherwise eqs. 2–3 as in Model.PETChain, from the
+// tables.
+func (p *planner) place(j int, ch []int, start float64, f []float64) (pet float64) {
+	s := p.s
+	js := p.jobs[j]
+	alpha := s.cfg.Alpha
+	if s.cfg.Scheme == IRSTMS && len(ch) == 1 {
+		pet = p.irs[j*p.nr+ch[0]]
+		f[ch[0]] = start + alpha*pet
+		return pet
+	}
+	pw := 1.0
+	for k, r := range ch {
+		i := (j*p.nr+r)*p.nk + k
+		et, so, pf := p.et[i], p.so[i], p.p[i]
+		load := pw * ((1-pf)*(et+so) + pf*(et/2+so))
+		half := js.a.Size / float64(int(2)<<k) // S_k / 2
+		if k == len(ch)-1 {
+			pet += load + pw*pf*(s.cfg.Transfer(half, js.a.Data, s.res[r], p.fallback)+et/2+so/2)
+		} else {
+			pet += load + pw*pf*s.cfg.Transfer(half, js.a.Data, s.res[r], s.res[ch[k+1]])
+			pw *= pf
+		}
+		if k == 0 {
+			f[r] = start + alpha*load
+		} else {
+			f[r] = max(f[r], p.now) + alpha*load
+		}
+	}
+	return pet
+}
+
 // unfairness is 1 − IJF (eq. 9) over the groups with count > 0: the
 // population standard deviation of late/count.
 func unfairness(late, count []int) float64 {
-	var fr []float64
-	for i, n := range count {
-		if n > 0 {
-			fr = append(fr, float64(late[i])/float64(n))
+	var sum, sq float64
+	n := 0
+	for i, c := range count {
+		if c > 0 {
+			x := float64(late[i]) / float64(c)
+			sum += x
+			sq += x * x
+			n++
 		}
 	}
-	return stddev(fr)
+	if n == 0 {
+		return 0
+	}
+	m := sum / float64(n)
+	return math.Sqrt(math.Max(sq/float64(n)-m*m, 0))
 }
 
 func stddev(x []float64) float64 {
@@ -190,40 +309,23 @@ func stddev(x []float64) float64 {
 	return math.Sqrt(v / float64(len(x)))
 }
 
-// single is the PET of a whole job on one resource as the scheme's
-// single-resource rule estimates it.
-func (s *Scheduler) single(js *jstate, r int) float64 {
-	if s.cfg.Scheme == IRSTMS {
-		return PETIRS(js.a, js.a.Size, s.res[r])
-	}
-	var pet float64
-	pet, s.scratch = s.cfg.PETChain(js.a, js.a.Size, []Resource{s.res[r]}, s.scratch)
-	return pet
-}
-
-// minMin maps jobs by Min-Min: repeatedly, of every unmapped job's
-// earliest expected completion (over resources, after free), the smallest
-// is committed. Ties: lower resource, then earlier job.
-func (s *Scheduler) minMin(jobs []*jstate, free []float64, now float64) (order []int, chains [][]int) {
+// minMin maps the loaded batch by Min-Min: repeatedly, of every unmapped
+// job's earliest expected completion (over resources, after free), the
+// smallest is committed. Ties: lower resource, then earlier job.
+func (p *planner) minMin(free []float64) (order []int, chains [][]int) {
 	f := slices.Clone(free)
-	chains = make([][]int, len(jobs))
-	done := make([]bool, len(jobs))
-	// The PET of a job on a resource does not change as others are placed.
-	pet := make([]float64, len(jobs)*len(f))
-	for j, js := range jobs {
-		for r := range f {
-			pet[j*len(f)+r] = s.cfg.Alpha * s.single(js, r)
-		}
-	}
-	for range jobs {
+	n := len(p.jobs)
+	chains = make([][]int, n)
+	done := make([]bool, n)
+	for range n {
 		bj, br, bt := -1, -1, math.Inf(1)
-		for j := range jobs {
+		for j := range n {
 			if done[j] {
 				continue
 			}
-			for r := range f {
-				t := math.Max(f[r], now) + pet[j*len(f)+r]
-				if t < bt {
+			row := p.single[j*p.nr : (j+1)*p.nr]
+			for r, pet := range row {
+				if t := math.Max(f[r], p.now) + pet; t < bt {
 					bj, br, bt = j, r, t
 				}
 			}
@@ -236,36 +338,35 @@ func (s *Scheduler) minMin(jobs []*jstate, free []float64, now float64) (order [
 	return order, chains
 }
 
-// mga maps a batch with the messy GA (§4): the Min-Min mapping is one
-// member of the initial population and the template that completes genomes
-// missing a job; chains are cut at MaxChain.
-func (s *Scheduler) mga(jobs []*jstate, free []float64, now float64) (order []int, chains [][]int) {
-	tOrder, tChains := s.minMin(jobs, free, now)
-	p := s.planner(jobs, now)
-	scratch := make([]float64, len(free))
-	decode := func(g ga.Genome) ([]int, [][]int) {
-		o, ch := ga.Chains(g, len(jobs), s.cfg.MaxChain)
-		for _, j := range tOrder {
-			if ch[j] == nil {
-				ch[j] = tChains[j]
-				o = append(o, j)
-			}
-		}
-		return o, ch
+// mga maps the loaded batch with the messy GA (§4): the Min-Min mapping is
+// one member of the initial population and the template that completes
+// genomes missing a job; chains are cut at MaxChain.
+func (s *Scheduler) mga(free []float64) (order []int, chains [][]int) {
+	p := s.plan
+	if s.batchHook != nil {
+		s.batchHook(p, free)
 	}
+	tOrder, tChains := p.minMin(free)
+	p.dec.SetTemplate(tOrder, tChains)
+	scratch := make([]float64, len(free))
 	ev := ga.EvaluatorFunc(func(g ga.Genome) ga.Objectives {
-		o, ch := decode(g)
-		return p.plan(o, ch, free, scratch)
+		o, ch := p.dec.Decode(g)
+		return p.plan(o, ch, free, scratch, nil)
 	})
-	seed := make(ga.Genome, 0, len(jobs))
+	seed := make(ga.Genome, 0, len(p.jobs))
 	for _, j := range tOrder {
 		seed = append(seed, ga.Gene{Job: j, Res: tChains[j][0]})
 	}
 	cfg := s.cfg.GA
-	cfg.Jobs, cfg.Resources = len(jobs), len(s.rs)
+	cfg.Jobs, cfg.Resources = len(p.jobs), len(s.rs)
 	res, err := ga.Run(cfg, ev, []ga.Genome{seed}, s.gaRng)
 	if err != nil {
 		return tOrder, tChains // unreachable: the configuration was validated
 	}
-	return decode(res.Best)
+	tms := ev.Evaluate(seed).Makespan
+	if tms > 0 {
+		s.cnt.PlanGain += (tms - res.Objectives.Makespan) / tms
+	}
+	order, chains = p.dec.Decode(res.Best)
+	return slices.Clone(order), chains
 }

@@ -2,6 +2,8 @@ package stms
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -26,11 +28,33 @@ func gaParams() []strategies.ParamSpec {
 		{Name: "generations", Kind: strategies.Int, Default: int64(100), Min: 0, Max: 1000000, Doc: "mGA generations (Table 2: 100)"},
 		{Name: "p_cut", Kind: strategies.Float, Default: 0.18, Min: 0, Max: 1, Doc: "cut-and-splice probability (Table 2: 0.18)"},
 		{Name: "p_mut", Kind: strategies.Float, Default: 0.25, Min: 0, Max: 1, Doc: "mutation probability (Table 2: 0.25)"},
-		{Name: "delta", Kind: strategies.Float, Default: 0.5, Min: 0, Max: 1, Doc: "weight δ of the normalised makespan in the fitness (ω = 1 − δ; eq. 8)"},
+		{Name: "delta", Kind: strategies.Float, Default: 0.5, Min: 0, Max: 1, Doc: "weight δ of the normalised makespan in the fitness (eq. 8; δ + ω = 1)"},
+		{Name: "omega", Kind: strategies.Float, Default: 0.5, Min: 0, Max: 1, Doc: "weight ω of the normalised utilisation in the fitness (eq. 8; δ + ω = 1)"},
 		{Name: "kappa", Kind: strategies.Float, Default: -0.5, Min: -1000, Max: 0, Doc: "coefficient κ ≤ 0 of 1 − IJF in the fitness (eq. 10)"},
+		{Name: "phi", Kind: strategies.Float, Default: 0.0, Min: 0, Max: 1000, Doc: "weight φ of the normalised mean expected completion time of a batch's jobs in the fitness (not in the paper; 0 = eq. 10 as printed)"},
 		{Name: "rho", Kind: strategies.Float, Default: 1.0, Min: 0, Max: 1e6, Doc: "penalty per unit share of jobs violating Condition 1 (finite)"},
+		{Name: "utilization", Kind: strategies.String, Default: "seconds", Choices: []string{"seconds", "capacity"}, Doc: "the mGA's utilisation objective au (eq. 7–8): seconds = busy resource-seconds / (resources × makespan) as printed, which favours spreading jobs onto slow idle resources; capacity = busy time weighted by resource speed (the share of the platform's flops busy)"},
 		{Name: "max_chain", Kind: strategies.Int, Default: int64(3), Min: 1, Max: 100, Doc: "most resources in one job's chain (primary + backups)"},
 	}
+}
+
+// SharedParams lists the parameters every scheme accepts (the mGA's): an
+// STMS baseline of a cell (eq. 12) runs with these of the cell's scheme.
+func SharedParams() []string {
+	var n []string
+	for _, p := range gaParams() {
+		n = append(n, p.Name)
+	}
+	return n
+}
+
+// checkWeights requires δ + ω = 1 (eq. 8).
+func checkWeights(p strategies.Params) error {
+	d, o := p.Float("delta"), p.Float("omega")
+	if math.Abs(d+o-1) > 1e-9 {
+		return fmt.Errorf("delta + omega = %g + %g = %g; accepted: weights that sum to 1 (eq. 8), e.g. delta %g with omega %g", d, o, d+o, d, 1-d)
+	}
+	return nil
 }
 
 // Entries returns the four schemes as scheduler entries. Their factories
@@ -55,7 +79,7 @@ func Entries(w *World) []strategies.Entry {
 				strategies.ParamSpec{Name: "c", Kind: strategies.Float, Default: 2.5, Min: 1e-9, Max: 1e9, Doc: "preemption coefficient c: a contender preempts when PF = PP(Jm)/PP(Jp) > c (Table 2: 2.5)"},
 				strategies.ParamSpec{Name: "slot", Kind: strategies.Float, Default: 300.0, Min: 1e-3, Max: 1e9, Doc: "seconds between PF comparisons of a waiting contender and the running job"})
 		}
-		out = append(out, strategies.Entry{Name: name, Summary: summaries[i], Params: ps,
+		out = append(out, strategies.Entry{Name: name, Summary: summaries[i], Params: ps, Validate: checkWeights,
 			New: func(_ sim.Platform, p strategies.Params) (sim.Scheduler, error) {
 				if w == nil {
 					return nil, errors.New("stms: " + name + " runs seed002 workloads only (through the runner)")
@@ -64,10 +88,10 @@ func Entries(w *World) []strategies.Entry {
 				cfg.Scheme = scheme
 				cfg.GA.Population, cfg.GA.Generations = p.Int("population"), p.Int("generations")
 				cfg.GA.PCut, cfg.GA.PMut = p.Float("p_cut"), p.Float("p_mut")
-				cfg.GA.Delta = p.Float("delta")
-				cfg.GA.Omega = 1 - cfg.GA.Delta
-				cfg.GA.Kappa, cfg.GA.Rho = p.Float("kappa"), p.Float("rho")
+				cfg.GA.Delta, cfg.GA.Omega = p.Float("delta"), p.Float("omega")
+				cfg.GA.Kappa, cfg.GA.Rho, cfg.GA.Phi = p.Float("kappa"), p.Float("rho"), p.Float("phi")
 				cfg.MaxChain = p.Int("max_chain")
+				cfg.CapacityUtil = p.String("utilization") == "capacity"
 				cfg.GA.MaxGenesPerJob = cfg.MaxChain
 				switch scheme {
 				case IRSTMS, GBSTMS:

@@ -37,9 +37,41 @@ func SchemeOf(name string) (Scheme, bool) {
 // Names lists the schemes' registry names in the paper's order.
 func Names() []string { return slices.Clone(schemeNames[:]) }
 
+// Dispatch is how a resource runs the jobs mapped to it.
+type Dispatch int
+
+// The dispatch modes.
+const (
+	// Timetable: a mapped job starts at its planned start (the end of the
+	// α·PET slots planned before it on its resource) or, if its resource is
+	// still busy then, when the resource frees; a job that ends early leaves
+	// its resource idle until the next planned start — the voids of Problem 2
+	// that GBS fills and IRS restarts use (§2.3.2, §3).
+	Timetable Dispatch = iota
+	// Eager: a resource starts its next mapped job as soon as it is free;
+	// voids are only the idle time before the next cycle.
+	Eager
+)
+
+var dispatchNames = [...]string{"timetable", "eager"}
+
+// String returns the mode's name.
+func (d Dispatch) String() string { return dispatchNames[d] }
+
+// DispatchOf parses a mode's name.
+func DispatchOf(name string) (Dispatch, bool) {
+	i := slices.Index(dispatchNames[:], name)
+	return Dispatch(i), i >= 0
+}
+
+// DispatchNames lists the modes.
+func DispatchNames() []string { return slices.Clone(dispatchNames[:]) }
+
 // Config configures a Scheduler. Start from DefaultConfig.
 type Config struct {
 	Scheme Scheme
+	// Dispatch is how resources run their mapped jobs.
+	Dispatch Dispatch
 	Model
 	// Alpha is the overestimation factor α (Table 2: 1.75): planned
 	// runtimes are α·PET, and Condition 1 requires PET ≤ α·(deadline −
@@ -59,6 +91,10 @@ type Config struct {
 	MaxRestarts int
 	// GA holds the mGA settings (Jobs and Resources are set per batch).
 	GA ga.Config
+	// CapacityUtil weighs each resource's planned busy time by its speed in
+	// the mGA's utilisation objective (the share of the platform's flops
+	// busy); false counts resource-seconds, which rewards slow resources.
+	CapacityUtil bool
 	// FailureSeed seeds the per-job failure streams: job i draws its
 	// failure times from PCG(mix(FailureSeed[0], i), FailureSeed[1]).
 	FailureSeed [2]uint64
@@ -67,7 +103,7 @@ type Config struct {
 // DefaultConfig returns Table 2's settings for a scheme.
 func DefaultConfig(s Scheme) Config {
 	g := ga.Default(1, 1)
-	return Config{Scheme: s, Model: Model{TraceInterval: 600, TraceOverhead: 6},
+	return Config{Scheme: s, Model: Model{TraceInterval: 600, TraceOverhead: 6, TransferFactor: 1},
 		Alpha: 1.75, Interval: 3600, Batch: 50, C: 2.5, Slot: 300,
 		MaxChain: 3, MaxRestarts: 20, GA: g}
 }
@@ -106,6 +142,15 @@ func (c Config) Validate() error {
 	if !(c.TraceInterval >= 0) || !(c.TraceOverhead >= 0) || math.IsInf(c.TraceInterval+c.TraceOverhead, 0) {
 		bad("TraceInterval/TraceOverhead", fmt.Sprintf("%g/%g", c.TraceInterval, c.TraceOverhead), "finite numbers ≥ 0")
 	}
+	if !(c.MigrationCost >= 0) || math.IsInf(c.MigrationCost, 0) {
+		bad("MigrationCost", c.MigrationCost, "a finite number of seconds ≥ 0")
+	}
+	if !(c.TransferFactor >= 0) || math.IsInf(c.TransferFactor, 0) {
+		bad("TransferFactor", c.TransferFactor, "a finite number ≥ 0")
+	}
+	if c.Dispatch != Timetable && c.Dispatch != Eager {
+		bad("Dispatch", int(c.Dispatch), "timetable or eager")
+	}
 	g := c.GA
 	g.Jobs, g.Resources = c.Batch, 1
 	if err := g.Validate(); err != nil {
@@ -136,6 +181,7 @@ type jstate struct {
 
 	started    bool
 	firstStart float64
+	planned    float64 // timetable: planned start on its primary resource
 	runFrom    float64
 	rate       float64
 	failAt     float64
@@ -162,14 +208,20 @@ type rstate struct {
 // Counters are what the scheduler did in a run.
 type Counters struct {
 	Failures, Migrations, Restarts, Preemptions, Backfilled int
+	// Fallbacks counts migrations whose job had no backup left in its chain
+	// and went to the resource expected to finish it first.
+	Fallbacks int
 	// Batches counts mGA batches, Windows Min-Min (sliding-window) groups,
 	// Cycles scheduling cycles.
 	Batches, Windows, Cycles int
 	// Condition1 counts committed jobs whose PET exceeds α × their
 	// demanded flow time.
 	Condition1 int
-	// TransferTime is the total data-movement delay, seconds.
+	// TransferTime is the total migration delay, seconds.
 	TransferTime float64
+	// PlanGain sums, over mGA batches, the relative reduction of the
+	// planned makespan of the mGA's mapping against its Min-Min template.
+	PlanGain float64
 }
 
 // Scheduler is the batch-mode STMS scheduler of one scheme (sim.Scheduler).
@@ -189,9 +241,14 @@ type Scheduler struct {
 	cnt       Counters
 	eff       float64
 	scratch   []Stage
+	one       [1]Resource
+	plan      *planner
 	// failHook, when set (tests), replaces the failure draw: the delay
 	// before job id fails on resource r.
 	failHook func(id int64, r int) float64
+	// batchHook, when set (benchmarks), sees every mGA batch before it is
+	// mapped: the planner loaded with the batch and the expected free times.
+	batchHook func(p *planner, free []float64)
 }
 
 // New returns a scheduler for resources res and jobs whose attributes are
@@ -209,11 +266,22 @@ func New(cfg Config, res []Resource, attrs []Job, gaRng *rand.Rand) (*Scheduler,
 			return nil, fmt.Errorf("stms: resource %d = %+v; accepted: speed and bandwidth > 0, λ ≥ 0", i, r)
 		}
 	}
+	for i, a := range attrs {
+		if !(a.Size > 0) || math.IsInf(a.Size, 0) || !(a.Data >= 0) || math.IsNaN(a.SDV) || math.IsNaN(a.Deadline) {
+			return nil, fmt.Errorf("stms: job %d = %+v; accepted: size > 0 and finite, data ≥ 0", i+1, a)
+		}
+	}
+	if cfg.FallbackBandwidth == 0 {
+		for _, r := range res {
+			cfg.FallbackBandwidth += r.Bandwidth / float64(len(res))
+		}
+	}
 	s := &Scheduler{cfg: cfg, res: res, rs: make([]rstate, len(res)), jobs: make([]jstate, len(attrs)), gaRng: gaRng, eff: cfg.Efficiency()}
 	for i := range s.jobs {
 		s.jobs[i] = jstate{a: attrs[i], res: -1, failAt: math.Inf(1)}
 	}
 	s.nextCycle = cfg.Interval
+	s.plan = newPlanner(s)
 	return s, nil
 }
 
@@ -382,10 +450,9 @@ func (s *Scheduler) fail(c *sim.Cluster, x int) {
 	}
 	rs.run, rs.lastEnd = nil, now
 	y := s.backup(c, js, x)
-	dm := 0.0
-	if y != x {
-		dm = DM(c.Remaining(js.sj)/1e6, js.a.Data, s.res[x], s.res[y])
-	}
+	// The transfer moves the state actually left (what the state traces
+	// recorded), not the estimate.
+	dm := s.cfg.Transfer(c.Remaining(js.sj)/1e6, js.a.Data, s.res[x], s.res[y])
 	js.migrations++
 	s.cnt.Migrations++
 	s.cnt.TransferTime += dm
@@ -395,9 +462,12 @@ func (s *Scheduler) fail(c *sim.Cluster, x int) {
 }
 
 // backup picks the resource a job failed on x moves to: the next one of
-// its chain, else the most capable other resource — the highest
-// speed × probability of finishing its remaining work there without a
-// failure (ties: lowest index).
+// its chain (the backups the mGA reserved for it), else the resource where
+// it is expected to finish first — the later of its arrival (after the
+// transfer) and the end of what runs there and of the contenders ahead of
+// it (running job, contenders queued or on their way), plus α·PET of its
+// remaining work there. Ties: the shorter local queue, then the lowest
+// index.
 func (s *Scheduler) backup(c *sim.Cluster, js *jstate, x int) int {
 	for js.next < len(js.chain) {
 		y := js.chain[js.next]
@@ -406,18 +476,48 @@ func (s *Scheduler) backup(c *sim.Cluster, js *jstate, x int) int {
 			return y
 		}
 	}
-	rem := c.Remaining(js.sj) / 1e6
-	best, bestScore := x, -1.0
-	for y, r := range s.res {
+	s.cnt.Fallbacks++
+	now := c.Now()
+	rem := s.remEst(c, js)
+	ahead := s.contenderFree(c)
+	best, bestT, bestQ := x, math.Inf(1), 0
+	for y := range s.res {
 		if y == x {
 			continue
 		}
-		score := r.Speed * (1 - FailProb(js.a, r, ET(rem, r)))
-		if score > bestScore {
-			best, bestScore = y, score
+		start := math.Max(now+s.cfg.Transfer(rem, js.a.Data, s.res[x], s.res[y]), ahead[y])
+		t := start + s.cfg.Alpha*s.petOn(js, rem, y)
+		q := len(s.rs[y].queue)
+		if t < bestT || t == bestT && q < bestQ {
+			best, bestT, bestQ = y, t, q
 		}
 	}
 	return best
+}
+
+// contenderFree returns, per resource, when the running job and the
+// contenders that would go before a new migrant (queued at the head or on
+// their way there) are expected to be done (α·PET of each).
+func (s *Scheduler) contenderFree(c *sim.Cluster) []float64 {
+	now := c.Now()
+	t := s.plan.freeBuf()
+	for r := range s.rs {
+		rs := &s.rs[r]
+		t[r] = now
+		if rs.run != nil {
+			t[r] += s.cfg.Alpha * s.remaining(c, rs.run, r)
+		}
+		for _, js := range rs.queue {
+			if !js.contender {
+				break
+			}
+			t[r] += s.cfg.Alpha * s.remaining(c, js, r)
+		}
+	}
+	for _, js := range s.trans {
+		t[js.res] = math.Max(t[js.res], js.arrive) + s.cfg.Alpha*s.remaining(c, js, js.res)
+	}
+	return t
 }
 
 // transfers lands the migrants whose data has arrived, in order of arrival
@@ -471,20 +571,38 @@ func (s *Scheduler) enqueueContender(r int, js *jstate) {
 	rs.queue = slices.Insert(rs.queue, i, js)
 }
 
-// remaining returns the expected remaining time of js on resource r: the
-// PET of its remaining work there (eq. 4 for an IRS job, eqs. 2–3 for one
-// stage otherwise).
-func (s *Scheduler) remaining(c *sim.Cluster, js *jstate, r int) float64 {
-	size := js.a.Size
-	if js.started {
-		size = c.Remaining(js.sj) / 1e6
+// estimateFloor is the share of its estimated size a job that has run past
+// its estimate is still expected to need.
+const estimateFloor = 0.1
+
+// remEst returns the work js is expected to have left, in Mflops: its
+// estimated size less the work its state traces recorded (the engine's
+// progress), at least estimateFloor of the estimate when it has run past
+// it. The scheduler never sees the actual size.
+func (s *Scheduler) remEst(c *sim.Cluster, js *jstate) float64 {
+	if !js.started {
+		return js.a.Size
 	}
+	done := (js.sj.Work() - c.Remaining(js.sj)) / 1e6
+	return math.Max(js.a.Size-done, estimateFloor*js.a.Size)
+}
+
+// petOn is the PET of size Mflops of js on resource r as one stage: eq. 4
+// for a job restarted in place (IRS), eqs. 2–3 for a migratable job.
+func (s *Scheduler) petOn(js *jstate, size float64, r int) float64 {
 	if js.irs {
 		return PETIRS(js.a, size, s.res[r])
 	}
+	s.one[0] = s.res[r]
 	var pet float64
-	pet, s.scratch = s.cfg.PETChain(js.a, size, []Resource{s.res[r]}, s.scratch)
+	pet, s.scratch = s.cfg.PETChain(js.a, size, s.one[:], s.scratch)
 	return pet
+}
+
+// remaining returns the expected remaining time of js on resource r: the
+// PET of its expected remaining work there.
+func (s *Scheduler) remaining(c *sim.Cluster, js *jstate, r int) float64 {
+	return s.petOn(js, s.remEst(c, js), r)
 }
 
 // preempts is SPS's decision (eq. 5–6) for a contender m against the
@@ -547,36 +665,59 @@ func (s *Scheduler) recheck(c *sim.Cluster) {
 	}
 }
 
-// dispatch starts the head of every idle resource's local queue.
+// due reports whether the head of a local queue may start now: a
+// contender always, a mapped job when the dispatch is eager or its planned
+// start has come.
+func (s *Scheduler) due(js *jstate, now float64) bool {
+	return js.contender || s.cfg.Dispatch == Eager || js.planned <= now
+}
+
+// dispatch starts the head of every idle resource's local queue when it is
+// due, and asks for a pass at its planned start otherwise.
 func (s *Scheduler) dispatch(c *sim.Cluster) {
+	now := c.Now()
 	for r := range s.rs {
 		rs := &s.rs[r]
-		if rs.run == nil && len(rs.queue) > 0 {
-			js := rs.queue[0]
-			rs.queue = rs.queue[1:]
-			s.startOn(c, js, r)
+		if rs.run != nil || len(rs.queue) == 0 {
+			continue
 		}
+		js := rs.queue[0]
+		if !s.due(js, now) {
+			c.WakeAt(js.planned)
+			continue
+		}
+		rs.queue = rs.queue[1:]
+		s.startOn(c, js, r)
 	}
 }
 
-// backfill is GBS (§3.2): an idle resource with nothing queued has a void
-// until the next cycle or the arrival of a migrant heading for it; the
-// ready job of largest weight / α·PET (WSEPT, weight 1 / demanded flow
-// time, PET by eq. 4) whose α·PET fits the void (Condition 2) runs there
-// at once, under IRS.
+// backfill is GBS (§3.2): a void is an idle resource's time until the job
+// reserved next there — the planned start of its queue's head, the arrival
+// of a migrant heading for it — or, with nothing reserved, until the next
+// cycle. The ready job of largest weight / α·PET (WSEPT, weight 1 /
+// demanded flow time, PET by eq. 4) whose α·PET fits the void (Condition 2:
+// it fits and does not delay the job reserved next) runs there at once,
+// under IRS; one job per void and pass, resources in index order.
 func (s *Scheduler) backfill(c *sim.Cluster) {
 	now := c.Now()
 	for r := range s.rs {
 		rs := &s.rs[r]
-		if rs.run != nil || len(rs.queue) > 0 || len(s.ready) == 0 {
+		if rs.run != nil || len(s.ready) == 0 {
 			continue
 		}
-		void := s.nextCycle - now
+		end := s.nextCycle
+		if len(rs.queue) > 0 {
+			if s.due(rs.queue[0], now) {
+				continue
+			}
+			end = rs.queue[0].planned
+		}
 		for _, js := range s.trans {
 			if js.res == r {
-				void = math.Min(void, js.arrive-now)
+				end = math.Min(end, js.arrive)
 			}
 		}
+		void := end - now
 		best, bestKey := -1, math.Inf(1)
 		for i, js := range s.ready {
 			pet := s.cfg.Alpha * PETIRS(js.a, js.a.Size, s.res[r])

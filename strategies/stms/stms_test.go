@@ -1,6 +1,7 @@
 package stms
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -40,7 +41,7 @@ func TestFormulas(t *testing.T) {
 	//   DM = 8·(0.0005 + 10)/20
 	//   PET = (1−P1)(5.05) + P1(2.5 + 0.05 + DM) + P1·(5.05)
 	y := Resource{Speed: 100, Bandwidth: 30}
-	m := Model{TraceInterval: 600, TraceOverhead: 6}
+	m := Model{TraceInterval: 600, TraceOverhead: 6, TransferFactor: 1, FallbackBandwidth: 30}
 	dm := 8 * 10.0005 / 20
 	want := (1-p)*5.05 + p*(2.5+0.05+dm) + p*5.05
 	pet, st := m.PETChain(j, 0.001, []Resource{r, y}, nil)
@@ -48,9 +49,11 @@ func TestFormulas(t *testing.T) {
 	near(t, "stage 1 load", st[0].Load, (1-p)*5.05+p*2.55)
 	near(t, "stage 2 load", st[1].Load, p*5.05)
 	near(t, "stage 2 reach", st[1].Reach, p)
-	// One stage: ET + SO + P·ET/2.
+	// One stage: on r (1−P)(ET+SO) + P(ET/2+SO); after a failure the other
+	// half moves to a fallback as fast as r over the mean bandwidth 30:
+	// P·(8·(0.0005 + 10)/mean(10, 30) + 2.5 + 0.025).
 	pet, _ = m.PETChain(j, 0.001, []Resource{r}, nil)
-	near(t, "PETChain single", pet, 5.05+p*2.5)
+	near(t, "PETChain single", pet, (1-p)*5.05+p*2.55+p*(8*10.0005/20+2.5+0.025))
 	// Eq. 5: (t_w + t_r)/t_r.
 	near(t, "PP", PP(100, 50), 3)
 }
@@ -300,7 +303,7 @@ func TestInvariantsRandom(t *testing.T) {
 					t.Fatalf("%s seed %d: job %d %s submit %g start %g end %g", sc, seed, j.ID, j.State(), j.Submit, js.firstStart, j.End())
 				}
 			}
-			m := s.Metrics(jobs)
+			m := s.Metrics(jobs, nil)
 			if len(m) != len(MetricNames()) {
 				t.Fatalf("%d metrics, %d names", len(m), len(MetricNames()))
 			}
@@ -321,7 +324,7 @@ func TestInvariantsRandom(t *testing.T) {
 			}
 			if sc == SPSTMS && seed == 1 {
 				s2, jobs2 := randomRun(t, sc, seed, false)
-				if !reflect.DeepEqual(m, s2.Metrics(jobs2)) {
+				if !reflect.DeepEqual(m, s2.Metrics(jobs2, nil)) {
 					t.Errorf("%s: same seed, different metrics", sc)
 				}
 			}
@@ -383,4 +386,57 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// The planner's table-driven estimate (place) equals Model.PETChain for
+// every chain of up to MaxChain resources, and eq. 4 for IR-STMS's single
+// resource jobs; stage occupations land on the chain's resources.
+func TestPlannerMatchesPETChain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	res := make([]Resource, 6)
+	for r := range res {
+		res[r] = Resource{Speed: 100 + 400*rng.Float64(), Bandwidth: 10 + 40*rng.Float64(), Lambda: 1e-3 * rng.Float64(), RAL: rng.Float64()}
+	}
+	attrs := make([]Job, 8)
+	for j := range attrs {
+		attrs[j] = Job{Size: 0.1 + 0.9*rng.Float64(), Data: 300 + 700*rng.Float64(), SDV: rng.Float64(), Deadline: 1e9}
+	}
+	for _, sc := range []Scheme{STMS, IRSTMS} {
+		cfg := DefaultConfig(sc)
+		cfg.MigrationCost, cfg.TransferFactor = 30, 1.5
+		s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := make([]*jstate, len(attrs))
+		for j := range batch {
+			s.jobs[j].sj = sim.NewJob(int64(j+1), 0, []int{1}, 1, 1, 0)
+			batch[j] = &s.jobs[j]
+		}
+		p := s.plan
+		p.load(batch, 100)
+		f := make([]float64, len(res))
+		for it := 0; it < 200; it++ {
+			j := rng.IntN(len(attrs))
+			ch := rng.Perm(len(res))[:1+rng.IntN(cfg.MaxChain)]
+			clear(f)
+			pet := p.place(j, ch, 100, f)
+			var want float64
+			var stages []Stage
+			if sc == IRSTMS && len(ch) == 1 {
+				want = PETIRS(attrs[j], attrs[j].Size, res[ch[0]])
+				stages = []Stage{{Load: want}}
+			} else {
+				var rs []Resource
+				for _, r := range ch {
+					rs = append(rs, res[r])
+				}
+				want, stages = s.cfg.PETChain(attrs[j], attrs[j].Size, rs, nil)
+			}
+			near(t, fmt.Sprintf("%s job %d chain %v PET", sc, j, ch), pet, want)
+			for k, r := range ch {
+				near(t, fmt.Sprintf("%s job %d chain %v stage %d", sc, j, ch, k), f[r], 100+cfg.Alpha*stages[k].Load)
+			}
+		}
+	}
 }

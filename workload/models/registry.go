@@ -111,6 +111,9 @@ type model struct {
 	build func(v values, seed [2]uint64) (built, error)
 	// projects generates a Projects model's workload from rng.
 	projects func(v values, rng *rand.Rand) (ProjectWorkload, error)
+	// check reports problems that involve several parameters of a model
+	// that is not SWF (SWF models share crossCheck); nil: none.
+	check func(v values) []error
 }
 
 // commonParams are accepted by every model.
@@ -192,6 +195,9 @@ func Check(name string, params map[string]any) error {
 		return err
 	}
 	if m.output != SWF {
+		if m.check != nil {
+			return errors.Join(m.check(v)...)
+		}
 		return nil
 	}
 	return errors.Join(crossCheck(name, v)...)

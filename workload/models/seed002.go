@@ -1,6 +1,8 @@
 package models
 
 import (
+	"fmt"
+
 	"github.com/schedfarm/schedfarm/workload/seed002"
 )
 
@@ -18,10 +20,13 @@ func seed002Model() model {
 		name:    "seed002",
 		summary: "seed 002 state-tracking migration (Tables 2–3, §2.1): failing heterogeneous resources (availability, bandwidth, λ, RAL) and jobs (size, data, SDV, deadline) arriving at a Poisson rate; lifetime classes 8:2, 5:5, 2:8",
 		output:  Grid,
+		check:   seed002Check,
 		params: []ParamSpec{
 			{Name: "jobs", Kind: Int, Default: int64(d.Jobs), Min: 1, Max: 1e8, Doc: "number of jobs (§5: 2,000–10,000; 4,000 for Fig. 8–9)"},
 			{Name: "resources", Kind: Int, Default: int64(d.Resources), Min: 1, Max: 1e5, Doc: "number of resources (§5: 30–50)"},
-			{Name: "rate", Kind: Float, Default: d.ArrivalRate, Min: 1e-9, Max: 1e9, Doc: "mean job arrival rate, jobs/s (Table 2: 1.67)"},
+			{Name: "rate", Kind: Float, Default: d.ArrivalRate, Min: 1e-9, Max: 1e9, Doc: "mean job arrival rate (Table 2: 1.67), jobs per second (regime literal) or per minute (calibrated)"},
+			{Name: "regime", Kind: String, Default: d.Regime, Choices: []string{seed002.Literal, seed002.Calibrated}, Doc: "how rate is read: literal = jobs/s as Table 2 prints (60–100× what 30–50 resources serve: every run drains a backlog); calibrated = jobs/min (1.67: 100 jobs/h, two batches of 50 per 1-h cycle, offered load ≈ 1 on 50 resources)"},
+			{Name: "load", Kind: Float, Default: 0.0, Min: 1e-6, Max: 1000, ZeroOK: true, Doc: "target offered load = rate × mean job size / Σ resource speed; sets the rate (0 = use rate and regime)"},
 			{Name: "class", Kind: String, Default: "none", Choices: []string{"none", seed002.Class1, seed002.Class2, seed002.Class3}, Doc: "job lifetime class (Table 3, short:long); none = sizes uniform over [size_min, size_max]"},
 			{Name: "size_min", Kind: Float, Default: d.Size.Lo, Min: 1e-9, Max: 1e9, Doc: "smallest job size, Mflops (class none)"},
 			{Name: "size_max", Kind: Float, Default: d.Size.Hi, Min: 1e-9, Max: 1e9, Doc: "largest job size, Mflops (class none)"},
@@ -44,6 +49,10 @@ func seed002Model() model {
 			{Name: "batch", Kind: Int, Default: int64(50), Min: 2, Max: 1e6, Doc: "mGA batch size (Table 2: 50); fewer ready jobs are mapped by Min-Min"},
 			{Name: "trace_interval", Kind: Float, Default: 600.0, Min: 0, Max: 1e9, Doc: "seconds of execution between two state traces of a migratable job (0 = no tracing cost)"},
 			{Name: "trace_overhead", Kind: Float, Default: 6.0, Min: 0, Max: 1e9, Doc: "seconds one state trace costs (SO = traces × this)"},
+			{Name: "migration_cost", Kind: Float, Default: 0.0, Min: 0, Max: 1e9, Doc: "fixed seconds every migration costs on top of its data movement (re-dispatch, state restore)"},
+			{Name: "transfer_factor", Kind: Float, Default: 1.0, Min: 0, Max: 1e6, Doc: "multiplier on a migration's data movement DM = 8·(remaining state + data) / bandwidth (1 = eq. 3's DM)"},
+			{Name: "pet_error", Kind: Float, Default: 0.0, Min: 0, Max: 0.9, Doc: "runtime-estimate error e: the scheduler knows each job's size as actual·(1+ε), ε uniform in [−e, e] (seed 000's estimation-error model), and plans PETs with it"},
+			{Name: "dispatch", Kind: String, Default: "timetable", Choices: []string{"timetable", "eager"}, Doc: "timetable = a mapped job starts at its planned start (α·PET slots: early ends leave voids, Problem 2); eager = as soon as its resource is free"},
 		},
 	}
 }
@@ -53,6 +62,7 @@ func seed002Model() model {
 func Seed002Params(v Values) seed002.Params {
 	p := seed002.Default()
 	p.Jobs, p.Resources, p.ArrivalRate = v.Int("jobs"), v.Int("resources"), v.Float("rate")
+	p.Regime, p.Load = v.Str("regime"), v.Float("load")
 	if c := v.Str("class"); c != "none" {
 		p.Class = c
 	}
@@ -62,4 +72,20 @@ func Seed002Params(v Values) seed002.Params {
 	p.Size, p.Availability, p.Bandwidth, p.DataSize = iv("size"), iv("availability"), iv("bandwidth"), iv("data")
 	p.FailureCoeff, p.AvailabilityLevel, p.ServiceDemand, p.DeadlineSlack = iv("lambda"), iv("ral"), iv("sdv"), iv("slack")
 	return p
+}
+
+// seed002Ranges are the parameters given as a [name_min, name_max] pair.
+var seed002Ranges = []string{"size", "availability", "bandwidth", "data", "lambda", "ral", "sdv", "slack"}
+
+// seed002Check reports every range whose minimum exceeds its maximum.
+func seed002Check(v values) []error {
+	var errs []error
+	for _, n := range seed002Ranges {
+		lo, hi := v.float(n+"_min"), v.float(n+"_max")
+		if lo > hi {
+			errs = append(errs, &ParamError{Model: "seed002", Param: n + "_max",
+				Msg: fmt.Sprintf("= %g is below %s_min = %g; want %s_min ≤ %s_max", hi, n, lo, n, n)})
+		}
+	}
+	return errs
 }
