@@ -77,7 +77,7 @@ func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
 	for _, e := range unjoin(models.Check(name, params)) {
 		var pe *models.ParamError
 		if errors.As(e, &pe) {
-			e = &ParamError{Param: pe.Param, Err: fmt.Errorf("parameter %s %s", pe.Param, pe.Msg)}
+			e = &ParamError{Param: pe.Param, Err: fmt.Errorf("parameter %s %s", pe.Param, pe.Msg), Combination: true}
 		}
 		errs = append(errs, e)
 	}

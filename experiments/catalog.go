@@ -61,6 +61,10 @@ type ParamError struct {
 	Param string
 	// Err says what is wrong and what would be accepted.
 	Err error
+	// Combination marks a problem of several parameters together (e.g. a
+	// minimum above its maximum), each valid on its own: with axes, such
+	// problems are checked per grid point.
+	Combination bool
 }
 
 // Error returns Err's message.

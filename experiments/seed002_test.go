@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,78 @@ schedulers: [{name: sp-stms, params: {c: -1}}, easy]
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %q:\n%v", want, err)
 		}
+	}
+}
+
+// Out-of-range and contradictory seed-002 parameters are spec errors
+// naming the field and what is accepted, before anything runs; a
+// contradiction between two axes is reported at the grid point where they
+// meet, and a zip that keeps every λ range ordered is accepted.
+func TestSeed002ParameterErrors(t *testing.T) {
+	_, err := Parse([]byte(`
+name: bad
+workload:
+  generator: {model: seed002, jobs: 100, alpha: 0.5, lambda_min: -1, migration_cost: -3, pet_error: 2, sdv_min: 0.9, sdv_max: 0.1}
+schedulers:
+  - {name: stms, params: {delta: 0.7, omega: 0.7}}
+  - {name: sp-stms, params: {kappa: 0.5}}
+`), "bad.yaml", BuiltinCatalog())
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		"workload.generator.alpha: model \"seed002\": parameter alpha = 0.5; accepted: float in [1, 100]",
+		"workload.generator.lambda_min", "workload.generator.migration_cost", "workload.generator.pet_error",
+		"delta + omega = 0.7 + 0.7", "parameter kappa: 0.5 is out of range",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %q:\n%v", want, err)
+		}
+	}
+	_, err = Parse([]byte(`
+name: bad
+workload:
+  generator: {model: seed002, jobs: 100, sdv_min: 0.9, sdv_max: 0.1}
+schedulers: [stms]
+`), "bad.yaml", BuiltinCatalog())
+	if err == nil || !strings.Contains(err.Error(), "line 4: workload.generator.sdv_max") || !strings.Contains(err.Error(), "sdv_min ≤ sdv_max") {
+		t.Errorf("reversed range: %v", err)
+	}
+	_, err = Parse([]byte(`
+name: bad
+workload:
+  generator: {model: seed002, jobs: 100}
+schedulers: [stms]
+axes:
+  - param: workload.generator.lambda_max
+    values: [0.001, 0.00015]
+  - param: workload.generator.lambda_min
+    values: [0.0001, 0.0002]
+`), "bad.yaml", BuiltinCatalog())
+	if err == nil || !strings.Contains(err.Error(), "grid point workload.generator.lambda_max=0.00015, workload.generator.lambda_min=0.0002") {
+		t.Errorf("axes that meet wrongly: %v", err)
+	}
+	if strings.Count(fmt.Sprint(err), "grid point") != 1 {
+		t.Errorf("want exactly the one bad grid point:\n%v", err)
+	}
+	s, err := Parse([]byte(`
+name: ok
+workload:
+  generator: {model: seed002, jobs: 100}
+schedulers: [{name: sp-stms, params: {omega: 0.4}}]
+zip: [[workload.generator.lambda_min, workload.generator.lambda_max]]
+axes:
+  - param: workload.generator.lambda_min
+    values: [0.0001, 0.002]
+  - param: workload.generator.lambda_max
+    values: [0.001, 0.01]
+  - param: scheduler.delta
+    values: [0.6]
+`), "ok.yaml", BuiltinCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.Cells()); n != 2 {
+		t.Errorf("%d cells, want 2", n)
 	}
 }

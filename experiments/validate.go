@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/numeric"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"go.yaml.in/yaml/v3"
 )
@@ -318,6 +319,43 @@ type validator struct {
 	// family is the generator model when it brings its own platform and
 	// scheduler family (FamilyCatalog), "" otherwise.
 	family string
+	// sweptGen and sweptSched count the axes over generator and scheduler
+	// parameters: a value that conflicts with a fixed parameter of its
+	// section may meet another value of another axis there, so such
+	// problems are left to the grid-point check (gridPoints).
+	sweptGen, sweptSched int
+}
+
+// Sections of parameters whose combinations are checked together.
+const (
+	secGenerator = iota
+	secScheduler
+)
+
+// single drops the errors of err that are about several parameters
+// together when other axes (than the one being checked, if axis) sweep
+// parameters of the same section: the grid-point check sees them then.
+func (v *validator) single(err error, section int, axis bool) error {
+	others := v.sweptGen
+	if section == secScheduler {
+		others = v.sweptSched
+	}
+	if axis {
+		others--
+	}
+	if err == nil || others < 1 {
+		return err
+	}
+	var keep []error
+	for _, e := range unjoin(err) {
+		var pe *ParamError
+		var ce *strategies.CombinationError
+		if errors.As(e, &pe) && pe.Combination || errors.As(e, &ce) {
+			continue
+		}
+		keep = append(keep, e)
+	}
+	return errors.Join(keep...)
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
@@ -346,6 +384,14 @@ var (
 
 func (v *validator) build(raw *rawSpec) *Spec {
 	s := &Spec{Dir: v.dir, Platform: map[string]any{}}
+	for _, ax := range raw.Axes {
+		switch {
+		case strings.HasPrefix(ax.Param, "workload.generator."):
+			v.sweptGen++
+		case strings.HasPrefix(ax.Param, "scheduler."):
+			v.sweptSched++
+		}
+	}
 	if raw.Name == "" {
 		v.errorf("name", "required; accepted: letters, digits, '.', '_' and '-'")
 	} else if !nameRE.MatchString(raw.Name) {
@@ -411,9 +457,75 @@ func (v *validator) build(raw *rawSpec) *Spec {
 	if len(v.errs) == 0 {
 		if n := s.countCells(); n > MaxCells {
 			v.errorf("axes", "the grid has %.0f cells; accepted: at most %d", n, MaxCells)
+		} else if v.sweptGen+v.sweptSched > 1 {
+			v.gridPoints(s)
 		}
 	}
 	return s
+}
+
+// maxPointErrors bounds the grid-point errors reported.
+const maxPointErrors = 10
+
+// gridPoints checks the parameters that are valid one by one but may not
+// be together (left out of the earlier checks, see single): every
+// distinct generator parameter set and scheduler parameter set of the
+// first replication's cells is checked as a whole, e.g. a lambda_max axis
+// value below a lambda_min axis value, or a delta axis value that does not
+// sum to 1 with a fixed omega.
+func (v *validator) gridPoints(s *Spec) {
+	if v.cat == nil {
+		return
+	}
+	seen := map[string]bool{}
+	n := 0
+	report := func(key, format string, args ...any) {
+		if seen[key] || n >= maxPointErrors {
+			return
+		}
+		seen[key] = true
+		n++
+		v.errorf("axes", format, args...)
+	}
+	for _, c := range s.Cells() {
+		if c.Replication > 0 {
+			break
+		}
+		gen, sch := map[string]any{}, map[string]any{}
+		var point []string
+		for _, p := range c.Params {
+			switch {
+			case strings.HasPrefix(p.Name, "workload.generator."):
+				if k := shortName(p.Name); k != "model" {
+					gen[k] = p.Value
+				}
+			case strings.HasPrefix(p.Name, "scheduler."):
+				sch[shortName(p.Name)] = p.Value
+			}
+			for _, ax := range s.axisInfo {
+				if ax.name == p.Name {
+					point = append(point, fmt.Sprintf("%s=%v", p.Name, formatValue(p.Value)))
+				}
+			}
+		}
+		at := strings.Join(point, ", ")
+		if g := s.Workload.Generator; g != nil && g.Model != "" {
+			key := "g|" + canonMap(gen)
+			if !seen[key] {
+				if err := v.cat.CheckModel(g.Model, gen); err != nil {
+					report(key, "grid point %s: model %q: %s", at, g.Model, strings.ReplaceAll(err.Error(), "\n", "; "))
+				}
+				seen[key] = true
+			}
+		}
+		key := "s|" + c.Scheduler + "|" + canonMap(sch)
+		if !seen[key] {
+			if err := v.checkScheduler(c.Scheduler, sch); err != nil {
+				report(key, "grid point %s: scheduler %q: %s", at, c.Scheduler, strings.ReplaceAll(err.Error(), "\n", "; "))
+			}
+			seen[key] = true
+		}
+	}
 }
 
 // knownValue normalizes, coerces and checks a value of a known parameter.
@@ -639,7 +751,7 @@ func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
 		gs.Params[k] = val
 	}
 	if model != "" && ok && v.cat != nil {
-		if err := v.cat.CheckModel(model, gs.Params); err != nil {
+		if err := v.single(v.cat.CheckModel(model, gs.Params), secGenerator, false); err != nil {
 			// A *ParamError is reported at its parameter; anything else
 			// at the generator.
 			var rest []error
@@ -766,7 +878,7 @@ func (v *validator) schedulers(nodes []yaml.Node) []SchedulerSpec {
 			v.errorf(path, "unknown scheduler %q; known: %s", e.Name, v.list(known))
 			continue
 		}
-		if err := v.checkScheduler(e.Name, e.Params); err != nil {
+		if err := v.single(v.checkScheduler(e.Name, e.Params), secScheduler, false); err != nil {
 			v.errorf(path+".params", "scheduler %q: %v", e.Name, err)
 			continue
 		}
@@ -1033,7 +1145,7 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 				}
 				params := cloneMap(e.Params)
 				params[shortName(ax.name)] = val
-				err = v.checkScheduler(e.Name, params)
+				err = v.single(v.checkScheduler(e.Name, params), secScheduler, true)
 				if err == nil {
 					all = false
 					break
@@ -1091,7 +1203,7 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 			}
 			params := cloneMap(g.Params)
 			params[shortName(ax.name)] = val
-			if err := v.cat.CheckModel(g.Model, params); err != nil {
+			if err := v.single(v.cat.CheckModel(g.Model, params), secGenerator, true); err != nil {
 				v.errorf(p, "model %q: %s", g.Model, strings.ReplaceAll(err.Error(), "\n", "; "))
 				ok = false
 			}
@@ -1102,7 +1214,7 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 				}
 				params := cloneMap(e.Params)
 				params[shortName(ax.name)] = val
-				if err := v.checkScheduler(e.Name, params); err != nil {
+				if err := v.single(v.checkScheduler(e.Name, params), secScheduler, true); err != nil {
 					v.errorf(p, "scheduler %q: %v", e.Name, err)
 					ok = false
 					break

@@ -88,7 +88,12 @@ func runSeed002(c ModelCell) (*ModelResult, error) {
 		return nil, err
 	}
 	var base *stms.Baseline
-	if c.Scheduler != stms.STMS.String() {
+	if c.Scheduler == stms.STMS.String() {
+		// This run is the baseline of the cell's other schemes.
+		baselines.get(baselineKey(c.Params, c.Seed, c.SchedulerParams), func() (stms.Baseline, error) {
+			return baselineOf(s, out), nil
+		})
+	} else {
 		b, err := seed002Baseline(c.Params, c.Seed, c.SchedulerParams)
 		if err != nil {
 			return nil, fmt.Errorf("STMS baseline for eq. 12: %w", err)
@@ -124,29 +129,43 @@ func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp ma
 // seed002Baseline returns STMS's utilisation and cost overhead for the
 // cell (workload params, seed) with the mGA settings of sp.
 func seed002Baseline(params map[string]any, seed uint64, sp map[string]any) (stms.Baseline, error) {
+	shared := sharedParams(sp)
+	return baselines.get(baselineKey(params, seed, shared), func() (stms.Baseline, error) {
+		s, out, err := simulateSeed002(params, seed, stms.STMS.String(), shared)
+		if err != nil {
+			return stms.Baseline{}, err
+		}
+		return baselineOf(s, out), nil
+	})
+}
+
+// sharedParams keeps the scheduler parameters STMS shares with every
+// scheme.
+func sharedParams(sp map[string]any) map[string]any {
 	shared := map[string]any{}
 	for _, n := range stms.SharedParams() {
 		if v, ok := sp[n]; ok {
 			shared[n] = v
 		}
 	}
-	key := fmt.Sprintf("%d|%s|%s", seed, canonParams(params), canonParams(shared))
-	return baselines.get(key, func() (stms.Baseline, error) {
-		s, out, err := simulateSeed002(params, seed, stms.STMS.String(), shared)
-		if err != nil {
-			return stms.Baseline{}, err
+	return shared
+}
+
+func baselineKey(params map[string]any, seed uint64, sp map[string]any) string {
+	return fmt.Sprintf("%d|%s|%s", seed, canonParams(params), canonParams(sharedParams(sp)))
+}
+
+func baselineOf(s *stms.Scheduler, out []*sim.Job) stms.Baseline {
+	var b stms.Baseline
+	for _, m := range s.Metrics(out, nil) {
+		switch m.Name {
+		case "utilization":
+			b.Utilization = m.Value
+		case "cost_overhead":
+			b.CostOverhead = m.Value
 		}
-		var b stms.Baseline
-		for _, m := range s.Metrics(out, nil) {
-			switch m.Name {
-			case "utilization":
-				b.Utilization = m.Value
-			case "cost_overhead":
-				b.CostOverhead = m.Value
-			}
-		}
-		return b, nil
-	})
+	}
+	return b
 }
 
 func canonParams(m map[string]any) string {

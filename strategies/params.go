@@ -121,11 +121,25 @@ func resolve(e Entry, given map[string]any) (Params, error) {
 	}
 	if len(errs) == 0 && e.Validate != nil {
 		if err := e.Validate(out); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", e.Name, err))
+			errs = append(errs, &CombinationError{Scheduler: e.Name, Err: err})
 		}
 	}
 	return out, errors.Join(errs...)
 }
+
+// CombinationError is a problem with several parameters together (an
+// Entry's Validate), each valid on its own: a spec may give them on
+// different axes, so it is checked per grid point.
+type CombinationError struct {
+	Scheduler string
+	Err       error
+}
+
+// Error names the scheduler and the problem.
+func (e *CombinationError) Error() string { return e.Scheduler + ": " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *CombinationError) Unwrap() error { return e.Err }
 
 func convert(s ParamSpec, v any) (any, error) {
 	if str, ok := v.(string); ok && s.Kind != String {

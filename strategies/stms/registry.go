@@ -52,7 +52,7 @@ func SharedParams() []string {
 func checkWeights(p strategies.Params) error {
 	d, o := p.Float("delta"), p.Float("omega")
 	if math.Abs(d+o-1) > 1e-9 {
-		return fmt.Errorf("delta + omega = %g + %g = %g; accepted: weights that sum to 1 (eq. 8), e.g. delta %g with omega %g", d, o, d+o, d, 1-d)
+		return fmt.Errorf("delta + omega = %g + %g = %g; accepted: weights that sum to 1 (eq. 8), e.g. delta %.6g with omega %.6g", d, o, d+o, d, 1-d)
 	}
 	return nil
 }

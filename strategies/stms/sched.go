@@ -243,6 +243,10 @@ type Scheduler struct {
 	scratch   []Stage
 	one       [1]Resource
 	plan      *planner
+	// gbPET[i·len(res) + r] is α × eq. 4 of job ID i+1 on resource r, filled
+	// on arrival under GBS (its backfill check reads it for every ready job
+	// on every idle resource, every pass).
+	gbPET []float64
 	// failHook, when set (tests), replaces the failure draw: the delay
 	// before job id fails on resource r.
 	failHook func(id int64, r int) float64
@@ -324,6 +328,9 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		js := s.state(j)
 		js.ph = pReady
 		s.ready = append(s.ready, js)
+		if s.cfg.Scheme == GBSTMS {
+			s.cacheIRS(js)
+		}
 	}
 	for i := range s.rs {
 		if r := &s.rs[i]; r.run != nil && r.run.failAt <= now {
@@ -719,8 +726,9 @@ func (s *Scheduler) backfill(c *sim.Cluster) {
 		}
 		void := end - now
 		best, bestKey := -1, math.Inf(1)
+		nr := len(s.res)
 		for i, js := range s.ready {
-			pet := s.cfg.Alpha * PETIRS(js.a, js.a.Size, s.res[r])
+			pet := s.gbPET[int(js.sj.ID-1)*nr+r]
 			if pet > void {
 				continue
 			}
@@ -741,6 +749,18 @@ func (s *Scheduler) backfill(c *sim.Cluster) {
 		js.group, js.irs, js.backfilled, js.chain, js.next = s.bfGroup, true, true, []int{r}, 1
 		s.cnt.Backfilled++
 		s.startOn(c, js, r)
+	}
+}
+
+// cacheIRS fills gbPET for a job that arrives.
+func (s *Scheduler) cacheIRS(js *jstate) {
+	nr := len(s.res)
+	if s.gbPET == nil {
+		s.gbPET = make([]float64, len(s.jobs)*nr)
+	}
+	i := int(js.sj.ID-1) * nr
+	for r, res := range s.res {
+		s.gbPET[i+r] = s.cfg.Alpha * PETIRS(js.a, js.a.Size, res)
 	}
 }
 
