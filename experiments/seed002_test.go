@@ -7,18 +7,18 @@ import (
 	"testing"
 )
 
-// The seed-002 Fig. 8 spec validates, expands to 3 classes × 4 schemes × 2
-// replications, and its cells run through RunCell: the four schemes of one
-// grid point see the same workload, a cell reruns identically, and the
-// metrics are the STMS family's.
+// The seed-002 Fig. 8 spec validates, expands to 2 dispatch readings × 3
+// classes × 4 schemes × 5 replications, and its cells run through RunCell:
+// the four schemes of one grid point see the same workload, a cell reruns
+// identically, and the metrics are the STMS family's.
 func TestSeed002Fig08Spec(t *testing.T) {
 	s, err := Load("seed002-fig08.yaml", BuiltinCatalog())
 	if err != nil {
 		t.Fatal(err)
 	}
 	cells := s.Cells()
-	if len(cells) != 24 {
-		t.Fatalf("%d cells, want 24", len(cells))
+	if len(cells) != 120 {
+		t.Fatalf("%d cells, want 120", len(cells))
 	}
 	// Small cells for the test: the spec's own size runs in the farm.
 	shrink := func(c Cell) Cell {

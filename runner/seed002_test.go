@@ -47,3 +47,24 @@ func TestSeed002Family(t *testing.T) {
 		t.Errorf("bad class: %v", err)
 	}
 }
+
+// BenchmarkSeed002Fig07Cell times one Fig. 7 cell at its largest size:
+// 10,000 jobs on 50 resources at the calibrated rate, λ in [1e-4, 1e-3]/s,
+// timetable dispatch, Table 2's mGA — workload generation, simulation,
+// metrics and, for the schemes other than STMS, the STMS run eq. 12 needs
+// (its cache is cleared each iteration, so that run is in the time).
+//
+//	go test -run XXX -bench Seed002Fig07Cell -benchtime 3x ./runner
+func BenchmarkSeed002Fig07Cell(b *testing.B) {
+	params := map[string]any{"jobs": 10000, "resources": 50, "regime": "calibrated", "lambda_min": 1e-4, "lambda_max": 1e-3}
+	for _, s := range ModelSchedulers("seed002") {
+		b.Run(s, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				baselines = &baselineCache{m: map[string]*baselineEntry{}}
+				if _, err := RunModel(ModelCell{Model: "seed002", Params: params, Scheduler: s, Seed: uint64(i + 1)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
