@@ -62,6 +62,22 @@ func checkDescription(d *pb.Description) error {
 	return nil
 }
 
+// ParamChecker returns a function that checks parameter values against a
+// plugin's description (as Describe returns it) without running it,
+// reporting every bad parameter with what it accepts.
+func ParamChecker(d *pb.Description) (func(params map[string]any) error, error) {
+	specs, err := paramSpecs(d)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := strategies.NewRegistry(strategies.Entry{Name: d.GetName(), Params: specs,
+		New: func(sim.Platform, strategies.Params) (sim.Scheduler, error) { return nil, errors.New("not runnable") }})
+	if err != nil {
+		return nil, err
+	}
+	return func(params map[string]any) error { return reg.Check(d.GetName(), params) }, nil
+}
+
 // paramSpecs converts the declared parameters to the registry's form.
 func paramSpecs(d *pb.Description) ([]strategies.ParamSpec, error) {
 	out := make([]strategies.ParamSpec, 0, len(d.GetParams()))
