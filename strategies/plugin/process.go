@@ -123,7 +123,8 @@ func startError(err error) string {
 			theirs, pb.ProtocolVersion, pb.ProtocolVersion)
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):
 		return "did not complete the go-plugin handshake (no \"1|1|unix|…|grpc\" line on stdout) in time; is it a schedfarm scheduler plugin?"
-	case strings.Contains(msg, "plugin exited before we could connect"):
+	case strings.Contains(msg, "plugin exited before we could connect"),
+		strings.Contains(msg, "Failed to read any lines from plugin's stdout"):
 		return "exited before the go-plugin handshake; is it a schedfarm scheduler plugin?"
 	case strings.Contains(msg, "Unrecognized remote plugin message"):
 		return "printed something other than the go-plugin handshake line on stdout: " + firstLine(msg)

@@ -277,7 +277,7 @@ func (s *Scheduler) streamError(at float64, what string, err error) error {
 		msg = fmt.Sprintf("did not answer within %v (the per-pass timeout); killed", s.timeout)
 	case errors.Is(err, io.EOF):
 		msg = "ended the run stream without answering"
-	case code == codes.Unavailable || code == codes.Canceled || code == codes.Internal:
+	case code == codes.Unavailable || code == codes.Canceled:
 		msg = fmt.Sprintf("the process died or broke the connection (%s)", rpcError(err))
 	default:
 		msg = "failed: " + rpcError(err)
@@ -351,12 +351,12 @@ func (s *Scheduler) apply(c *sim.Cluster, d *pb.Decisions) error {
 		if j == nil {
 			return s.fatalf(now, s.describe("start", id), "%s", why)
 		}
+		if why := s.place(j, id, st.GetProcessors()); why != "" {
+			return s.fatalf(now, s.describe("start", id), "%s", why)
+		}
 		if !c.Fits(j) {
 			return s.fatalf(now, s.describe("start", id), "needs %s with only %s free: oversubscription",
 				units(c, j.Demand), units(c, c.FreeAll()))
-		}
-		if why := s.place(j, id, st.GetProcessors(), c); why != "" {
-			return s.fatalf(now, s.describe("start", id), "%s", why)
 		}
 		if err := c.Start(j); err != nil {
 			return s.fatalf(now, s.describe("start", id), "%v", err)
@@ -400,7 +400,7 @@ func (s *Scheduler) apply(c *sim.Cluster, d *pb.Decisions) error {
 }
 
 // place checks the processors a start names and records them.
-func (s *Scheduler) place(j *sim.Job, id uint64, procs []uint32, c *sim.Cluster) string {
+func (s *Scheduler) place(j *sim.Job, id uint64, procs []uint32) string {
 	if s.owner == nil {
 		if len(procs) > 0 {
 			return "names processors, but the plugin did not declare places_processors"

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"runtime"
+	"sync"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
@@ -122,12 +124,13 @@ func Serve(p Plugin) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", os.Args[0], err)
 		os.Exit(2)
 	}
+	srv := &server{p: p, desc: desc, stderr: os.Stderr}
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(max(p.Procs, 1))
 	}
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig: pb.Handshake(),
-		Plugins:         goplugin.PluginSet{pb.PluginName: &pb.GoPlugin{Impl: &server{p: p, desc: desc}}},
+		Plugins:         goplugin.PluginSet{pb.PluginName: &pb.GoPlugin{Impl: srv}},
 		GRPCServer:      goplugin.DefaultGRPCServer,
 		Logger:          hclog.New(&hclog.LoggerOptions{Name: p.Name, Level: hclog.Warn, Output: os.Stderr}),
 	})
@@ -183,16 +186,31 @@ func (p Plugin) description() (*pb.Description, error) {
 // server implements the Scheduler service over p.
 type server struct {
 	pb.UnimplementedSchedulerServer
-	p    Plugin
-	desc *pb.Description
+	p      Plugin
+	desc   *pb.Description
+	stderr *os.File // the process's own stderr
+	once   sync.Once
+}
+
+// directStderr points os.Stderr and the log package back at the process's
+// own stderr. go-plugin's Serve redirects os.Stderr through a gRPC stream,
+// whose last lines are lost when the plugin crashes; schedfarm reads the
+// process's stderr itself and quotes its tail when a run fails.
+func (s *server) directStderr() {
+	s.once.Do(func() {
+		os.Stderr = s.stderr
+		log.SetOutput(s.stderr)
+	})
 }
 
 func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.Description, error) {
+	s.directStderr()
 	return s.desc, nil
 }
 
 // Run serves one simulation run: start, then one answer per pass.
 func (s *server) Run(stream pb.Scheduler_RunServer) error {
+	s.directStderr()
 	msg, err := stream.Recv()
 	if err != nil {
 		return err
