@@ -21,8 +21,8 @@ import (
 	"strings"
 	"time"
 
-	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
