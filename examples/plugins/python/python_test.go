@@ -1,0 +1,89 @@
+// Package python holds the Python example plugin (easy.py, with the
+// generated scheduler_pb2.py); this test runs it where a Python with
+// grpcio and protobuf is installed and skips with a message otherwise.
+package python
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/strategies/plugin"
+	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
+)
+
+// pythonPlugin returns the plugin's path, or a wrapper that runs it with
+// the Python found when that is not /usr/bin/python3 (easy.py's first
+// line).
+func pythonPlugin(t *testing.T) string {
+	py, why := plugintest.Python()
+	if py == "" {
+		t.Skip("Python example plugin not tested: " + why)
+	}
+	script := filepath.Join(plugintest.Root(), "examples", "plugins", "python", "easy.py")
+	if py == "/usr/bin/python3" {
+		return script
+	}
+	wrapper := filepath.Join(t.TempDir(), "py-easy")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+py+" "+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return wrapper
+}
+
+// TestSameScheduleAsBuiltin runs KTH-SP2 through the Python plugin (EASY
+// on the whole trace, FCFS on its first 5,000 jobs) and through the
+// built-in schedulers, and compares every job's start and end.
+func TestSameScheduleAsBuiltin(t *testing.T) {
+	path := pythonPlugin(t)
+	trace := traces.Path(t, traces.KTH)
+	bin, err := plugin.Hash(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		policy  string
+		maxJobs int
+	}{{"easy", 0}, {"fcfs", 5000}} {
+		t.Run(tc.policy, func(t *testing.T) {
+			want, err := runner.Run(runner.Config{Trace: trace, Scheduler: tc.policy, Estimates: runner.EstimatesPyss, MaxJobs: tc.maxJobs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := plugin.Open(bin, plugin.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if name := p.Description().GetName(); name != "py-easy" {
+				t.Errorf("plugin calls itself %q", name)
+			}
+			reg, err := p.Registry("", 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := runner.Run(runner.Config{Trace: trace, Scheduler: "py-easy", Registry: reg, Estimates: runner.EstimatesPyss,
+				MaxJobs: tc.maxJobs, SchedulerParams: map[string]any{"policy": tc.policy}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Jobs) != len(want.Jobs) || len(got.Jobs) < 4900 {
+				t.Fatalf("%d jobs through the plugin, %d built in", len(got.Jobs), len(want.Jobs))
+			}
+			bad := 0
+			for i, g := range got.Jobs {
+				w := want.Jobs[i]
+				if g.ID != w.ID || g.State() != w.State() || g.Start() != w.Start() || g.End() != w.End() {
+					if bad++; bad <= 5 {
+						t.Errorf("job %d: plugin %s %g–%g, built-in %s %g–%g", g.ID, g.State(), g.Start(), g.End(), w.State(), w.Start(), w.End())
+					}
+				}
+			}
+			if bad > 0 {
+				t.Fatalf("%d of %d jobs scheduled differently", bad, len(got.Jobs))
+			}
+		})
+	}
+}
