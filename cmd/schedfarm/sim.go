@@ -87,7 +87,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			// process message by message: with one P the handoffs to
 			// gRPC's goroutines stay on one thread, which makes a pass's
 			// round trip about a third cheaper (README, Scheduler plugins).
-			runtime.GOMAXPROCS(1)
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 		}
 		var closePlugin func() error
 		var err error
