@@ -100,7 +100,10 @@ output: out.parquet
 		t.Fatalf("%d rows; want 8 (2 loads × easy, sjbf, plugin × 2 backfill orders)", len(recs))
 	}
 	builtin := map[string]*results.Record{} // scheduler + load
-	load := func(r *results.Record) string { v, _ := r.Cell.Lookup("workload.load"); return experiments.FormatValue(v) }
+	load := func(r *results.Record) string {
+		v, _ := r.Cell.Lookup("workload.load")
+		return experiments.FormatValue(v)
+	}
 	for _, r := range recs {
 		if r.Result.Status != experiments.StatusOK {
 			t.Fatalf("cell %s (%s): %s", r.Cell.ID, r.Cell.Scheduler, r.Result.Error)
