@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
@@ -223,4 +225,45 @@ func TestUnknownAndBadParams(t *testing.T) {
 			t.Errorf("error %v lacks %q", err, want)
 		}
 	}
+}
+
+// BenchmarkEveryPassKTH runs FCFS on KTH-SP2 (pyss estimates) through the
+// test plugin, which takes every pass (PASS_MODE_EVERY): the cost of the
+// protocol when no pass is skipped. It reports the passes and the mean
+// round trip of one, host side.
+//
+//	go test -run XXX -bench EveryPassKTH ./strategies/plugin/
+func BenchmarkEveryPassKTH(b *testing.B) {
+	trace := traces.Path(b, traces.KTH)
+	bin, err := plugin.Hash(plugintest.Build(b, "./strategies/plugin/internal/testplugin"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	want, err := runner.Run(runner.Config{Trace: trace, Scheduler: "fcfs", Estimates: runner.EstimatesPyss})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sent int
+	var rtt time.Duration
+	for b.Loop() {
+		p, err := plugin.Open(bin, plugin.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		reg, _ := p.Registry("", 1)
+		var s *plugin.Scheduler
+		got, err := runner.Run(runner.Config{Trace: trace, Scheduler: "testplugin", Registry: reg, Estimates: runner.EstimatesPyss,
+			Wrap: func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+		if got.Summary.Wait.Mean != want.Summary.Wait.Mean {
+			b.Fatalf("mean wait %g through the plugin, %g built in", got.Summary.Wait.Mean, want.Summary.Wait.Mean)
+		}
+		n, _, d := s.Stats()
+		sent, rtt = sent+n, rtt+d
+	}
+	b.ReportMetric(float64(sent)/float64(b.N), "passes/op")
+	b.ReportMetric(float64(rtt.Microseconds())/float64(sent), "µs/roundtrip")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
@@ -118,4 +119,39 @@ func withParams(reg *strategies.Registry, params map[string]any) *strategies.Reg
 	}
 	out, _ := strategies.NewRegistry(e)
 	return out
+}
+
+// BenchmarkKTH runs EASY on KTH-SP2 (pyss estimates) through the plugin:
+// a fresh plugin process per run, as in a cell. It reports the passes
+// sent to the plugin and skipped (pass mode WhenStartable) and the mean
+// round trip of a pass, host side (send, plugin's work, receive).
+//
+//	go test -run XXX -bench KTH ./examples/plugins/easy/
+func BenchmarkKTH(b *testing.B) {
+	trace := traces.Path(b, traces.KTH)
+	bin, err := plugin.Hash(plugintest.Build(b, "./examples/plugins/easy"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sent, skipped int
+	var rtt time.Duration
+	for b.Loop() {
+		p, err := plugin.Open(bin, plugin.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		reg, _ := p.Registry("", 1)
+		var s *plugin.Scheduler
+		_, err = runner.Run(runner.Config{Trace: trace, Scheduler: "easy-plugin", Registry: reg, Estimates: runner.EstimatesPyss,
+			Wrap: func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+		n, k, d := s.Stats()
+		sent, skipped, rtt = sent+n, skipped+k, rtt+d
+	}
+	b.ReportMetric(float64(sent)/float64(b.N), "passes/op")
+	b.ReportMetric(float64(skipped)/float64(b.N), "skipped/op")
+	b.ReportMetric(float64(rtt.Microseconds())/float64(sent), "µs/roundtrip")
 }

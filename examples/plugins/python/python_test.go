@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 )
@@ -86,4 +88,41 @@ func TestSameScheduleAsBuiltin(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkKTH runs EASY on KTH-SP2 (pyss estimates) through the Python
+// plugin, a fresh process per run, and reports the passes sent and the
+// mean round trip of one, host side.
+//
+//	go test -run XXX -bench KTH ./examples/plugins/python/
+func BenchmarkKTH(b *testing.B) {
+	py, why := plugintest.Python()
+	if py != "/usr/bin/python3" {
+		b.Skip("needs /usr/bin/python3 with grpcio and protobuf: " + why)
+	}
+	trace := traces.Path(b, traces.KTH)
+	bin, err := plugin.Hash(filepath.Join(plugintest.Root(), "examples", "plugins", "python", "easy.py"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sent int
+	var rtt time.Duration
+	for b.Loop() {
+		p, err := plugin.Open(bin, plugin.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		reg, _ := p.Registry("", 1)
+		var s *plugin.Scheduler
+		_, err = runner.Run(runner.Config{Trace: trace, Scheduler: "py-easy", Registry: reg, Estimates: runner.EstimatesPyss,
+			Wrap: func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+		n, _, d := s.Stats()
+		sent, rtt = sent+n, rtt+d
+	}
+	b.ReportMetric(float64(sent)/float64(b.N), "passes/op")
+	b.ReportMetric(float64(rtt.Microseconds())/float64(sent), "µs/roundtrip")
 }
