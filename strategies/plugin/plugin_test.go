@@ -267,3 +267,35 @@ func BenchmarkEveryPassKTH(b *testing.B) {
 	b.ReportMetric(float64(sent)/float64(b.N), "passes/op")
 	b.ReportMetric(float64(rtt.Microseconds())/float64(sent), "µs/roundtrip")
 }
+
+// BenchmarkStart measures what a run pays to start a plugin process:
+// hashing the binary, starting it, go-plugin's handshake, Describe, and
+// killing it. The Python example's start is measured when /usr/bin/python3
+// has grpcio and protobuf.
+//
+//	go test -run XXX -bench Start ./strategies/plugin/
+func BenchmarkStart(b *testing.B) {
+	paths := map[string]string{"go-easy": plugintest.Build(b, "./examples/plugins/easy")}
+	if py, _ := plugintest.Python(); py == "/usr/bin/python3" {
+		paths["python-easy"] = filepath.Join(plugintest.Root(), "examples", "plugins", "python", "easy.py")
+	}
+	for _, name := range []string{"go-easy", "python-easy"} {
+		path, ok := paths[name]
+		if !ok {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				bin, err := plugin.Hash(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, err := plugin.Open(bin, plugin.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Close()
+			}
+		})
+	}
+}
