@@ -243,29 +243,15 @@ func BenchmarkEveryPassKTH(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var sent int
-	var rtt time.Duration
+	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		p, err := plugin.Open(bin, plugin.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		reg, _ := p.Registry("", 1)
-		var s *plugin.Scheduler
-		got, err := runner.Run(runner.Config{Trace: trace, Scheduler: "testplugin", Registry: reg, Estimates: runner.EstimatesPyss,
-			Wrap: func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.Close()
+		got, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		if got.Summary.Wait.Mean != want.Summary.Wait.Mean {
 			b.Fatalf("mean wait %g through the plugin, %g built in", got.Summary.Wait.Mean, want.Summary.Wait.Mean)
 		}
-		n, _, d := s.Stats()
-		sent, rtt = sent+n, rtt+d
+		scheds = append(scheds, s)
 	}
-	b.ReportMetric(float64(sent)/float64(b.N), "passes/op")
-	b.ReportMetric(float64(rtt.Microseconds())/float64(sent), "µs/roundtrip")
+	plugintest.ReportStats(b, scheds)
 }
 
 // BenchmarkStart measures what a run pays to start a plugin process:

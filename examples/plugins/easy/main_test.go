@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"testing"
-	"time"
 
 	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
@@ -20,14 +19,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// easyBinary builds this plugin.
+func easyBinary(tb testing.TB) plugin.Binary {
+	tb.Helper()
+	bin, err := plugin.Hash(plugintest.Build(tb, "./examples/plugins/easy"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return bin
+}
+
 // openEasy builds this plugin and opens it.
 func openEasy(t *testing.T) *plugin.Plugin {
 	t.Helper()
-	bin, err := plugin.Hash(plugintest.Build(t, "./examples/plugins/easy"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := plugin.Open(bin, plugin.Options{})
+	p, err := plugin.Open(easyBinary(t), plugin.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,31 +56,12 @@ func TestSameScheduleAsBuiltinOnKTH(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := openEasy(t)
-			reg, err := p.Registry("", 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := runner.Run(runner.Config{Trace: trace, Scheduler: "easy-plugin", Registry: reg, Estimates: tc.estimates,
+			got, _ := plugintest.Run(t, easyBinary(t), runner.Config{Trace: trace, Estimates: tc.estimates,
 				SchedulerParams: map[string]any{"backfill": tc.backfill}})
-			if err != nil {
-				t.Fatal(err)
+			if len(got.Jobs) < 28000 {
+				t.Fatalf("%d jobs", len(got.Jobs))
 			}
-			if len(got.Jobs) != len(want.Jobs) || len(got.Jobs) < 28000 {
-				t.Fatalf("%d jobs through the plugin, %d built in", len(got.Jobs), len(want.Jobs))
-			}
-			bad := 0
-			for i, g := range got.Jobs {
-				w := want.Jobs[i]
-				if g.ID != w.ID || g.State() != w.State() || g.Start() != w.Start() || g.End() != w.End() {
-					if bad++; bad <= 5 {
-						t.Errorf("job %d: plugin %s %g–%g, built-in %s %g–%g", g.ID, g.State(), g.Start(), g.End(), w.State(), w.Start(), w.End())
-					}
-				}
-			}
-			if bad > 0 {
-				t.Fatalf("%d of %d jobs scheduled differently", bad, len(got.Jobs))
-			}
+			plugintest.SameSchedule(t, got.Jobs, want.Jobs)
 			if got.Summary.Killed != want.Summary.Killed || got.Summary.Backfilled != want.Summary.Backfilled {
 				t.Errorf("killed %d/%d, backfilled %d/%d", got.Summary.Killed, want.Summary.Killed, got.Summary.Backfilled, want.Summary.Backfilled)
 			}
@@ -129,29 +115,11 @@ func withParams(reg *strategies.Registry, params map[string]any) *strategies.Reg
 //	go test -run XXX -bench KTH ./examples/plugins/easy/
 func BenchmarkKTH(b *testing.B) {
 	trace := traces.Path(b, traces.KTH)
-	bin, err := plugin.Hash(plugintest.Build(b, "./examples/plugins/easy"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var sent, skipped int
-	var rtt time.Duration
+	bin := easyBinary(b)
+	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		p, err := plugin.Open(bin, plugin.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		reg, _ := p.Registry("", 1)
-		var s *plugin.Scheduler
-		_, err = runner.Run(runner.Config{Trace: trace, Scheduler: "easy-plugin", Registry: reg, Estimates: runner.EstimatesPyss,
-			Wrap: func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.Close()
-		n, k, d := s.Stats()
-		sent, skipped, rtt = sent+n, skipped+k, rtt+d
+		_, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		scheds = append(scheds, s)
 	}
-	b.ReportMetric(float64(sent)/float64(b.N), "passes/op")
-	b.ReportMetric(float64(skipped)/float64(b.N), "skipped/op")
-	b.ReportMetric(float64(rtt.Microseconds())/float64(sent), "µs/roundtrip")
+	plugintest.ReportStats(b, scheds)
 }

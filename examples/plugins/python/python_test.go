@@ -7,11 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
-	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 )
@@ -54,38 +52,12 @@ func TestSameScheduleAsBuiltin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := plugin.Open(bin, plugin.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			if name := p.Description().GetName(); name != "py-easy" {
-				t.Errorf("plugin calls itself %q", name)
-			}
-			reg, err := p.Registry("", 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := runner.Run(runner.Config{Trace: trace, Scheduler: "py-easy", Registry: reg, Estimates: runner.EstimatesPyss,
+			got, _ := plugintest.Run(t, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss,
 				MaxJobs: tc.maxJobs, SchedulerParams: map[string]any{"policy": tc.policy}})
-			if err != nil {
-				t.Fatal(err)
+			if len(got.Jobs) < 4900 {
+				t.Fatalf("%d jobs", len(got.Jobs))
 			}
-			if len(got.Jobs) != len(want.Jobs) || len(got.Jobs) < 4900 {
-				t.Fatalf("%d jobs through the plugin, %d built in", len(got.Jobs), len(want.Jobs))
-			}
-			bad := 0
-			for i, g := range got.Jobs {
-				w := want.Jobs[i]
-				if g.ID != w.ID || g.State() != w.State() || g.Start() != w.Start() || g.End() != w.End() {
-					if bad++; bad <= 5 {
-						t.Errorf("job %d: plugin %s %g–%g, built-in %s %g–%g", g.ID, g.State(), g.Start(), g.End(), w.State(), w.Start(), w.End())
-					}
-				}
-			}
-			if bad > 0 {
-				t.Fatalf("%d of %d jobs scheduled differently", bad, len(got.Jobs))
-			}
+			plugintest.SameSchedule(t, got.Jobs, want.Jobs)
 		})
 	}
 }
@@ -105,24 +77,10 @@ func BenchmarkKTH(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var sent int
-	var rtt time.Duration
+	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		p, err := plugin.Open(bin, plugin.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		reg, _ := p.Registry("", 1)
-		var s *plugin.Scheduler
-		_, err = runner.Run(runner.Config{Trace: trace, Scheduler: "py-easy", Registry: reg, Estimates: runner.EstimatesPyss,
-			Wrap: func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.Close()
-		n, _, d := s.Stats()
-		sent, rtt = sent+n, rtt+d
+		_, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		scheds = append(scheds, s)
 	}
-	b.ReportMetric(float64(sent)/float64(b.N), "passes/op")
-	b.ReportMetric(float64(rtt.Microseconds())/float64(sent), "µs/roundtrip")
+	plugintest.ReportStats(b, scheds)
 }

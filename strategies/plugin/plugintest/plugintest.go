@@ -1,7 +1,9 @@
-// Package plugintest builds scheduler plugins for tests: Build compiles a
-// Go plugin package of this module once per test process into a temporary
-// directory, and Python finds a Python interpreter with grpcio and
-// protobuf for the Python example.
+// Package plugintest helps test scheduler plugins: Build compiles a Go
+// plugin package of this module once per test process into a temporary
+// directory, Python finds a Python interpreter with grpcio and protobuf
+// for the Python example, Run simulates with a plugin, SameSchedule
+// compares schedules job by job, ReportStats reports a benchmark's
+// passes and round trips.
 package plugintest
 
 import (
@@ -11,6 +13,11 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies/plugin"
 )
 
 var (
@@ -93,4 +100,65 @@ func Python() (string, string) {
 		}
 	}
 	return "", "no python3 with grpcio and protobuf (Debian: apt-get install python3-grpcio python3-protobuf)"
+}
+
+// Run runs cfg with the plugin bin as its scheduler (a fresh process, as
+// in a cell; cfg.Scheduler is set to the plugin's name) and returns the
+// result and the plugin scheduler, whose Stats tell the passes and round
+// trips.
+func Run(tb testing.TB, bin plugin.Binary, cfg runner.Config) (*runner.Result, *plugin.Scheduler) {
+	tb.Helper()
+	p, err := plugin.Open(bin, plugin.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer p.Close()
+	reg, err := p.Registry("", cfg.Seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var s *plugin.Scheduler
+	cfg.Registry, cfg.Scheduler = reg, p.Description().GetName()
+	cfg.Wrap = func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }
+	res, err := runner.Run(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res, s
+}
+
+// SameSchedule fails tb unless got and want hold the same jobs with the
+// same state, start and end times, naming the first few that differ.
+func SameSchedule(tb testing.TB, got, want []*sim.Job) {
+	tb.Helper()
+	if len(got) != len(want) {
+		tb.Fatalf("%d jobs through the plugin, %d built in", len(got), len(want))
+	}
+	bad := 0
+	for i, g := range got {
+		w := want[i]
+		if g.ID != w.ID || g.State() != w.State() || g.Start() != w.Start() || g.End() != w.End() {
+			if bad++; bad <= 5 {
+				tb.Errorf("job %d: plugin %s %g–%g, built-in %s %g–%g", g.ID, g.State(), g.Start(), g.End(), w.State(), w.Start(), w.End())
+			}
+		}
+	}
+	if bad > 0 {
+		tb.Fatalf("%d of %d jobs scheduled differently", bad, len(got))
+	}
+}
+
+// ReportStats reports a benchmark's mean passes sent and skipped per run
+// and the mean round trip of a pass.
+func ReportStats(b *testing.B, scheds []*plugin.Scheduler) {
+	var sent, skipped int
+	var rtt time.Duration
+	for _, s := range scheds {
+		n, k, d := s.Stats()
+		sent, skipped, rtt = sent+n, skipped+k, rtt+d
+	}
+	runs := float64(len(scheds))
+	b.ReportMetric(float64(sent)/runs, "passes/op")
+	b.ReportMetric(float64(skipped)/runs, "skipped/op")
+	b.ReportMetric(float64(rtt.Microseconds())/float64(max(sent, 1)), "µs/roundtrip")
 }
