@@ -78,6 +78,7 @@ func launch(bin Binary, opts Options) (*process, error) {
 	}
 	cmd := exec.Command(bin.Path)
 	cmd.Env = append(os.Environ(), socketDirEnv+"="+dir)
+	dieWithParent(cmd)
 	p := &process{bin: bin, opts: opts, stderr: newTail(), exits: &exitLog{}, dir: dir}
 	p.client = goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig: pb.Handshake(),
