@@ -72,3 +72,22 @@ func (e *ParamError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.
 func (e *ParamError) Unwrap() error { return e.Err }
+
+// PluginCatalog is implemented by catalogs that can run scheduler plugins
+// (schedulers: [{plugin: PATH, …}]). Spec validation starts each plugin
+// once to learn its name and parameters and to hash it.
+type PluginCatalog interface {
+	// Plugin describes the plugin executable at path (absolute).
+	Plugin(path string) (PluginInfo, error)
+}
+
+// PluginInfo is what spec validation learns from a plugin.
+type PluginInfo struct {
+	// SHA256 is the hex SHA-256 of the executable.
+	SHA256 string
+	// Name is the name the plugin gives itself.
+	Name string
+	// Check reports whether the plugin accepts params, naming each bad
+	// one and what it accepts.
+	Check func(params map[string]any) error
+}

@@ -33,6 +33,32 @@ type Cell struct {
 	// KeepJobs asks the worker to return per-job records in
 	// CellResult.Jobs (the spec has a jobs_output).
 	KeepJobs bool `json:"keep_jobs,omitempty"`
+	// Plugin is set when the scheduler is a plugin executable; Scheduler
+	// is then its name. Its SHA-256 is part of the ID.
+	Plugin *PluginRef `json:"plugin,omitempty"`
+}
+
+// PluginRef names a scheduler plugin executable by path and content.
+type PluginRef struct {
+	// Path is the executable's path as the spec gives it; a relative path
+	// resolves against Cell.Dir (the spec's directory), like a trace.
+	Path string `json:"path"`
+	// SHA256 is the hex SHA-256 of the executable the coordinator saw. A
+	// worker whose file at Path differs refuses the cell.
+	SHA256 string `json:"sha256"`
+	// PassTimeout bounds each answer of the plugin, in seconds (0: the
+	// default of strategies/plugin). Not part of the ID: it does not
+	// change results.
+	PassTimeout float64 `json:"pass_timeout,omitempty"`
+}
+
+// PluginSHA256 returns the cell's plugin SHA-256, "" for a built-in
+// scheduler.
+func (c *Cell) PluginSHA256() string {
+	if c.Plugin == nil {
+		return ""
+	}
+	return c.Plugin.SHA256
 }
 
 // Param is one named parameter value. Value is float64, int64, string or bool

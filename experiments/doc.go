@@ -23,6 +23,7 @@
 //	  - fcfs
 //	  - easy
 //	  - {name: depth, params: {k: 4}}
+//	  - {plugin: ./myeasy, params: {backfill: shortest}}   # a scheduler plugin, see below
 //	axes:
 //	  - param: workload.load
 //	    values: [0.5, 0.7, 0.9]
@@ -75,6 +76,18 @@
 // (a bad pair fails that cell with the reason). "schedfarm workload
 // estimates" writes the same kind of file once, for use outside a spec.
 //
+// Scheduler plugins: an entry {plugin: PATH, params: {…}, name: NAME,
+// pass_timeout: 30s} runs the executable at PATH (relative to the spec's
+// directory, like a trace) as an external scheduler (strategies/plugin).
+// Validation starts it once to read its name and parameters and to hash
+// it; params and axes (scheduler.<name>.<param>) are checked against the
+// parameters it declares. name defaults to the plugin's own name and may
+// not be a built-in scheduler's; pass_timeout (seconds or a duration)
+// bounds each answer of the plugin. Plugins run on SWF workloads only
+// (a trace or an SWF generator). The cell carries the path, the binary's
+// SHA-256 and the timeout (Cell.Plugin); a worker whose file at that path
+// has another SHA-256 refuses the cell (it fails with the reason).
+//
 // Axis parameters are dotted paths: platform.<param>, workload.load,
 // workload.jobs, workload.warmup, workload.estimates, workload.overrun,
 // workload.trace, workload.user_estimates, workload.max_estimate,
@@ -111,7 +124,9 @@
 //
 // The ID (CellID) is the first 16 hex digits of SHA-256 over a canonical
 // JSON encoding of (experiment name, base seed, scheduler, replication,
-// sorted [name, value] pairs). The seed (CellSeed) is the first 8 bytes of
+// sorted [name, value] pairs); for a plugin the scheduler is
+// "<name>@sha256:<hex SHA-256 of the binary>", so results of different
+// builds never share an ID (resuming reruns the cells of a rebuilt plugin). The seed (CellSeed) is the first 8 bytes of
 // SHA-256 over (experiment name, base seed, replication, sorted parameters
 // without scheduler.* and without the parameters of axes marked
 // common_random_numbers). Schedulers are left out of the seed on purpose: at

@@ -164,7 +164,7 @@ func (s *Spec) Cells() []Cell {
 				seen[ei][key] = true
 				cells = append(cells, Cell{
 					Experiment:  s.Name,
-					ID:          CellID(s.Name, s.Seed, e.Name, params, rep),
+					ID:          CellID(s.Name, s.Seed, pluginIDName(e.Name, e.Plugin), params, rep),
 					Index:       len(cells),
 					Scheduler:   e.Name,
 					Params:      params,
@@ -172,6 +172,7 @@ func (s *Spec) Cells() []Cell {
 					Seed:        CellSeed(s.Name, s.Seed, seedParams, rep),
 					Dir:         dir,
 					KeepJobs:    s.JobsOutput != "",
+					Plugin:      e.Plugin,
 				})
 			}
 			// Advance the mixed-radix counter; the last dimension is fastest.

@@ -256,7 +256,7 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 		err     error
 	}
 	var simulate func() outcome
-	if _, ok := projectModel(c); ok {
+	if _, ok := projectModel(c); ok && c.Plugin == nil {
 		cfg, err := ProjectsConfig(c)
 		if err != nil {
 			res.Status, res.Error = StatusFailed, err.Error()
@@ -269,7 +269,7 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 			}
 			return outcome{metrics: out.Metrics(), jobs: out.Jobs}
 		}
-	} else if _, ok := familyModel(c); ok {
+	} else if _, ok := familyModel(c); ok && c.Plugin == nil {
 		cfg, err := ModelConfig(c)
 		if err != nil {
 			res.Status, res.Error = StatusFailed, err.Error()
@@ -288,7 +288,15 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 			res.Status, res.Error = StatusFailed, err.Error()
 			return res, nil
 		}
+		closePlugin := func() {}
+		if c.Plugin != nil {
+			if cfg, closePlugin, err = withPlugin(c, cfg); err != nil {
+				res.Status, res.Error = StatusFailed, err.Error()
+				return res, nil
+			}
+		}
 		simulate = func() outcome {
+			defer closePlugin()
 			out, err := runner.Run(cfg)
 			if err != nil {
 				return outcome{err: err}

@@ -98,10 +98,12 @@ type GeneratorSpec struct {
 }
 
 // SchedulerSpec is one scheduler entry: a registry name and its fixed
-// parameters.
+// parameters, or a scheduler plugin (Plugin set, Name the plugin's name or
+// the one the spec gives it).
 type SchedulerSpec struct {
 	Name   string
 	Params map[string]any
+	Plugin *PluginRef
 }
 
 // Axis is one swept parameter: a dotted parameter path and its values.
@@ -167,8 +169,10 @@ type rawRange struct {
 }
 
 type rawScheduler struct {
-	Name   string         `yaml:"name"`
-	Params map[string]any `yaml:"params"`
+	Name        string         `yaml:"name"`
+	Params      map[string]any `yaml:"params"`
+	Plugin      string         `yaml:"plugin"`
+	PassTimeout any            `yaml:"pass_timeout"`
 }
 
 // section names the spec section each raw type decodes, for error messages

@@ -319,6 +319,13 @@ type validator struct {
 	// family is the generator model when it brings its own platform and
 	// scheduler family (FamilyCatalog), "" otherwise.
 	family string
+	// output is the workload's output (OutputSWF, …), known before the
+	// schedulers are validated.
+	output string
+	// plugins holds the plugins described so far by absolute path;
+	// pluginNames the spec's plugin schedulers by name.
+	plugins     map[string]PluginInfo
+	pluginNames map[string]PluginInfo
 	// sweptGen and sweptSched count the axes over generator and scheduler
 	// parameters: a value that conflicts with a fixed parameter of its
 	// section may meet another value of another axis there, so such
@@ -420,6 +427,7 @@ func (v *validator) build(raw *rawSpec) *Spec {
 	}
 
 	base = append(base, wl...)
+	v.output = s.Workload.Output
 	s.Schedulers = v.schedulers(raw.Schedulers)
 	axes := v.axes(raw.Axes, s)
 	v.estimateBase(s, axes)
@@ -782,6 +790,9 @@ func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
 // checkScheduler validates a scheduler's params against the family of the
 // spec's model, or the scheduler registry.
 func (v *validator) checkScheduler(name string, params map[string]any) error {
+	if info, ok := v.pluginNames[name]; ok {
+		return info.Check(params)
+	}
 	if fc, ok := v.cat.(FamilyCatalog); ok && v.family != "" {
 		return fc.CheckModelScheduler(v.family, name, params)
 	}
@@ -835,15 +846,15 @@ func (v *validator) schedulers(nodes []yaml.Node) []SchedulerSpec {
 			bad := false
 			for j := 0; j+1 < len(n.Content); j += 2 {
 				k := n.Content[j].Value
-				if k != "name" && k != "params" {
+				if k != "name" && k != "params" && k != "plugin" && k != "pass_timeout" {
 					v.errs = append(v.errs, FieldError{Path: path + "." + k, Line: n.Content[j].Line,
-						Msg: "unknown field; accepted: name, params"})
+						Msg: "unknown field; accepted: name, params, plugin, pass_timeout"})
 					bad = true
 				}
 			}
 			var rs rawScheduler
 			if err := n.Decode(&rs); err != nil {
-				v.errorf(path, "%s; accepted: a name or {name: NAME, params: {...}}", strings.TrimPrefix(err.Error(), "yaml: "))
+				v.errorf(path, "%s; accepted: a name or {name: NAME, params: {...}} or {plugin: PATH, params: {...}}", strings.TrimPrefix(err.Error(), "yaml: "))
 				continue
 			}
 			if bad {
@@ -866,19 +877,24 @@ func (v *validator) schedulers(nodes []yaml.Node) []SchedulerSpec {
 				}
 				e.Params[k] = val
 			}
+			if rs.Plugin != "" || rs.PassTimeout != nil {
+				if !v.pluginEntry(path, &rs, &e, known) {
+					continue
+				}
+			}
 		default:
 			v.errorf(path, "accepted: a scheduler name or {name: NAME, params: {...}}")
 			continue
 		}
-		if e.Name == "" {
+		if e.Plugin != nil {
+			// checked by pluginEntry
+		} else if e.Name == "" {
 			v.errorf(path, "scheduler name required; known: %s", v.list(known))
 			continue
-		}
-		if !slices.Contains(known, e.Name) {
+		} else if !slices.Contains(known, e.Name) {
 			v.errorf(path, "unknown scheduler %q; known: %s", e.Name, v.list(known))
 			continue
-		}
-		if err := v.single(v.checkScheduler(e.Name, e.Params), secScheduler, false); err != nil {
+		} else if err := v.single(v.checkScheduler(e.Name, e.Params), secScheduler, false); err != nil {
 			v.errorf(path+".params", "scheduler %q: %v", e.Name, err)
 			continue
 		}

@@ -21,6 +21,9 @@ const (
 	ColVersion     = "schedfarm_version"
 	ColGoVersion   = "go_version"
 	ColGitCommit   = "git_commit"
+	// ColPluginSHA256 is the SHA-256 of a scheduler plugin's executable
+	// ("" for a built-in scheduler).
+	ColPluginSHA256 = "plugin_sha256"
 )
 
 // Column name prefixes of parameter and metric columns.

@@ -20,6 +20,8 @@
 //	schedfarm_version  string  version of the worker binary
 //	go_version         string  Go version of the worker binary
 //	git_commit         string  VCS revision of the worker binary
+//	plugin_sha256      string  SHA-256 of a scheduler plugin's executable
+//	                           ("" for a built-in scheduler)
 //	p_<param>          typed   one per parameter, optional (null when a cell
 //	                           lacks it, e.g. scheduler.k for fcfs)
 //	m_<metric>         double  one per metric, optional (null for failed cells)
@@ -57,7 +59,9 @@
 //
 // # Summaries
 //
-// Summarise groups ok rows by (scheduler, parameters) across replications
+// Summarise groups ok rows by (scheduler, plugin binary, parameters) across
+// replications (a scheduler name that appears with several plugin binaries
+// is shown as name@<first 12 hex digits of its SHA-256>)
 // and computes per metric the mean and the 95% confidence half-width
 // t(0.975, n−1)·s/√n (Student t, sample standard deviation s). Report and
 // Plot print these and draw one chart per metric and axis.

@@ -42,6 +42,7 @@ func fixedColumns() []column {
 		{name: ColVersion, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Version })},
 		{name: ColGoVersion, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.GoVersion })},
 		{name: ColGitCommit, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Commit })},
+		{name: ColPluginSHA256, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.PluginSHA256() })},
 	}
 }
 
@@ -301,6 +302,12 @@ func ReadFile(path string) ([]*Record, error) {
 			setters[i] = str(func(r *Record, s string) { r.Result.GoVersion = s })
 		case name == ColGitCommit:
 			setters[i] = str(func(r *Record, s string) { r.Result.Commit = s })
+		case name == ColPluginSHA256:
+			setters[i] = str(func(r *Record, s string) {
+				if s != "" {
+					r.Cell.Plugin = &experiments.PluginRef{SHA256: s}
+				}
+			})
 		default:
 			if p, ok := ParamName(name); ok {
 				setters[i] = func(r *Record, v parquet.Value) error {

@@ -95,6 +95,26 @@ func (s *Summary) baselineGroups() map[string]*Group {
 	return out
 }
 
+// schedulerLabels returns the name a record's scheduler is summarised
+// under: its name, or name@<12 hex digits> when the records hold the name
+// with more than one plugin binary, so different builds never mix.
+func schedulerLabels(recs []*Record) func(*Record) string {
+	shas := map[string]map[string]bool{}
+	for _, r := range recs {
+		if shas[r.Cell.Scheduler] == nil {
+			shas[r.Cell.Scheduler] = map[string]bool{}
+		}
+		shas[r.Cell.Scheduler][r.Cell.PluginSHA256()] = true
+	}
+	return func(r *Record) string {
+		sha := r.Cell.PluginSHA256()
+		if len(shas[r.Cell.Scheduler]) < 2 || sha == "" {
+			return r.Cell.Scheduler
+		}
+		return r.Cell.Scheduler + "@" + sha[:min(12, len(sha))]
+	}
+}
+
 // Summarise groups records by (scheduler, parameters) — i.e. across
 // replications — and computes the mean and 95% confidence interval of
 // every metric over each group's ok records.
@@ -106,11 +126,13 @@ func Summarise(recs []*Record) *Summary {
 	paramVals := map[string]map[string]bool{}
 	paramCount := map[string]int{}
 	var order []string
+	label := schedulerLabels(recs)
 	for _, r := range recs {
-		key := r.Cell.Scheduler + "\x00" + paramKey(r.Cell.Params)
+		name := label(r)
+		key := name + "\x00" + r.Cell.PluginSHA256() + "\x00" + paramKey(r.Cell.Params)
 		g := byKey[key]
 		if g == nil {
-			g = &Group{Scheduler: r.Cell.Scheduler, Params: r.Cell.Params, Stats: map[string]Stat{}}
+			g = &Group{Scheduler: name, Params: r.Cell.Params, Stats: map[string]Stat{}}
 			byKey[key] = g
 			order = append(order, key)
 			for _, p := range r.Cell.Params {

@@ -29,10 +29,16 @@ func testCell(i int) experiments.Cell {
 		sched = "depth"
 		ps = append(ps, experiments.Param{Name: "scheduler.k", Value: int64(i % 5)})
 	}
-	c := experiments.Cell{Experiment: "t", Index: i, Scheduler: sched, Replication: i % 3, Seed: uint64(i) * 0x9e3779b97f4a7c15}
+	var plugin *experiments.PluginRef
+	if i%4 == 1 {
+		// A plugin's row keeps its binary's SHA-256 (the path is the
+		// journal's only).
+		sched, plugin = "my-plugin", &experiments.PluginRef{SHA256: fmt.Sprintf("%064x", i)}
+	}
+	c := experiments.Cell{Experiment: "t", Index: i, Scheduler: sched, Replication: i % 3, Seed: uint64(i) * 0x9e3779b97f4a7c15, Plugin: plugin}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
 	c.Params = ps
-	c.ID = experiments.CellID("t", 0, sched, ps, i%3)
+	c.ID = experiments.CellID("t", 0, sched+c.PluginSHA256(), ps, i%3)
 	return c
 }
 
@@ -86,13 +92,14 @@ func TestParquetRoundTrip(t *testing.T) {
 		"p_workload__lenient": parquet.Boolean, "p_scheduler__k": parquet.Int64, "m_jobs": parquet.Double,
 		"m_wait_mean": parquet.Double, ColSeed: parquet.Int64, ColReplication: parquet.Int64, ColStatus: parquet.ByteArray,
 		ColWallSeconds: parquet.Double, ColCellID: parquet.ByteArray, ColGitCommit: parquet.ByteArray,
+		ColPluginSHA256: parquet.ByteArray,
 	}
 	for col, k := range want {
 		if kinds[col] != k {
 			t.Errorf("column %s kind %v, want %v", col, kinds[col], k)
 		}
 	}
-	if len(kinds) != 13+6+2 {
+	if len(kinds) != 14+6+2 {
 		t.Errorf("%d columns: %v", len(kinds), kinds)
 	}
 

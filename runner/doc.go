@@ -5,6 +5,9 @@
 // the farm's workers both go through Run, so a cell and a command line give
 // the same numbers.
 //
+// A scheduler that implements io.Closer (a plugin process,
+// strategies/plugin) is closed when its run ends.
+//
 // # Estimate semantics
 //
 //	exact   estimate = runtime (SWF field 4)

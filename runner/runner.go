@@ -238,6 +238,10 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := sched.(io.Closer); ok {
+		// An external scheduler (a plugin process) ends with its run.
+		defer c.Close()
+	}
 	if cfg.Wrap != nil {
 		sched = cfg.Wrap(sched)
 	}

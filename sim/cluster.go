@@ -133,6 +133,12 @@ func (c *Cluster) SetRate(j *Job, rate float64) error {
 	return nil
 }
 
+// Abort stops the simulation with err once the current pass returns: Run
+// returns err (the first one, if several). A scheduler that cannot go on
+// calls it, such as an external scheduler process that crashed or made an
+// invalid decision.
+func (c *Cluster) Abort(err error) { c.fail(err) }
+
 func (c *Cluster) fail(err error) error {
 	if c.eng.err == nil {
 		c.eng.err = err

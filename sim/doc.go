@@ -59,5 +59,6 @@
 // A Scheduler has one method, Pass, called once per instant with the jobs that
 // arrived and ended at that instant. Through the Cluster it sees the time, the
 // free capacity and the running jobs, and it acts: Start, Reject, WakeAt.
-// "Cannot start now" is the normal outcome of a pass, not an error.
+// "Cannot start now" is the normal outcome of a pass, not an error; a
+// scheduler that cannot go on (an external one that crashed) calls Abort.
 package sim

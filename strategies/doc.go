@@ -7,6 +7,7 @@
 // platform from the runner.
 //
 // The registry is built by a function (Builtin), never by init(), so a test
-// or a plugin host can build its own. Duplicate names are an error at build
+// or a plugin host can build its own: strategies/plugin runs external
+// scheduler executables (go-plugin, gRPC) and gives each a registry Entry. Duplicate names are an error at build
 // time; an unknown name is an error listing the known ones.
 package strategies

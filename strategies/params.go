@@ -54,7 +54,9 @@ func (s ParamSpec) accepted() string {
 		parts = append(parts, "a string")
 	default:
 		r := s.Kind.String()
-		if s.Max > s.Min {
+		if math.IsInf(s.Min, -1) && math.IsInf(s.Max, 1) {
+			// unbounded (a plugin's parameter without bounds)
+		} else if s.Max > s.Min {
 			r += fmt.Sprintf(" in [%g, %g]", s.Min, s.Max)
 		} else {
 			r += fmt.Sprintf(" ≥ %g", s.Min)

@@ -6,12 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies"
+	"github.com/schedfarm/schedfarm/strategies/plugin"
 )
 
 // paramFlags collects repeated --param name=value flags.
@@ -48,6 +51,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.CPUEstimate, "cpu-estimate", "exact", "VM-tier schedulers: the CPU usage they are told: exact, noisy or none (no information)")
 	fs.Float64Var(&cfg.CPUError, "cpu-error", 0, "VM-tier schedulers: relative error bound of --cpu-estimate noisy, in [0, 1]")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed (VM-tier schedulers: CPU usages and sharing overheads)")
+	pluginPath := fs.String("plugin", "", "run the scheduler plugin at this path instead of a built-in scheduler (--param sets its parameters; see README, Scheduler plugins)")
+	pluginTimeout := fs.Duration("plugin-timeout", plugin.DefaultPassTimeout, "with --plugin: how long the plugin may take to answer one pass before it is killed and the run fails")
 	schedule := fs.String("schedule", "", "write the simulated schedule as SWF to this file (.gz to compress)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	fs.Usage = func() {
@@ -69,6 +74,30 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		cfg.SchedulerParams = params
 	}
 	began := time.Now()
+	var bin plugin.Binary
+	if *pluginPath != "" {
+		schedulerSet := false
+		fs.Visit(func(f *flag.Flag) { schedulerSet = schedulerSet || f.Name == "scheduler" })
+		if schedulerSet {
+			fmt.Fprintln(stderr, "schedfarm sim: give --scheduler or --plugin, not both")
+			return 2
+		}
+		if os.Getenv("GOMAXPROCS") == "" {
+			// One simulation on one goroutine, talking to the plugin
+			// process message by message: with one P the handoffs to
+			// gRPC's goroutines stay on one thread, which makes a pass's
+			// round trip about a third cheaper (README, Scheduler plugins).
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		}
+		var closePlugin func() error
+		var err error
+		bin, closePlugin, err = usePlugin(&cfg, *pluginPath, *pluginTimeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
+			return 1
+		}
+		defer closePlugin()
+	}
 	res, err := runner.Run(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
@@ -82,17 +111,40 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		return printJSON(stdout, stderr, res, wall)
+		return printJSON(stdout, stderr, res, wall, bin)
 	}
-	printSummary(stdout, res, wall, *schedule)
+	printSummary(stdout, res, wall, *schedule, bin)
 	return 0
 }
 
-func printJSON(stdout, stderr io.Writer, res *runner.Result, wall time.Duration) int {
+// usePlugin starts the plugin at path and points cfg at a registry holding
+// just it, under the plugin's own name.
+func usePlugin(cfg *runner.Config, path string, timeout time.Duration) (plugin.Binary, func() error, error) {
+	bin, err := plugin.Hash(path)
+	if err != nil {
+		return bin, nil, err
+	}
+	p, err := plugin.Open(bin, plugin.Options{PassTimeout: timeout})
+	if err != nil {
+		return bin, nil, err
+	}
+	reg, err := p.Registry("", cfg.Seed)
+	if err != nil {
+		p.Close()
+		return bin, nil, err
+	}
+	cfg.Registry, cfg.Scheduler = reg, p.Description().GetName()
+	return bin, p.Close, nil
+}
+
+func printJSON(stdout, stderr io.Writer, res *runner.Result, wall time.Duration, bin plugin.Binary) int {
 	out := map[string]any{
 		"trace": res.Config.Trace, "scheduler": res.Config.Scheduler, "estimates": res.Config.Estimates,
 		"overrun": res.Config.Overrun, "procs": res.Platform.Pools[0].Capacity, "procs_source": res.ProcsSource,
 		"adjustments": res.Adjust, "skipped_lines": res.SkippedLines, "wall_seconds": wall.Seconds(),
+	}
+	if bin.Path != "" {
+		out["plugin"], out["plugin_sha256"] = bin.Path, bin.SHA256
 	}
 	metrics := map[string]float64{}
 	for _, m := range res.Metrics() {
@@ -108,10 +160,13 @@ func printJSON(stdout, stderr io.Writer, res *runner.Result, wall time.Duration)
 	return 0
 }
 
-func printSummary(w io.Writer, res *runner.Result, wall time.Duration, schedule string) {
+func printSummary(w io.Writer, res *runner.Result, wall time.Duration, schedule string, bin plugin.Binary) {
 	s, a := res.Summary, res.Adjust
 	fmt.Fprintf(w, "trace       %s\n", res.Config.Trace)
 	fmt.Fprintf(w, "scheduler   %s   estimates %s   overrun %s\n", res.Config.Scheduler, res.Config.Estimates, res.Config.Overrun)
+	if bin.Path != "" {
+		fmt.Fprintf(w, "plugin      %s   sha256 %s\n", bin.Path, bin.SHA256)
+	}
 	fmt.Fprintf(w, "machine     %d processors (%s)", res.Platform.Pools[0].Capacity, res.ProcsSource)
 	if res.Platform.Tiered() {
 		fmt.Fprintf(w, ", %d VM tiers each", res.Platform.Tiers)
