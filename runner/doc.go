@@ -16,16 +16,20 @@
 //	        policy decides:
 //	          kill    the job is killed at its requested time
 //	          extend  the estimate is raised to the runtime; never killed
-//	pyss    the classic Python simulator pyss, reproduced: estimate =
-//	        max(requested, runtime, 1) and actual runtime =
-//	        max(min(requested, runtime), 1), both truncated to whole seconds;
-//	        processors = requested (field 8, or field 5 when 8 is missing),
-//	        clamped to the machine size; jobs with runtime ≤ 0, processors ≤ 0
-//	        or submit < 0 are dropped. The overrun policy does not apply.
+//	pyss    the classic Python simulator pyss, reproduced from its
+//	        _job_input_to_job: estimate = max(requested, runtime, 1) and
+//	        actual runtime = max(min(requested, runtime), 1), both truncated
+//	        to whole seconds; processors = allocated (field 5), at least 1,
+//	        clamped to the machine size. A record with runtime ≤ 0, allocated
+//	        processors ≤ 0 or submit < 0 runs 1 s with estimate 1 on
+//	        max(1, allocated) processors, submitted at max(submit, 1) s (pyss
+//	        keeps every record: its parse filter compares strings with
+//	        integers, which Python 2 never finds true). The overrun policy
+//	        does not apply.
 //
-// In every mode a job whose runtime or processor count is unknown (−1) or not
-// positive enough to simulate is dropped, and every dropped or altered job is
-// counted in Adjustments — nothing is dropped silently.
+// In the other modes a job whose runtime or processor count is unknown (−1)
+// or not positive enough to simulate is dropped. Every dropped or altered job
+// is counted in Adjustments — nothing is dropped silently.
 //
 // # Modelled user estimates
 //

@@ -16,11 +16,14 @@ const (
 
 	OverrunKill   = "kill"
 	OverrunExtend = "extend"
+
+	EventsInstant = "instant"
+	EventsPyss    = "pyss"
 )
 
 // Adjustments counts the jobs the estimate semantics dropped or altered.
 type Adjustments struct {
-	DroppedRuntime int // runtime unknown (or ≤ 0 in pyss mode)
+	DroppedRuntime int // runtime unknown
 	DroppedProcs   int // processor count unknown or ≤ 0
 	DroppedSubmit  int // submit time < 0
 	ClampedProcs   int // processors above the machine size, clamped (pyss)
@@ -29,6 +32,7 @@ type Adjustments struct {
 	Limited        int // runtime > requested: will be killed at the requested time (user/kill)
 	PyssRaised     int // pyss: estimate raised above the requested time
 	PyssCut        int // pyss: actual runtime changed (cut to requested, truncated, or raised to 1 s)
+	PyssOneSecond  int // pyss: runtime ≤ 0, allocated processors ≤ 0 or submit < 0: kept as a 1-second job
 }
 
 // Dropped returns the number of jobs dropped.
@@ -36,7 +40,7 @@ func (a Adjustments) Dropped() int { return a.DroppedRuntime + a.DroppedProcs + 
 
 // Altered returns the number of jobs kept with a changed field.
 func (a Adjustments) Altered() int {
-	return a.ClampedProcs + a.NoEstimate + a.Extended + a.Limited + a.PyssRaised + a.PyssCut
+	return a.ClampedProcs + a.NoEstimate + a.Extended + a.Limited + a.PyssRaised + a.PyssCut + a.PyssOneSecond
 }
 
 // converter turns SWF records into simulation jobs under one estimate mode.
@@ -112,23 +116,19 @@ func (c *converter) convert(r *workload.Job) *sim.Job {
 	return c.newJob(r, procs, est, work, limit)
 }
 
-// pyss applies the pyss conversion (see the package doc).
+// pyss applies the pyss conversion (see the package doc): pyss's
+// _job_input_to_job as its run_simulator calls it. Its parse_lines filter
+// compares the fields as strings with integers, which under Python 2 is
+// never true, so it skips only comments and blank lines, and every record
+// reaches the conversion.
 func (c *converter) pyss(r *workload.Job) *sim.Job {
-	procs := r.Procs()
-	switch {
-	case r.RunTime <= 0:
-		c.adj.DroppedRuntime++
-		return nil
-	case procs <= 0:
-		c.adj.DroppedProcs++
-		return nil
-	case r.Submit < 0:
-		c.adj.DroppedSubmit++
-		return nil
-	}
-	if procs > int64(c.procs) {
-		procs = int64(c.procs)
-		c.adj.ClampedProcs++
+	if r.RunTime <= 0 || r.AllocProcs <= 0 || r.Submit < 0 {
+		// pyss's "problematic" records run 1 s on max(1, allocated)
+		// processors, submitted no earlier than 1 s.
+		c.adj.PyssOneSecond++
+		one := *r
+		one.Submit = math.Max(r.Submit, 1)
+		return c.newJob(&one, c.clamp(max(r.AllocProcs, 1)), 1, 1, 0)
 	}
 	est := math.Trunc(math.Max(math.Max(r.ReqTime, r.RunTime), 1))
 	work := math.Trunc(math.Max(math.Min(r.ReqTime, r.RunTime), 1))
@@ -138,5 +138,14 @@ func (c *converter) pyss(r *workload.Job) *sim.Job {
 	if work != r.RunTime {
 		c.adj.PyssCut++
 	}
-	return c.newJob(r, procs, est, work, 0)
+	return c.newJob(r, c.clamp(r.AllocProcs), est, work, 0)
+}
+
+// clamp caps a pyss job's processors at the machine size (counted).
+func (c *converter) clamp(procs int64) int64 {
+	if procs > int64(c.procs) {
+		c.adj.ClampedProcs++
+		return int64(c.procs)
+	}
+	return procs
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 	"sync"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -31,6 +33,11 @@ type Config struct {
 	// Estimates is "user", "exact" or "pyss"; Overrun "kill" or "extend".
 	Estimates string
 	Overrun   string
+	// Events is how an instant's events reach the scheduler: "instant"
+	// (default: completions first, one pass per instant) or "pyss" (pyss's
+	// order: arrivals first, a pass after every arrival and completion;
+	// sim.Options.PerEvent).
+	Events string
 	// UserEstimates, when "tsafrir05" (UserEstimatesTsafrir), replaces the
 	// requested time (field 9) of every simulated job by a modelled user
 	// runtime estimate before the run (see ModelledEstimates); "" or "none"
@@ -79,12 +86,18 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Overrun == "" {
 		c.Overrun = OverrunKill
 	}
+	if c.Events == "" {
+		c.Events = EventsInstant
+	}
 	if c.Registry == nil {
 		c.Registry = strategies.Builtin()
 	}
 	var errs []error
 	if err := checkModes(c.Estimates, c.Overrun); err != nil {
 		errs = append(errs, err)
+	}
+	if c.Events != EventsInstant && c.Events != EventsPyss {
+		errs = append(errs, fmt.Errorf("events %q; accepted: %s (one pass per instant, completions first) or %s (pyss's order: arrivals first, a pass after every event)", c.Events, EventsInstant, EventsPyss))
 	}
 	if (c.Trace == "") == (c.Source == nil) {
 		errs = append(errs, errors.New("workload: give exactly one of a trace file or a job source"))
@@ -224,6 +237,12 @@ func Run(cfg Config) (*Result, error) {
 		}
 	}
 	clear(conv.store) // slots of dropped records: no stale pointers from an earlier run
+	if conv.adj.PyssOneSecond > 0 {
+		// pyss submits its problem records at 1 s at the earliest, which
+		// may move one behind later records: restore submit order (stable,
+		// as pyss's event queue keeps the file order of equal times).
+		sortBySubmit(jobs, kept)
+	}
 	res.Records = kept
 	res.Adjust = conv.adj
 	res.OfferedLoad = offeredLoad(jobs, procs)
@@ -245,12 +264,25 @@ func Run(cfg Config) (*Result, error) {
 	if cfg.Wrap != nil {
 		sched = cfg.Wrap(sched)
 	}
-	res.Jobs, res.Stats, err = sim.Run(res.Platform, sched, sim.NewSliceStream(jobs), nil)
+	res.Jobs, res.Stats, err = sim.RunWith(res.Platform, sched, sim.NewSliceStream(jobs), nil, sim.Options{PerEvent: cfg.Events == EventsPyss})
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", cfg.Scheduler, err)
 	}
 	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: cfg.Gamma, WarmupJobs: cfg.WarmupJobs})
 	return res, nil
+}
+
+// sortBySubmit stably sorts jobs by submit time, permuting recs alike.
+func sortBySubmit(jobs []*sim.Job, recs []workload.Job) {
+	idx := make([]int, len(jobs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return jobs[idx[a]].Submit < jobs[idx[b]].Submit })
+	j2, r2 := slices.Clone(jobs), slices.Clone(recs)
+	for i, k := range idx {
+		jobs[i], recs[i] = j2[k], r2[k]
+	}
 }
 
 // traceCache holds the traces this process has parsed, so that the cells of

@@ -47,6 +47,7 @@ func estimateTrace(t *testing.T) string {
 		line(7, 5, 0, 1, 1, 10),      // ran for < 0.5 s
 		line(8, 6, 10.7, -1, 3, 20),  // fractional runtime; field 8 only
 		line(9, 7, 5, 6, -1, 9),      // field 5 only
+		line(10, 8, 12.5, 2, 2, 20),  // fractional runtime, both fields
 	)
 }
 
@@ -69,21 +70,31 @@ func TestEstimateSemantics(t *testing.T) {
 		{"user", "kill", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 1, DroppedProcs: 1, NoEstimate: 1, Limited: 1}, []want{
 			{2, 50, 100, 4, sim.Killed, 50}, {5, 30, 30, 2, sim.Finished, 30}, {6, 40, 20, 200, sim.Rejected, 0},
 			{7, 10, 0, 1, sim.Finished, 0}, {8, 20, 10.7, 3, sim.Finished, 10.7}, {9, 9, 5, 6, sim.Finished, 5},
+			{10, 20, 12.5, 2, sim.Finished, 12.5},
 		}},
 		{"user", "extend", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 1, DroppedProcs: 1, NoEstimate: 1, Extended: 1}, []want{
 			{2, 100, 100, 4, sim.Finished, 100}, {5, 30, 30, 2, sim.Finished, 30}, {6, 40, 20, 200, sim.Rejected, 0},
 			{7, 10, 0, 1, sim.Finished, 0}, {8, 20, 10.7, 3, sim.Finished, 10.7}, {9, 9, 5, 6, sim.Finished, 5},
+			{10, 20, 12.5, 2, sim.Finished, 12.5},
 		}},
 		{"exact", "kill", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 1, DroppedProcs: 1}, []want{
 			{2, 100, 100, 4, sim.Finished, 100}, {5, 30, 30, 2, sim.Finished, 30}, {6, 20, 20, 200, sim.Rejected, 0},
 			{7, 0, 0, 1, sim.Finished, 0}, {8, 10.7, 10.7, 3, sim.Finished, 10.7}, {9, 5, 5, 6, sim.Finished, 5},
+			{10, 12.5, 12.5, 2, sim.Finished, 12.5},
 		}},
-		// pyss: estimate max(req, run, 1), actual max(min(req, run), 1),
-		// truncated; job 5 (no requested time) thus runs 1 s; job 7
-		// (runtime 0) is dropped; job 6 is clamped to 100 processors.
-		{"pyss", "kill", runner.Adjustments{DroppedSubmit: 1, DroppedRuntime: 2, DroppedProcs: 1, ClampedProcs: 1, PyssRaised: 2, PyssCut: 3}, []want{
-			{2, 100, 50, 4, sim.Finished, 50}, {5, 30, 1, 2, sim.Finished, 1}, {6, 40, 20, 100, sim.Finished, 20},
-			{8, 20, 10, 3, sim.Finished, 10}, {9, 9, 5, 6, sim.Finished, 5},
+		// pyss (its _job_input_to_job): processors from field 5, clamped to
+		// the machine (job 6); estimate max(req, run, 1), actual
+		// max(min(req, run), 1), truncated, so job 5 (no requested time)
+		// runs 1 s and job 10 (12.5 s) 12 s; records with runtime ≤ 0
+		// (3, 7), allocated processors ≤ 0 (4, 8: field 8 alone does not
+		// count) or submit < 0 (1) run 1 s with estimate 1 on max(1,
+		// allocated) processors, submitted no earlier than 1 s — so job 1
+		// moves behind job 2 (submit 0).
+		{"pyss", "kill", runner.Adjustments{ClampedProcs: 1, PyssRaised: 2, PyssCut: 3, PyssOneSecond: 5}, []want{
+			{2, 100, 50, 4, sim.Finished, 50}, {1, 1, 1, 1, sim.Finished, 1}, {3, 1, 1, 4, sim.Finished, 1},
+			{4, 1, 1, 1, sim.Finished, 1}, {5, 30, 1, 2, sim.Finished, 1}, {6, 40, 20, 100, sim.Finished, 20},
+			{7, 1, 1, 1, sim.Finished, 1}, {8, 1, 1, 1, sim.Finished, 1}, {9, 9, 5, 6, sim.Finished, 5},
+			{10, 20, 12, 2, sim.Finished, 12},
 		}},
 	}
 	for _, c := range cases {
@@ -231,5 +242,38 @@ func TestTracesEveryScheduler(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The same-instant semantics, by hand (EASY, user estimates, 3 processors).
+// A (2 procs, ran 10 s, asked 20) starts at 0; H (3 procs, 5 s) arrives at 1
+// and waits with a reservation at A's estimated end, 20; at 10 D (1 proc,
+// 2 s) arrives as A ends.
+//
+//	instant (completions first, one pass): A's processors are free when D
+//	        and H are considered: H starts at 10, D at H's end, 15.
+//	pyss    (D's arrival first, a pass per event): with A still running, D
+//	        ends at 12, before the shadow time 20, and is backfilled at 10;
+//	        A's end then leaves 2 processors, so H starts when D ends, 12.
+func TestEventSemantics(t *testing.T) {
+	path := writeTrace(t, "; MaxProcs: 3\n",
+		line(1, 0, 10, 2, 2, 20),
+		line(2, 1, 5, 3, 3, 5),
+		line(3, 10, 2, 1, 1, 2),
+	)
+	for _, c := range []struct {
+		events     string
+		startH, sD float64
+	}{{"instant", 10, 15}, {"pyss", 12, 10}} {
+		res, err := runner.Run(runner.Config{Trace: path, Scheduler: "easy", Estimates: "user", Events: c.events})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, d := res.Jobs[1].Start(), res.Jobs[2].Start(); h != c.startH || d != c.sD {
+			t.Errorf("events %s: H starts %g, D %g; want %g, %g", c.events, h, d, c.startH, c.sD)
+		}
+	}
+	if _, err := runner.Run(runner.Config{Trace: path, Events: "batsim"}); err == nil || !strings.Contains(err.Error(), `events "batsim"; accepted: instant`) {
+		t.Errorf("bad events mode: %v", err)
 	}
 }

@@ -183,7 +183,7 @@ func (c *Cluster) scheduleEnd(j *Job) {
 	if math.IsInf(at, 1) {
 		return
 	}
-	j.endEv = c.eng.event(at, ClassEnd, j)
+	j.endEv = c.eng.event(at, c.eng.endClass, j)
 }
 
 // release returns a job's units and removes it from the running list.

@@ -10,6 +10,7 @@
 //	ClassEnd      job completions and kills (resources are released first)
 //	ClassFailure  resource failures and repairs
 //	ClassArrival  job submissions
+//	ClassLateEnd  job completions under Options.PerEvent (pyss's order)
 //	ClassTimer    wake-ups a scheduler asked for
 //	ClassPass     the scheduling pass: one per instant at which anything happened
 //

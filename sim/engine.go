@@ -7,7 +7,8 @@ import (
 
 // Scheduler decides which waiting jobs start. The engine calls Pass once per
 // instant at which something happened, after every completion, failure,
-// arrival and timer of that instant. Arrived lists the jobs that arrived at
+// arrival and timer of that instant (under Options.PerEvent also after each
+// single arrival and completion, so several times per instant). Arrived lists the jobs that arrived at
 // this instant (in submit order, already Queued), Ended the jobs that
 // finished or were killed. The scheduler acts through the Cluster.
 type Scheduler interface {
@@ -65,11 +66,30 @@ type Stats struct {
 // It returns an error if a scheduler misbehaves (starts a job that does not
 // fit, leaves jobs waiting forever) or the input is out of order.
 func Run(p Platform, s Scheduler, src Stream, obs Observer) ([]*Job, Stats, error) {
+	return RunWith(p, s, src, obs, Options{})
+}
+
+// Options change how an instant's events reach the scheduler.
+type Options struct {
+	// PerEvent reproduces the Python simulator pyss: at one instant the
+	// arrivals come before the completions (a job ending at t frees its
+	// processors after the jobs submitted at t were considered), and the
+	// scheduler passes after every arrival and every completion, each pass
+	// seeing that one change. The default — completions first, one pass
+	// per instant with everything that happened — is the engine's own.
+	PerEvent bool
+}
+
+// RunWith is Run with options.
+func RunWith(p Platform, s Scheduler, src Stream, obs Observer, opt Options) ([]*Job, Stats, error) {
 	if err := p.Validate(); err != nil {
 		return nil, Stats{}, err
 	}
 	c := newCluster(p)
-	e := &engine{c: c, sched: s, src: src, obs: obs}
+	e := &engine{c: c, sched: s, src: src, obs: obs, perEvent: opt.PerEvent, endClass: ClassEnd}
+	if opt.PerEvent {
+		e.endClass = ClassLateEnd
+	}
 	if n, ok := src.(interface{ Len() int }); ok {
 		e.jobs = make([]*Job, 0, n.Len())
 	}
@@ -85,6 +105,9 @@ type engine struct {
 	obs   Observer
 	q     Queue
 	jobs  []*Job
+
+	perEvent bool  // Options.PerEvent
+	endClass Class // ClassEnd, or ClassLateEnd under PerEvent
 
 	nextArrival *Job
 	lastSubmit  Time
@@ -155,8 +178,14 @@ func (e *engine) loop() error {
 		}
 		e.c.now = ev.At
 		switch ev.Class {
-		case ClassEnd:
+		case ClassEnd, ClassLateEnd:
 			e.end(ev.Job)
+			if e.perEvent {
+				if err := e.pass(); err != nil {
+					return err
+				}
+				break
+			}
 			e.needPass(ev.At)
 		case ClassArrival:
 			if err := e.arrive(ev.Job); err != nil {
@@ -164,6 +193,11 @@ func (e *engine) loop() error {
 			}
 			if err := e.pullArrival(); err != nil {
 				return err
+			}
+			if e.perEvent {
+				if err := e.pass(); err != nil {
+					return err
+				}
 			}
 		case ClassTimer:
 			if ev.Job != nil {
@@ -173,18 +207,26 @@ func (e *engine) loop() error {
 			e.needPass(ev.At)
 		case ClassPass:
 			e.passQueued = false
-			e.stats.Passes++
-			e.sched.Pass(e.c, Changes{Arrived: e.arrived.take(), Ended: e.ended.take()})
-			if e.err != nil {
-				return e.err
+			if err := e.pass(); err != nil {
+				return err
 			}
-			e.c.flushRates()
 		}
 		e.recycle(ev)
 	}
 	if e.waiting > 0 {
 		return e.stuck()
 	}
+	return nil
+}
+
+// pass runs the scheduler with the changes since the last pass.
+func (e *engine) pass() error {
+	e.stats.Passes++
+	e.sched.Pass(e.c, Changes{Arrived: e.arrived.take(), Ended: e.ended.take()})
+	if e.err != nil {
+		return e.err
+	}
+	e.c.flushRates()
 	return nil
 }
 
@@ -204,7 +246,9 @@ func (e *engine) arrive(j *Job) error {
 	e.waiting++
 	e.c.waitingOrder.push(j)
 	e.arrived.add(j)
-	e.needPass(e.c.now)
+	if !e.perEvent {
+		e.needPass(e.c.now)
+	}
 	return nil
 }
 

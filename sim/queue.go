@@ -11,6 +11,9 @@ const (
 	ClassEnd Class = iota
 	ClassFailure
 	ClassArrival
+	// ClassLateEnd holds completions under Options.PerEvent: after the
+	// arrivals of their instant, as pyss orders them.
+	ClassLateEnd
 	ClassTimer
 	ClassPass
 )
@@ -24,6 +27,8 @@ func (c Class) String() string {
 		return "failure"
 	case ClassArrival:
 		return "arrival"
+	case ClassLateEnd:
+		return "late end"
 	case ClassTimer:
 		return "timer"
 	case ClassPass:

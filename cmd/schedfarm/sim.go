@@ -42,6 +42,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Procs, "procs", 0, "machine size; 0 = from the trace header (MaxProcs, MaxNodes) or the largest job")
 	fs.StringVar(&cfg.Estimates, "estimates", runner.EstimatesUser, "runtime estimates: user (SWF field 9), exact (= runtime), pyss (pyss compatibility)")
 	fs.StringVar(&cfg.Overrun, "overrun", runner.OverrunKill, "runtime > requested time: kill (at the requested time) or extend (estimate raised)")
+	fs.StringVar(&cfg.Events, "events", runner.EventsInstant, "same-instant events: instant (completions first, one pass per instant) or pyss (pyss's order: submissions first, a pass after every event)")
 	fs.Float64Var(&cfg.Load, "load", 0, "target offered load, reached by scaling interarrival times (0 = as in the trace)")
 	fs.Float64Var(&cfg.Gamma, "gamma", 10, "bounded-slowdown threshold in seconds")
 	fs.IntVar(&cfg.WarmupJobs, "warmup", 0, "exclude the first N jobs from the per-job aggregates")
@@ -179,8 +180,8 @@ func printSummary(w io.Writer, res *runner.Result, wall time.Duration, schedule 
 	fmt.Fprintf(w, "input       %d dropped (runtime %d, processors %d, submit %d), %d altered",
 		a.Dropped(), a.DroppedRuntime, a.DroppedProcs, a.DroppedSubmit, a.Altered())
 	if a.Altered() > 0 {
-		fmt.Fprintf(w, " (clamped %d, no estimate %d, extended %d, kill limit %d, pyss raised %d, pyss cut %d)",
-			a.ClampedProcs, a.NoEstimate, a.Extended, a.Limited, a.PyssRaised, a.PyssCut)
+		fmt.Fprintf(w, " (clamped %d, no estimate %d, extended %d, kill limit %d, pyss raised %d, pyss cut %d, pyss 1-second %d)",
+			a.ClampedProcs, a.NoEstimate, a.Extended, a.Limited, a.PyssRaised, a.PyssCut, a.PyssOneSecond)
 	}
 	if res.SkippedLines > 0 {
 		fmt.Fprintf(w, "; %d malformed lines skipped", res.SkippedLines)
