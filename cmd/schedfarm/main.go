@@ -25,7 +25,8 @@ func commands() []command {
 		{"coordinator", "publish a spec's cells to a NATS server and collect the results", runCoordinator},
 		{"worker", "simulate cells pulled from a NATS server", runWorker},
 		{"broker", "run a standalone NATS server with JetStream for a farm", runBroker},
-		{"report", "summarise a results Parquet file with confidence intervals and plots", runReport},
+		{"report", "summarise a results Parquet file with confidence intervals and plots; judge a paper's claims", runReport},
+		{"reproduce", "run the papers' figure specs on the farm and judge every claim: REPRODUCTION.md", runReproduce},
 		{"workload", "generate synthetic workloads, add modelled user estimates to SWF files, describe them", runWorkload},
 		{"version", "print the schedfarm version", runVersion},
 	}

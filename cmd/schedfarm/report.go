@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -21,8 +22,10 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	metrics := fs.String("metrics", "", "comma-separated metrics to print and plot (default: all)")
 	noPlots := fs.Bool("no-plots", false, "print the summary only")
 	baseline := fs.String("baseline", "", "scheduler to compare against: adds a column with each mean's change relative to that scheduler's at the same point")
+	claimsFile := fs.String("claims", "", "a claims file (experiments/claims/*.yaml): judge its claims against the results given (several files allowed) and print the verdicts as a Markdown table")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: schedfarm report results.parquet [-o dir] [-metrics a,b] [-baseline scheduler] [-no-plots]")
+		fmt.Fprintln(stderr, "       schedfarm report -claims claims.yaml results.parquet…")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the file name.
@@ -40,6 +43,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		}
 		files = append(files, fs.Arg(0))
 		rest = fs.Args()[1:]
+	}
+	if *claimsFile != "" {
+		return reportClaims(*claimsFile, files, stdout, stderr)
 	}
 	if len(files) != 1 {
 		fs.Usage()
@@ -104,5 +110,34 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %d plots (PNG and SVG) in %s\n", len(plots), dir)
+	return 0
+}
+
+// reportClaims judges a claims file against results files and prints the
+// verdicts.
+func reportClaims(path string, files []string, stdout, stderr io.Writer) int {
+	f, err := claims.Load(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "schedfarm report: -claims needs the results files to judge")
+		return 2
+	}
+	recs := claims.Records{}
+	for _, file := range files {
+		rs, err := results.ReadFile(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+			return 1
+		}
+		recs.Add(rs)
+	}
+	fmt.Fprintf(stdout, "%s — %d claims (%s)\n\n", f.Paper, len(f.Claims), path)
+	if err := claims.WriteMarkdown(stdout, claims.Evaluate(f, recs)); err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 1
+	}
 	return 0
 }

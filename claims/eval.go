@@ -1,0 +1,321 @@
+package claims
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// Verdicts.
+const (
+	Holds        = "holds"
+	DoesNotHold  = "does not hold"
+	Inconclusive = "inconclusive"
+	NoData       = "no data"
+)
+
+// Level is the confidence level of the intervals.
+const Level = 0.95
+
+// Records are results by experiment name.
+type Records map[string][]*results.Record
+
+// Add files records under their cells' experiment names.
+func (r Records) Add(recs []*results.Record) {
+	for _, rec := range recs {
+		r[rec.Cell.Experiment] = append(r[rec.Cell.Experiment], rec)
+	}
+}
+
+// Point is one grid point of a check.
+type Point struct {
+	// Label names the point ("workload.generator.class=8:2"; "" for a check
+	// without points).
+	Label string
+	// Samples are the per-replication values (A − B, A/B − 1 or A).
+	Samples []float64
+	// Mean and Half are their mean and the confidence half-width.
+	Mean, Half float64
+	Verdict    string
+	// Need estimates the replications an inconclusive point would need at
+	// the observed spread (0: unknown).
+	Need int
+	// Note explains a point without data.
+	Note string
+}
+
+// CheckResult is one check's points and verdict.
+type CheckResult struct {
+	Check   Check
+	Points  []Point
+	Verdict string
+}
+
+// Result is a claim's verdict under one combination of its split values.
+type Result struct {
+	Claim   *Claim
+	Split   []experiments.Param // the split parameters' values (nil: none)
+	Checks  []CheckResult
+	Verdict string
+}
+
+// Evaluate judges every claim of f against recs: per split combination
+// found in the records, every check at every point, paired by replication.
+func Evaluate(f *File, recs Records) []Result {
+	var out []Result
+	for i := range f.Claims {
+		c := &f.Claims[i]
+		for _, split := range splitValues(c, recs) {
+			r := Result{Claim: c, Split: split}
+			var vs []string
+			for _, k := range c.checks() {
+				cr := evalCheck(k, split, recs[k.Experiment])
+				r.Checks = append(r.Checks, cr)
+				vs = append(vs, cr.Verdict)
+			}
+			r.Verdict = combine(vs)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// splitValues lists the combinations of the claim's split parameters'
+// values present in its experiments' records (one empty combination when
+// it has none), in a fixed order.
+func splitValues(c *Claim, recs Records) [][]experiments.Param {
+	if len(c.Split) == 0 {
+		return [][]experiments.Param{nil}
+	}
+	seen := map[string][]experiments.Param{}
+	for _, k := range c.checks() {
+		for _, r := range recs[k.Experiment] {
+			var ps []experiments.Param
+			var key []string
+			ok := true
+			for _, name := range c.Split {
+				v, found := r.Cell.Lookup(name)
+				if !found {
+					ok = false
+					break
+				}
+				ps = append(ps, experiments.Param{Name: name, Value: v})
+				key = append(key, experiments.FormatValue(v))
+			}
+			if ok {
+				seen[strings.Join(key, "\x00")] = ps
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return [][]experiments.Param{nil}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([][]experiments.Param, len(keys))
+	for i, k := range keys {
+		out[i] = seen[k]
+	}
+	return out
+}
+
+// points returns the check's grid points: the cartesian product of At in
+// the order of its sorted parameter names and listed values.
+func points(k Check) [][]experiments.Param {
+	names := make([]string, 0, len(k.At))
+	for n := range k.At {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := [][]experiments.Param{nil}
+	for _, n := range names {
+		var next [][]experiments.Param
+		for _, p := range out {
+			for _, v := range k.At[n] {
+				next = append(next, append(slices.Clone(p), experiments.Param{Name: n, Value: v}))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// matches reports whether a record satisfies a selector and the point's
+// and split's parameters.
+func matches(r *results.Record, sel map[string]any, fixed ...[]experiments.Param) bool {
+	if r.Result.Status != experiments.StatusOK {
+		return false
+	}
+	for k, v := range sel {
+		if k == "scheduler" {
+			if r.Cell.Scheduler != experiments.FormatValue(v) {
+				return false
+			}
+			continue
+		}
+		if !same(r, k, v) {
+			return false
+		}
+	}
+	for _, ps := range fixed {
+		for _, p := range ps {
+			if !same(r, p.Name, p.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func same(r *results.Record, name string, v any) bool {
+	got, ok := r.Cell.Lookup(name)
+	return ok && experiments.FormatValue(got) == experiments.FormatValue(v)
+}
+
+// sideValues returns, per replication, the metric of the one record a side
+// selects (ambiguous: a note naming the replication).
+func sideValues(recs []*results.Record, sel map[string]any, metric string, fixed ...[]experiments.Param) (map[int]float64, string) {
+	vals := map[int]float64{}
+	seen := map[int]int{}
+	for _, r := range recs {
+		if !matches(r, sel, fixed...) {
+			continue
+		}
+		v, ok := r.Metric(metric)
+		if !ok {
+			return nil, fmt.Sprintf("no metric %s", metric)
+		}
+		seen[r.Cell.Replication]++
+		vals[r.Cell.Replication] = v
+	}
+	for rep, n := range seen {
+		if n > 1 {
+			return nil, fmt.Sprintf("selector %v matches %d records of replication %d; name more parameters", sel, n, rep)
+		}
+	}
+	return vals, ""
+}
+
+func evalCheck(k Check, split []experiments.Param, recs []*results.Record) CheckResult {
+	cr := CheckResult{Check: k}
+	var vs []string
+	for _, pt := range points(k) {
+		p := Point{Label: label(pt)}
+		a, note := sideValues(recs, k.A, k.Metric, pt, split)
+		if note == "" && len(a) == 0 {
+			note = fmt.Sprintf("no record matches a = %v", k.A)
+		}
+		var b map[int]float64
+		if note == "" && k.Kind != "value" {
+			if b, note = sideValues(recs, k.B, k.Metric, pt, split); note == "" && len(b) == 0 {
+				note = fmt.Sprintf("no record matches b = %v", k.B)
+			}
+		}
+		if note == "" {
+			reps := make([]int, 0, len(a))
+			for rep := range a {
+				reps = append(reps, rep)
+			}
+			sort.Ints(reps)
+			for _, rep := range reps {
+				x := a[rep]
+				switch k.Kind {
+				case "value":
+					p.Samples = append(p.Samples, x)
+				case "diff":
+					if y, ok := b[rep]; ok {
+						p.Samples = append(p.Samples, x-y)
+					}
+				case "ratio":
+					if y, ok := b[rep]; ok && y != 0 {
+						p.Samples = append(p.Samples, x/y-1)
+					}
+				}
+			}
+		}
+		p.Note = note
+		judge(&p, k)
+		vs = append(vs, p.Verdict)
+		cr.Points = append(cr.Points, p)
+	}
+	cr.Verdict = combine(vs)
+	return cr
+}
+
+func label(ps []experiments.Param) string {
+	var parts []string
+	for _, p := range ps {
+		parts = append(parts, p.Name+"="+experiments.FormatValue(p.Value))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// judge sets a point's statistics and verdict (see the package doc).
+func judge(p *Point, k Check) {
+	n := len(p.Samples)
+	if n == 0 {
+		p.Verdict = NoData
+		if p.Note == "" {
+			p.Note = "no paired records"
+		}
+		return
+	}
+	s := results.MeanCI(p.Samples, Level)
+	p.Mean, p.Half = s.Mean, s.HalfWidth
+	if n < 2 || math.IsNaN(p.Half) {
+		p.Verdict = Inconclusive
+		return
+	}
+	m, h := p.Mean, p.Half
+	switch k.Expect {
+	case "within":
+		lo, hi := k.Band[0], k.Band[1]
+		switch {
+		case m >= lo && m <= hi:
+			p.Verdict = Holds
+		case m+h < lo || m-h > hi:
+			p.Verdict = DoesNotHold
+		default:
+			p.Verdict = Inconclusive
+		}
+		return
+	}
+	sign := 1.0
+	if k.Expect == "below" {
+		sign = -1
+	}
+	d := sign * (m - k.Than)
+	switch {
+	case d-h > 0:
+		p.Verdict = Holds
+	case d+h < 0:
+		p.Verdict = DoesNotHold
+	default:
+		p.Verdict = Inconclusive
+		if d != 0 {
+			p.Need = int(math.Ceil(float64(n) * (h / d) * (h / d)))
+		}
+	}
+}
+
+// combine folds verdicts that must all hold: any "does not hold" decides,
+// then missing data, then any inconclusive one.
+func combine(vs []string) string {
+	switch {
+	case slices.Contains(vs, DoesNotHold):
+		return DoesNotHold
+	case slices.Contains(vs, NoData):
+		return NoData
+	case slices.Contains(vs, Inconclusive):
+		return Inconclusive
+	}
+	return Holds
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// reproduce --quick runs a claims file's spec in its quick version (the
+// edits applied: 400 jobs, 3 replications, loads 0.8 and 0.9), judges the
+// claims and writes REPRODUCTION.md with the verdicts and plots; a claim
+// whose records are missing is "no data".
+func TestReproduceQuick(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := runReproduce([]string{"--quick", "-o", out, "--workers", "2", "testdata/reproduce/claims.yaml"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	recs, err := results.ReadFile(filepath.Join(out, "mini-repro.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2*2*3 {
+		t.Fatalf("%d cells, want 2 schedulers × 2 loads × 3 replications", len(recs))
+	}
+	for _, r := range recs {
+		jobs, _ := r.Cell.Lookup("workload.generator.jobs")
+		load, _ := r.Cell.Lookup("workload.load")
+		if l := experiments.FormatValue(load); experiments.FormatValue(jobs) != "400" || l != "0.8" && l != "0.9" {
+			t.Fatalf("cell %v: the quick edits were not applied", r.Cell.Params)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, "REPRODUCTION.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## mini: a test paper", "| mini-repro | 12 | 0 |", "| w | 1 | EASY waits less than FCFS at high load | load=0.9: ", "| none |  | a scheduler that did not run | no data (no record matches a = map[scheduler:cons]) | **no data** |", "![wait_mean_vs_"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPRODUCTION.md lacks %q:\n%s", want, md)
+		}
+	}
+	if !strings.Contains(stdout.String(), "mini: a test paper: 1 ") {
+		t.Errorf("no tally on stdout:\n%s", stdout.String())
+	}
+	var e bytes.Buffer
+	if code := runReproduce([]string{"-o", out, "nosuchpaper"}, &e, &e); code != 2 || !strings.Contains(e.String(), "nosuchpaper: no such claims file") {
+		t.Errorf("unknown paper: exit %d, %s", code, e.String())
+	}
+}
