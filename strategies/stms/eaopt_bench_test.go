@@ -16,7 +16,6 @@ import (
 
 	"github.com/MaxHalford/eaopt"
 	"github.com/schedfarm/schedfarm/ga"
-	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload/seed002"
 )
 
@@ -135,36 +134,14 @@ func (m mgaModel) Validate() error { return nil }
 // BenchmarkMGABatchEaopt times BenchmarkMGABatch's batches through eaopt.
 func BenchmarkMGABatchEaopt(b *testing.B) {
 	res, attrs, jobs := benchWorld(b, 1, 1500, 50, seed002.ClassNone, 0.6)
-	cfg := DefaultConfig(STMS)
-	cfg.FailureSeed = [2]uint64{1, 7}
-	s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 3)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var snaps []snap
-	s.batchHook = func(p *planner, free []float64) {
-		snaps = append(snaps, snap{jobs: slices.Clone(p.jobs), now: p.now, free: slices.Clone(free)})
-	}
-	if _, _, err := sim.Run(Platform(len(res)), s, sim.NewSliceStream(jobs), nil); err != nil {
-		b.Fatal(err)
-	}
+	s, snaps := batchesOf(b, res, attrs, jobs)
+	cfg := s.cfg
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sn := snaps[i%len(snaps)]
-		p := s.plan
-		p.load(sn.jobs, sn.now)
-		tOrder, tChains := p.minMin(sn.free)
-		p.dec.SetTemplate(tOrder, tChains)
-		scratch := make([]float64, len(sn.free))
-		ev := ga.EvaluatorFunc(func(g ga.Genome) ga.Objectives {
-			o, ch := p.dec.Decode(g)
-			return p.plan(o, ch, sn.free, scratch, nil)
-		})
-		seedG := ga.Genome{}
-		for _, j := range tOrder {
-			seedG = append(seedG, ga.Gene{Job: j, Res: tChains[j][0]})
-		}
+		s.plan.load(sn.jobs, sn.now)
+		ev, seedG := s.plan.evaluator(sn.free)
 		gc := cfg.GA
 		gcfg := eaopt.GAConfig{NPops: 1, PopSize: uint(gc.Population), NGenerations: uint(gc.Generations), HofSize: 1,
 			Model: mgaModel{w: gc.Weights, pcut: gc.PCut, maxL: 2 * len(sn.jobs) * cfg.MaxChain},

@@ -116,19 +116,8 @@ func BenchmarkGAEffect(b *testing.B) {
 		var dMs, dAu []float64
 		improved := 0
 		for bi, sn := range snaps {
-			p := s.plan
-			p.load(sn.jobs, sn.now)
-			tOrder, tChains := p.minMin(sn.free)
-			p.dec.SetTemplate(tOrder, tChains)
-			scratch := make([]float64, len(sn.free))
-			ev := ga.EvaluatorFunc(func(g ga.Genome) ga.Objectives {
-				o, ch := p.dec.Decode(g)
-				return p.plan(o, ch, sn.free, scratch, nil)
-			})
-			var seed ga.Genome
-			for _, j := range tOrder {
-				seed = append(seed, ga.Gene{Job: j, Res: tChains[j][0]})
-			}
+			s.plan.load(sn.jobs, sn.now)
+			ev, seed := s.plan.evaluator(sn.free)
 			tmpl := ev.Evaluate(seed)
 			cfg := s.cfg.GA
 			cfg.Jobs, cfg.Resources = len(sn.jobs), len(res)

@@ -338,14 +338,10 @@ func (p *planner) minMin(free []float64) (order []int, chains [][]int) {
 	return order, chains
 }
 
-// mga maps the loaded batch with the messy GA (§4): the Min-Min mapping is
-// one member of the initial population and the template that completes
-// genomes missing a job; chains are cut at MaxChain.
-func (s *Scheduler) mga(free []float64) (order []int, chains [][]int) {
-	p := s.plan
-	if s.batchHook != nil {
-		s.batchHook(p, free)
-	}
+// evaluator returns the mGA's view of the loaded batch after the expected
+// free times free: the evaluator of a genome (decoded against the Min-Min
+// template) and the template as a genome, the seed of the population.
+func (p *planner) evaluator(free []float64) (ga.Evaluator, ga.Genome) {
 	tOrder, tChains := p.minMin(free)
 	p.dec.SetTemplate(tOrder, tChains)
 	scratch := make([]float64, len(free))
@@ -357,11 +353,23 @@ func (s *Scheduler) mga(free []float64) (order []int, chains [][]int) {
 	for _, j := range tOrder {
 		seed = append(seed, ga.Gene{Job: j, Res: tChains[j][0]})
 	}
+	return ev, seed
+}
+
+// mga maps the loaded batch with the messy GA (§4): the Min-Min mapping is
+// one member of the initial population and the template that completes
+// genomes missing a job; chains are cut at MaxChain.
+func (s *Scheduler) mga(free []float64) (order []int, chains [][]int) {
+	p := s.plan
+	if s.batchHook != nil {
+		s.batchHook(p, free)
+	}
+	ev, seed := p.evaluator(free)
 	cfg := s.cfg.GA
 	cfg.Jobs, cfg.Resources = len(p.jobs), len(s.rs)
 	res, err := ga.Run(cfg, ev, []ga.Genome{seed}, s.gaRng)
 	if err != nil {
-		return tOrder, tChains // unreachable: the configuration was validated
+		res.Best = seed // unreachable: the configuration was validated
 	}
 	tms := ev.Evaluate(seed).Makespan
 	if tms > 0 {

@@ -2,7 +2,6 @@ package stms
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -250,27 +249,7 @@ func (k *checker) Pass(c *sim.Cluster, ch sim.Changes) {
 // randomRun simulates a small seed002 workload with frequent failures.
 func randomRun(t *testing.T, sc Scheme, seed uint64, check bool) (*Scheduler, []*sim.Job) {
 	t.Helper()
-	p := seed002.Default()
-	p.Jobs, p.Resources, p.Class = 300, 6, seed002.Class2
-	p.FailureCoeff = seed002.Interval{Lo: 1e-4, Hi: 1e-3}
-	g, err := seed002.New(p, rand.New(rand.NewPCG(seed, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res []Resource
-	for _, r := range g.Resources() {
-		res = append(res, Resource{Speed: r.Availability, Bandwidth: r.Bandwidth, Lambda: r.FailureCoeff, RAL: r.AvailabilityLevel})
-	}
-	var attrs []Job
-	var jobs []*sim.Job
-	for {
-		j, err := g.Next()
-		if err == io.EOF {
-			break
-		}
-		attrs = append(attrs, Job{Size: j.Size, Data: j.DataSize, SDV: j.ServiceDemand, Deadline: j.Deadline})
-		jobs = append(jobs, sim.NewJob(int64(len(jobs)+1), j.Submit, []int{1}, j.Size*1e4/3, j.Size*1e6, 0))
-	}
+	res, attrs, jobs := benchWorld(t, seed, 300, 6, seed002.Class2, 0)
 	cfg := DefaultConfig(sc)
 	cfg.Batch, cfg.GA.Generations = 20, 20
 	cfg.FailureSeed = [2]uint64{seed, 7}
