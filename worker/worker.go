@@ -97,7 +97,9 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	setupCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	// Long enough for a cluster to form and place its replicas
+	// (broker.ClusterFormWait) after a broker restart.
+	setupCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	cons, err := broker.EnsureExists(setupCtx, js, cfg.Topology)
 	cancel()
 	if err != nil && ctx.Err() != nil {

@@ -66,6 +66,9 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 		return 1
 	}
 	cells := spec.Cells()
+	if topo.Logf == nil {
+		topo.Logf = func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
+	}
 	sum, runErr := coordinator.Run(ctx, js, coordinator.Config{
 		Experiment: spec.Name, Cells: cells, Done: done, Sink: out, Topology: topo,
 		Progress: coordinator.NewProgress(stdout, every),
@@ -89,6 +92,9 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary) {
 	fmt.Fprintf(w, "experiment %s: %d cells, %d done before, %d ok, %d failed this run, in %s\n",
 		spec.Name, s.Total, s.Skipped, s.OK, s.Failed, s.Wall.Round(time.Millisecond))
+	if s.Duplicates > 0 {
+		fmt.Fprintf(w, "%d duplicate results dropped (cells run twice after a redelivery; each kept once)\n", s.Duplicates)
+	}
 	fmt.Fprintf(w, "output: %s\n", spec.Output)
 	const show = 10
 	for i, f := range s.Failures {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -56,7 +57,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm worker: %d slots on %s\n", *slots, nc.ConnectedUrlRedacted())
 	}
 	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: farmCellRunner(), Grace: *grace,
-		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf})
+		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf, Topology: broker.Topology{Logf: logf}})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1
