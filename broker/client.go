@@ -25,6 +25,9 @@ type ClientOptions struct {
 	CertFile, KeyFile string
 	// Name is the connection name shown by the server.
 	Name string
+	// Logf, when set, is told when the connection is lost and when it is
+	// re-established (to which server).
+	Logf func(format string, args ...any)
 	// ConnectTimeout is how long Dial keeps retrying while the server is
 	// unreachable (it may still be starting); 30s when zero. Authentication
 	// and TLS errors are not retried.
@@ -67,6 +70,15 @@ func Dial(o ClientOptions) (*nats.Conn, error) {
 		nats.RetryOnFailedConnect(false),
 		nats.PingInterval(5 * time.Second),
 		nats.MaxPingsOutstanding(2),
+	}
+	if o.Logf != nil {
+		opts = append(opts,
+			nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+				o.Logf("nats: connection lost (%v); reconnecting", err)
+			}),
+			nats.ReconnectHandler(func(nc *nats.Conn) {
+				o.Logf("nats: reconnected to %s", nc.ConnectedUrlRedacted())
+			}))
 	}
 	switch {
 	case o.User != "":

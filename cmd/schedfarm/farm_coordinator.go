@@ -35,7 +35,7 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return 1
 	}
-	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name)
+	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return 1
@@ -46,9 +46,12 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	return farmCoordinate(ctx, nc, spec, sf.topo.topology(), sf.every, stdout, stderr)
 }
 
-// farmDial connects with the flags' settings.
-func farmDial(nf natsFlags, name string) (*nats.Conn, error) {
-	return broker.Dial(nf.options(name))
+// farmDial connects with the flags' settings; connection losses and
+// reconnections are reported on stderr.
+func farmDial(nf natsFlags, name string, stderr io.Writer) (*nats.Conn, error) {
+	o := nf.options(name)
+	o.Logf = func(f string, a ...any) { fmt.Fprintf(stderr, "%s: "+f+"\n", append([]any{name}, a...)...) }
+	return broker.Dial(o)
 }
 
 // farmCoordinate runs the coordinator for spec over nc, writes the output and

@@ -345,16 +345,22 @@ func (p *farmProc) stop(t *testing.T, what string) {
 	}
 }
 
-// readOutputOnce reads the Parquet output of the spec at specPath and checks
-// that it has each of the spec's cells exactly once; it returns the records
-// by cell id.
+// readOutputOnce reads the Parquet output of the spec at specPath (written
+// by a coordinator that ran in the spec's directory) and checks that it has
+// each of the spec's cells exactly once; it returns the records by cell id.
 func readOutputOnce(t *testing.T, specPath string) map[string]*results.Record {
+	t.Helper()
+	return readOutputIn(t, specPath, filepath.Dir(specPath))
+}
+
+// readOutputIn is readOutputOnce for a coordinator that ran in workDir.
+func readOutputIn(t *testing.T, specPath, workDir string) map[string]*results.Record {
 	t.Helper()
 	spec, err := farmLoadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := results.ReadFile(filepath.Join(filepath.Dir(specPath), spec.Output))
+	recs, err := results.ReadFile(filepath.Join(workDir, spec.Output))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm worker: --slots %d: want at least 1\n", *slots)
 		return 2
 	}
-	nc, err := farmDial(nf, "schedfarm worker "+*id)
+	nc, err := farmDial(nf, "schedfarm worker "+*id, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1
