@@ -85,7 +85,9 @@ func BenchmarkClusterThroughput(b *testing.B) {
 			coordJS, workJS := dial("coordinator"), dial("worker")
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
-			go func() { done <- worker.Run(ctx, workJS, worker.Config{ID: "bench", Slots: 2, Runner: worker.RunnerFunc(okRunner)}) }()
+			go func() {
+				done <- worker.Run(ctx, workJS, worker.Config{ID: "bench", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
+			}()
 			defer func() {
 				cancel()
 				if err := <-done; err != nil {
