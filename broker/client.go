@@ -74,7 +74,9 @@ func Dial(o ClientOptions) (*nats.Conn, error) {
 	if o.Logf != nil {
 		opts = append(opts,
 			nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
-				o.Logf("nats: connection lost (%v); reconnecting", err)
+				if err != nil { // nil: closed on purpose
+					o.Logf("nats: connection lost (%v); reconnecting", err)
+				}
 			}),
 			nats.ReconnectHandler(func(nc *nats.Conn) {
 				o.Logf("nats: reconnected to %s", nc.ConnectedUrlRedacted())

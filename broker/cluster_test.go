@@ -70,8 +70,8 @@ func urls(srvs []*broker.Server) string {
 // stream's leader goes down the stream keeps its messages and takes new
 // ones.
 func TestClusterStreamsHaveThreeReplicasAndSurviveTheLeader(t *testing.T) {
-	srvs := startCluster(t, "tok")
-	nc, err := broker.Dial(broker.ClientOptions{URL: urls(srvs), Token: "tok", ConnectTimeout: 10 * time.Second})
+	srvs := startCluster(t, "t+k/=x") // base64 characters: the token travels in route URLs
+	nc, err := broker.Dial(broker.ClientOptions{URL: urls(srvs), Token: "t+k/=x", ConnectTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

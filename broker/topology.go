@@ -195,12 +195,17 @@ func transient(err error) bool {
 }
 
 // retry calls op until it succeeds, fails with an error that is not
-// transient, ctx ends or apiWait has passed.
+// transient, ctx ends or apiWait has passed. Each call gets a deadline that
+// starts at half a second and doubles up to 5 s: a request sent before a
+// cluster has its leaders goes unanswered, and waiting out the NATS default
+// of 5 s for it would make every start of a cluster seconds slower. The
+// operations retried are idempotent.
 func retry(ctx context.Context, op func(ctx context.Context) error) error {
 	deadline := time.Now().Add(apiWait)
-	wait := 100 * time.Millisecond
+	wait, callWait := 100*time.Millisecond, 500*time.Millisecond
 	for {
-		callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		callCtx, cancel := context.WithTimeout(ctx, callWait)
+		callWait = min(2*callWait, 5*time.Second)
 		err := op(callCtx)
 		cancel()
 		if err == nil || !transient(err) || ctx.Err() != nil || time.Now().After(deadline) {
