@@ -115,6 +115,23 @@ func TestClusterStreamsHaveThreeReplicasAndSurviveTheLeader(t *testing.T) {
 		}
 	}
 	leader := st.CachedInfo().Cluster.Leader
+	// A second client connected to the leader alone: it learns the other
+	// servers from the cluster and fails over to one of them.
+	var leaderURL string
+	for _, s := range srvs {
+		if s.Name() == leader {
+			leaderURL = s.ClientURL()
+		}
+	}
+	nc2, err := broker.Dial(broker.ClientOptions{URL: leaderURL, Token: "t+k/=x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc2.Close()
+	js2, err := jetstream.New(nc2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, s := range srvs {
 		if s.Name() == leader {
 			t.Logf("shutting down %s, the leader of %s", leader, broker.CellsStream)
@@ -122,18 +139,23 @@ func TestClusterStreamsHaveThreeReplicasAndSurviveTheLeader(t *testing.T) {
 		}
 	}
 	// The stream elects a new leader, keeps the five cells and takes a
-	// sixth.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := js.Publish(pctx, broker.CellSubject("exp", "5"), []byte("cell"))
-		cancel()
-		if err == nil {
-			break
+	// sixth, from either client.
+	for i, js := range []jetstream.JetStream{js, js2} {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			_, err := js.Publish(pctx, broker.CellSubject("exp", "5"), []byte("cell"), jetstream.WithMsgID("sixth"))
+			cancel()
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("client %d: publish after the leader went down: %v", i+1, err)
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("publish after the leader went down: %v", err)
-		}
+	}
+	if u := nc2.ConnectedUrl(); u == leaderURL || u == "" {
+		t.Errorf("client of the leader alone is connected to %q; want another server", u)
 	}
 	info, err := st.Info(ctx)
 	if err != nil {

@@ -496,20 +496,6 @@ func waitMarker(t *testing.T, dir string, d time.Duration) string {
 	return string(id)
 }
 
-// streamMsgs is the number of messages in a stream.
-func streamMsgs(t *testing.T, js jetstream.JetStream, name string) uint64 {
-	t.Helper()
-	st, err := js.Stream(context.Background(), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := st.Info(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return info.State.Msgs
-}
-
 // TestDockerWorkerKilledMidCell: `docker kill` of a worker container in the
 // middle of a cell; the cell is redelivered after the ack wait and run by
 // the compose file's workers; every cell exactly once.
@@ -709,7 +695,8 @@ func TestDockerClusterLeaderKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("cells stream leader after the kill: %s", info.Cluster.Leader)
+	t.Logf("cells stream leader after the kill: %s; clients that failed over from %s: %d", info.Cluster.Leader, leader,
+		strings.Count(p.logs("coordinator")+p.logs("worker"), "nats: reconnected"))
 	if info.Cluster.Leader == leader || info.Cluster.Leader == "" {
 		t.Errorf("cells stream leader %q after killing %s; want another", info.Cluster.Leader, leader)
 	}

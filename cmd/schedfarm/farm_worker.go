@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -39,7 +40,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm worker: --slots %d: want at least 1\n", *slots)
 		return 2
 	}
-	nc, err := farmDial(nf, "schedfarm worker "+*id, stderr)
+	nc, err := farmDial(nf, strings.TrimSpace("schedfarm worker "+*id), stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1
