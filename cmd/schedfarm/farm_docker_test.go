@@ -101,6 +101,7 @@ func testImage(t *testing.T, faults bool) string {
 	}
 	err, done := images.built[tag]
 	if !done {
+		old, _ := dockerTry("image", "inspect", "-f", "{{.Id}}", tag)
 		cmd := exec.Command(filepath.Join(repoRoot(t), "scripts", "build-image"), "--tag", tag)
 		cmd.Env = append(os.Environ(), "GO_TAGS="+tags)
 		out, cerr := cmd.CombinedOutput()
@@ -108,6 +109,11 @@ func testImage(t *testing.T, faults bool) string {
 			err = fmt.Errorf("scripts/build-image --tag %s: %v\n%s", tag, cerr, out)
 		}
 		images.built[tag] = err
+		// The previous build of the tag, now untagged, goes (unless another
+		// tag or a container still uses it).
+		if now, _ := dockerTry("image", "inspect", "-f", "{{.Id}}", tag); cerr == nil && strings.HasPrefix(old, "sha256:") && old != now {
+			_, _ = dockerTry("image", "rm", old)
+		}
 	}
 	if err != nil {
 		t.Fatal(err)
