@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
@@ -57,6 +58,21 @@ func startCluster(t *testing.T, token string) []*broker.Server {
 	return srvs
 }
 
+// dialJS connects to url with token until the test ends.
+func dialJS(t *testing.T, url, token string) (*nats.Conn, jetstream.JetStream) {
+	t.Helper()
+	nc, err := broker.Dial(broker.ClientOptions{URL: url, Token: token, ConnectTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nc, js
+}
+
 func urls(srvs []*broker.Server) string {
 	var us []string
 	for _, s := range srvs {
@@ -71,15 +87,7 @@ func urls(srvs []*broker.Server) string {
 // ones.
 func TestClusterStreamsHaveThreeReplicasAndSurviveTheLeader(t *testing.T) {
 	srvs := startCluster(t, "t+k/=x") // base64 characters: the token travels in route URLs
-	nc, err := broker.Dial(broker.ClientOptions{URL: urls(srvs), Token: "t+k/=x", ConnectTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nc, js := dialJS(t, urls(srvs), "t+k/=x")
 	if !broker.Clustered(js) {
 		t.Fatalf("client connected to %s reports no cluster", nc.ConnectedUrl())
 	}
@@ -123,15 +131,7 @@ func TestClusterStreamsHaveThreeReplicasAndSurviveTheLeader(t *testing.T) {
 			leaderURL = s.ClientURL()
 		}
 	}
-	nc2, err := broker.Dial(broker.ClientOptions{URL: leaderURL, Token: "t+k/=x"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc2.Close()
-	js2, err := jetstream.New(nc2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nc2, js2 := dialJS(t, leaderURL, "t+k/=x")
 	for _, s := range srvs {
 		if s.Name() == leader {
 			t.Logf("shutting down %s, the leader of %s", leader, broker.CellsStream)
