@@ -577,7 +577,9 @@ func TestDockerWorkerDisconnected(t *testing.T) {
 	requireDocker(t)
 	image := testImage(t, true)
 	p := newComposeProject(t, "docker-compose.yml", image, map[string]string{"faults.yml": faultsOverride})
-	p.env = append(p.env, "SCHEDFARM_ACK_WAIT=3s", "SCHEDFARM_FAULT_DELAY=300ms")
+	// The compose worker takes 0.6 s a cell: the 11 other cells outlast the
+	// cut-off cell's redelivery (3 s ack wait) by seconds.
+	p.env = append(p.env, "SCHEDFARM_ACK_WAIT=3s", "SCHEDFARM_FAULT_DELAY=600ms")
 	p.compose("up", "-d", "--scale", "worker=0")
 	network := p.network("broker")
 	marks := p.mkdirShared("marks")
