@@ -109,10 +109,12 @@ func testImage(t *testing.T, faults bool) string {
 			err = fmt.Errorf("scripts/build-image --tag %s: %v\n%s", tag, cerr, out)
 		}
 		images.built[tag] = err
-		// The previous build of the tag, now untagged, goes (unless another
-		// tag or a container still uses it).
+		// The previous build of the tag goes if nothing else names it now
+		// (another tag, e.g. schedfarm:latest of the same build, keeps it).
 		if now, _ := dockerTry("image", "inspect", "-f", "{{.Id}}", tag); cerr == nil && strings.HasPrefix(old, "sha256:") && old != now {
-			_, _ = dockerTry("image", "rm", old)
+			if tags, err := dockerTry("image", "inspect", "-f", "{{len .RepoTags}}", old); err == nil && tags == "0" {
+				_, _ = dockerTry("image", "rm", old)
+			}
 		}
 	}
 	if err != nil {
