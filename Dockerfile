@@ -1,24 +1,19 @@
-# One image for every schedfarm role (broker, coordinator, worker, run).
-# Build: docker build -t schedfarm .   (docker compose build does the same)
-
-FROM golang:1.26 AS build
-WORKDIR /src
-COPY go.mod go.sum ./
-RUN go mod download
-COPY . .
-ARG VERSION=0.1.0-dev
-# The build context has no .git, so the commit comes in as a build argument:
-#   docker compose build --build-arg COMMIT=$(git rev-parse HEAD)
-ARG COMMIT=unknown
-RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
-      -ldflags "-s -w -X github.com/schedfarm/schedfarm/internal/buildinfo.Version=${VERSION} -X github.com/schedfarm/schedfarm/internal/buildinfo.CommitOverride=${COMMIT}" \
-      -o /out/schedfarm ./cmd/schedfarm
-
-# A static binary needs no libc: distroless/static has CA certificates (for
-# TLS to a remote broker) and nothing else.
-FROM gcr.io/distroless/static-debian12
-COPY --from=build /out/schedfarm /usr/local/bin/schedfarm
+# The schedfarm image: the static binary FROM scratch, nothing pulled.
+# Build it with scripts/build-image, which compiles the binary on this
+# machine and stages the build context this file expects:
+#
+#   rootfs/    /usr/local/bin/schedfarm, /etc/ssl/certs/ca-certificates.crt
+#              (for TLS to remote brokers), /etc/passwd and /etc/group
+#   writable/  /data and /state, owned by the schedfarm user
+#
+# One image for every role: broker, coordinator, worker, run.
+# Dockerfile.multistage builds the same image where golang:1.26 can be
+# pulled; its runtime stage is this file's, line for line.
+FROM scratch
+COPY rootfs/ /
+COPY --chown=65532:65532 writable/ /
+USER 65532:65532
 WORKDIR /data
-EXPOSE 4222
+EXPOSE 4222 6222
 ENTRYPOINT ["/usr/local/bin/schedfarm"]
 CMD ["--help"]

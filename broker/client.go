@@ -12,7 +12,8 @@ import (
 // machine.
 type ClientOptions struct {
 	// URL of the server, e.g. "nats://broker:4222" or "tls://host:4222";
-	// several may be given separated by commas.
+	// several may be given separated by commas (the servers of a cluster):
+	// the client connects to one of them and fails over to the others.
 	URL string
 	// User and Password, or Token; at most one form.
 	User, Password string
@@ -24,6 +25,9 @@ type ClientOptions struct {
 	CertFile, KeyFile string
 	// Name is the connection name shown by the server.
 	Name string
+	// Logf, when set, is told when the connection is lost and when it is
+	// re-established (to which server).
+	Logf func(format string, args ...any)
 	// ConnectTimeout is how long Dial keeps retrying while the server is
 	// unreachable (it may still be starting); 30s when zero. Authentication
 	// and TLS errors are not retried.
@@ -49,7 +53,12 @@ func (o ClientOptions) Validate() error {
 }
 
 // Dial connects to the server described by o. The connection reconnects
-// forever, so that workers and coordinators ride out a broker restart.
+// forever, so that workers and coordinators ride out a broker restart, and
+// given several URLs (or a cluster that announces its other servers) fails
+// over to another server. It pings the server every 5 s and gives the
+// connection up after two unanswered pings, so a server that vanished
+// without closing its connections (a killed container, a cut link) is
+// noticed within about 15 s instead of the NATS default of minutes.
 func Dial(o ClientOptions) (*nats.Conn, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -59,6 +68,19 @@ func Dial(o ClientOptions) (*nats.Conn, error) {
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(500 * time.Millisecond),
 		nats.RetryOnFailedConnect(false),
+		nats.PingInterval(5 * time.Second),
+		nats.MaxPingsOutstanding(2),
+	}
+	if o.Logf != nil {
+		opts = append(opts,
+			nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+				if err != nil { // nil: closed on purpose
+					o.Logf("nats: connection lost (%v); reconnecting", err)
+				}
+			}),
+			nats.ReconnectHandler(func(nc *nats.Conn) {
+				o.Logf("nats: reconnected to %s", nc.ConnectedUrlRedacted())
+			}))
 	}
 	switch {
 	case o.User != "":

@@ -24,4 +24,12 @@
 //     stored by the worker before it publishes the result, under
 //     JobsObjectName(experiment, cell id, cell message sequence), loaded by
 //     the coordinator and deleted once the result is durable.
+//
+// A server may join a NATS cluster (Options.Cluster: a cluster name, a route
+// listener and the other servers' routes, authenticated with the server's
+// own token or user/password). On a cluster the topology is created with
+// three replicas (Topology.Replicas), so the farm survives the loss of one
+// of three servers; clients list every server and fail over (Dial). A
+// server that listens beyond loopback without credentials refuses to start
+// unless Options.Insecure is set.
 package broker

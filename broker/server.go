@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -31,10 +33,52 @@ type Options struct {
 	// TLS.
 	TLSCert, TLSKey string
 	// Name of the server, shown in logs and monitoring; "schedfarm" when empty.
+	// Every server of a cluster needs a name of its own.
 	Name string
+	// Cluster, when its Name is set, makes the server one of a NATS cluster
+	// with JetStream (see ClusterOptions).
+	Cluster ClusterOptions
+	// Insecure lets the server listen on a non-loopback address without
+	// credentials. Without it such a server refuses to start: anyone who
+	// reaches the port could publish cells (which name files for workers to
+	// read) and read every result.
+	Insecure bool
 	// Logf, when set, receives the server's notices and errors.
 	Logf func(format string, args ...any)
 }
+
+// ClusterOptions join a server to a NATS cluster. Three servers, each
+// listing the others (or all three) as routes, form a JetStream cluster in
+// which the farm's streams keep three replicas (see Topology).
+type ClusterOptions struct {
+	// Name of the cluster, the same on every server; empty for a single
+	// server.
+	Name string
+	// Host and Port to listen on for routes from the other servers.
+	Host string
+	Port int
+	// Routes are the other servers' route URLs, e.g. nats://b2:6222; a
+	// server's own URL may be among them (it is recognised and skipped).
+	Routes []string
+}
+
+// RouteUser is the user name routes authenticate with when the server has
+// a token: the token is its password, so one secret guards clients and
+// routes alike.
+const RouteUser = "schedfarm-route"
+
+// IsLoopback reports whether host (a name or an address) is a loopback
+// address: "localhost", 127.0.0.0/8 or ::1. The empty host and 0.0.0.0 /
+// :: mean every interface, which is not loopback.
+func IsLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (o Options) hasCredentials() bool { return o.User != "" || o.Token != "" }
 
 // Validate reports every problem of o at once.
 func (o Options) Validate() error {
@@ -54,7 +98,68 @@ func (o Options) Validate() error {
 	if (o.TLSCert == "") != (o.TLSKey == "") {
 		errs = append(errs, errors.New("TLS: only one of certificate and key is set; want both PEM files or neither"))
 	}
+	if !o.NoListen && !IsLoopback(o.Host) && !o.hasCredentials() && !o.Insecure {
+		errs = append(errs, fmt.Errorf("listening on %s with no credentials: anyone who reaches the port could run cells and read results; "+
+			"want a token or user/password (--token, SCHEDFARM_NATS_TOKEN), a loopback address (--listen 127.0.0.1:4222), or --insecure to allow it", hostOrAll(o.Host)))
+	}
+	c := o.Cluster
+	clustered := c.Name != "" || c.Port != 0 || len(c.Routes) > 0
+	if clustered {
+		if c.Name == "" {
+			errs = append(errs, errors.New("cluster name: empty; want the same name on every server of the cluster (--cluster-name)"))
+		}
+		if o.Name == "" {
+			errs = append(errs, errors.New("server name: empty; every server of a cluster needs a name of its own (--server-name)"))
+		}
+		if c.Port < -1 || c.Port == 0 || c.Port > 65535 {
+			errs = append(errs, fmt.Errorf("cluster port %d: want -1 (any free port) or 1..65535 (--cluster host:port, e.g. 0.0.0.0:6222)", c.Port))
+		}
+		if o.NoListen {
+			errs = append(errs, errors.New("cluster: a server without a client listener cannot be part of a cluster"))
+		}
+		if !IsLoopback(c.Host) && !o.hasCredentials() && !o.Insecure {
+			errs = append(errs, fmt.Errorf("cluster listener on %s with no credentials: any server that reaches the port could join the cluster; "+
+				"want a token or user/password (routes authenticate with them), a loopback address, or --insecure", hostOrAll(c.Host)))
+		}
+		for i, r := range c.Routes {
+			u, err := url.Parse(r)
+			if err != nil || u.Host == "" || (u.Scheme != "nats" && u.Scheme != "nats-route") {
+				errs = append(errs, fmt.Errorf("route %d %q: want nats://host:port, e.g. nats://broker2:6222", i+1, r))
+			}
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// hostOrAll names a listen host for messages.
+func hostOrAll(h string) string {
+	switch h {
+	case "", "0.0.0.0", "::":
+		return "every interface"
+	}
+	return h
+}
+
+// routeURLs parses the routes and gives each the route credentials derived
+// from the server's own (unless it carries credentials of its own).
+func (o Options) routeURLs() []*url.URL {
+	var urls []*url.URL
+	for _, r := range o.Cluster.Routes {
+		u, err := url.Parse(strings.TrimSpace(r))
+		if err != nil {
+			continue // reported by Validate
+		}
+		if u.User == nil {
+			switch {
+			case o.User != "":
+				u.User = url.UserPassword(o.User, o.Password)
+			case o.Token != "":
+				u.User = url.UserPassword(RouteUser, o.Token)
+			}
+		}
+		urls = append(urls, u)
+	}
+	return urls
 }
 
 // Server is a running embedded NATS server with JetStream.
@@ -93,6 +198,19 @@ func Start(o Options) (*Server, error) {
 	}
 	if so.Host == "" {
 		so.Host = "0.0.0.0"
+	}
+	if c := o.Cluster; c.Name != "" {
+		so.Cluster = server.ClusterOpts{Name: c.Name, Host: c.Host, Port: c.Port}
+		switch {
+		case o.User != "":
+			so.Cluster.Username, so.Cluster.Password = o.User, o.Password
+		case o.Token != "":
+			so.Cluster.Username, so.Cluster.Password = RouteUser, o.Token
+		}
+		if so.Cluster.Host == "" {
+			so.Cluster.Host = "0.0.0.0"
+		}
+		so.Routes = o.routeURLs()
 	}
 	if o.TLSCert != "" {
 		tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.TLSCert, KeyFile: o.TLSKey})
@@ -138,6 +256,23 @@ func (s *Server) ClientURL() string {
 	}
 	return scheme + "://" + net.JoinHostPort(host, strconv.Itoa(addr.Port))
 }
+
+// ClusterAddr is the address the server listens on for routes ("" when it
+// is not part of a cluster); with a cluster port of -1 it tells the port
+// picked.
+func (s *Server) ClusterAddr() string {
+	if s.opts.Cluster.Name == "" {
+		return ""
+	}
+	addr := s.ns.ClusterAddr()
+	if addr == nil {
+		return ""
+	}
+	return addr.String()
+}
+
+// Name is the server's name.
+func (s *Server) Name() string { return s.ns.Name() }
 
 // Connect opens an in-process client connection to the server with its own
 // credentials, whatever its listener settings.

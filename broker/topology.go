@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -112,9 +113,27 @@ type Topology struct {
 	AckWait time.Duration
 	// MaxDeliver of the workers consumer; DefaultMaxDeliver when zero.
 	MaxDeliver int
-	// Replicas of every stream (1 for a single server); 1 when zero.
+	// Replicas of every stream and of the jobs object store when they are
+	// created. Zero picks them: 1 on a single server, 3 on a NATS cluster
+	// (a server that reports a cluster name). A cluster that cannot place
+	// three replicas within ClusterFormWait (fewer than three JetStream
+	// servers up) gets 1, with a note to Logf. Existing streams keep
+	// theirs.
 	Replicas int
+	// Logf, when set, receives notes about the setup: waiting for a cluster
+	// to form, settling for fewer replicas.
+	Logf func(format string, args ...any)
 }
+
+// ClusterFormWait is how long creating a stream on a cluster keeps trying
+// to place three replicas (the other servers may still be starting)
+// before it settles for one.
+var ClusterFormWait = 20 * time.Second
+
+// apiWait bounds how long a JetStream API call of the setup is retried
+// while the server answers that JetStream is not available yet (a cluster
+// electing its meta leader, a restarting server).
+const apiWait = time.Minute
 
 func (t Topology) withDefaults() Topology {
 	if t.AckWait <= 0 {
@@ -123,10 +142,122 @@ func (t Topology) withDefaults() Topology {
 	if t.MaxDeliver <= 0 {
 		t.MaxDeliver = DefaultMaxDeliver
 	}
-	if t.Replicas <= 0 {
-		t.Replicas = 1
+	if t.Logf == nil {
+		t.Logf = func(string, ...any) {}
 	}
 	return t
+}
+
+// Clustered reports whether the server js is connected to is part of a
+// NATS cluster.
+func Clustered(js jetstream.JetStream) bool {
+	return js.Conn().ConnectedClusterName() != ""
+}
+
+// apiCode is the JetStream error code of err, 0 when it has none.
+func apiCode(err error) jetstream.ErrorCode {
+	var ae *jetstream.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode
+	}
+	return 0
+}
+
+// Server error codes of nats-server that the setup handles.
+const (
+	errCodeClusterNoPeers        jetstream.ErrorCode = 10005 // no suitable peers for placement
+	errCodeClusterNotAvail       jetstream.ErrorCode = 10008 // JetStream system temporarily unavailable
+	errCodeInsufficientResources jetstream.ErrorCode = 10023
+	errCodeReplicasNotSupported  jetstream.ErrorCode = 10074 // replicas > 1 in non-clustered mode
+)
+
+// placementFailed reports whether err says the servers cannot hold the
+// replicas asked for.
+func placementFailed(err error) bool {
+	switch apiCode(err) {
+	case errCodeClusterNoPeers, errCodeInsufficientResources, errCodeReplicasNotSupported:
+		return true
+	}
+	return false
+}
+
+// transient reports whether err may go away by itself: no answer (yet),
+// JetStream not available (yet), a connection being re-established.
+func transient(err error) bool {
+	switch apiCode(err) {
+	case errCodeClusterNotAvail, jetstream.JSErrCodeJetStreamNotEnabled, jetstream.JSErrCodeJetStreamNotEnabledForAccount:
+		return true
+	}
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrConnectionReconnecting) ||
+		errors.Is(err, nats.ErrDisconnected)
+}
+
+// retry calls op until it succeeds, fails with an error that is not
+// transient, ctx ends or apiWait has passed. Each call gets a deadline that
+// starts at half a second and doubles up to 5 s: a request sent before a
+// cluster has its leaders goes unanswered, and waiting out the NATS default
+// of 5 s for it would make every start of a cluster seconds slower. The
+// operations retried are idempotent.
+func retry(ctx context.Context, op func(ctx context.Context) error) error {
+	deadline := time.Now().Add(apiWait)
+	wait, callWait := 100*time.Millisecond, 500*time.Millisecond
+	for {
+		callCtx, cancel := context.WithTimeout(ctx, callWait)
+		callWait = min(2*callWait, 5*time.Second)
+		err := op(callCtx)
+		cancel()
+		if err == nil || !transient(err) || ctx.Err() != nil || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// create runs create (which makes one stream or bucket with the replicas
+// given) with t's replica choice: t.Replicas when set; otherwise 3 on a
+// cluster, waiting up to ClusterFormWait for the cluster to place them and
+// then settling for 1, and 1 on a single server.
+func (t Topology) create(ctx context.Context, js jetstream.JetStream, what string, create func(ctx context.Context, replicas int) error) error {
+	replicas, auto := t.Replicas, t.Replicas <= 0
+	if auto {
+		replicas = 1
+		if Clustered(js) {
+			replicas = 3
+		}
+	}
+	deadline := time.Now().Add(ClusterFormWait)
+	waiting := false
+	for {
+		err := retry(ctx, func(ctx context.Context) error { return create(ctx, replicas) })
+		if err == nil || !auto || replicas == 1 || !placementFailed(err) {
+			if err != nil {
+				return fmt.Errorf("create %s with %d replicas: %w", what, replicas, err)
+			}
+			return nil
+		}
+		if time.Now().After(deadline) {
+			t.Logf("schedfarm: %s: the cluster could not place %d replicas within %v (%v); created with 1 replica, which a broker failure can lose",
+				what, replicas, ClusterFormWait, err)
+			replicas = 1
+			continue
+		}
+		if !waiting {
+			t.Logf("schedfarm: %s: waiting up to %v for the cluster to place %d replicas (%v)", what, ClusterFormWait, replicas, err)
+			waiting = true
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("create %s: %w", what, ctx.Err())
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
 
 func (t Topology) streams() []jetstream.StreamConfig {
@@ -138,7 +269,6 @@ func (t Topology) streams() []jetstream.StreamConfig {
 			Retention:   jetstream.WorkQueuePolicy,
 			Storage:     jetstream.FileStorage,
 			Duplicates:  DedupeWindow,
-			Replicas:    t.Replicas,
 		},
 		{
 			Name:        ResultsStream,
@@ -147,7 +277,6 @@ func (t Topology) streams() []jetstream.StreamConfig {
 			Retention:   jetstream.WorkQueuePolicy,
 			Storage:     jetstream.FileStorage,
 			Duplicates:  DedupeWindow,
-			Replicas:    t.Replicas,
 		},
 		{
 			Name:        AdvisoriesStream,
@@ -156,7 +285,6 @@ func (t Topology) streams() []jetstream.StreamConfig {
 			Retention:   jetstream.LimitsPolicy,
 			Storage:     jetstream.FileStorage,
 			MaxAge:      7 * 24 * time.Hour,
-			Replicas:    t.Replicas,
 		},
 	}
 }
@@ -167,9 +295,8 @@ func (t Topology) jobsBucket() jetstream.ObjectStoreConfig {
 		Description: "schedfarm per-job records of results too large for one message",
 		// The coordinator deletes an object once its result is durable; the
 		// TTL only reclaims objects of results nobody collected.
-		TTL:      7 * 24 * time.Hour,
-		Storage:  jetstream.FileStorage,
-		Replicas: t.Replicas,
+		TTL:     7 * 24 * time.Hour,
+		Storage: jetstream.FileStorage,
 	}
 }
 
@@ -184,19 +311,28 @@ func JobsObjectName(experiment, cellID string, seq uint64) string {
 // settings when it does not exist.
 func JobsStore(ctx context.Context, js jetstream.JetStream, t Topology) (jetstream.ObjectStore, error) {
 	t = t.withDefaults()
-	os, err := js.ObjectStore(ctx, JobsBucket)
+	var os jetstream.ObjectStore
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		os, err = js.ObjectStore(ctx, JobsBucket)
+		return err
+	})
 	if err == nil {
 		return os, nil
 	}
 	if !errors.Is(err, jetstream.ErrBucketNotFound) {
 		return nil, fmt.Errorf("look up object store %s: %w", JobsBucket, err)
 	}
-	os, err = js.CreateObjectStore(ctx, t.jobsBucket())
+	err = t.create(ctx, js, "object store "+JobsBucket, func(ctx context.Context, replicas int) (err error) {
+		cfg := t.jobsBucket()
+		cfg.Replicas = replicas
+		os, err = js.CreateObjectStore(ctx, cfg)
+		return err
+	})
 	if err != nil {
 		if os2, err2 := js.ObjectStore(ctx, JobsBucket); err2 == nil {
 			return os2, nil // created concurrently by someone else
 		}
-		return nil, fmt.Errorf("create object store %s: %w", JobsBucket, err)
+		return nil, err
 	}
 	return os, nil
 }
@@ -215,18 +351,58 @@ func (t Topology) workersConsumer() jetstream.ConsumerConfig {
 
 // Ensure creates the farm's streams and the workers consumer, or updates
 // them to t when they exist (the coordinator does this, so its AckWait and
-// MaxDeliver settings win).
+// MaxDeliver settings win). An existing stream keeps its replicas unless t
+// names a number.
 func Ensure(ctx context.Context, js jetstream.JetStream, t Topology) error {
 	t = t.withDefaults()
 	for _, cfg := range t.streams() {
-		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
-			return fmt.Errorf("create or update stream %s: %w", cfg.Name, err)
+		var info *jetstream.StreamInfo
+		err := retry(ctx, func(ctx context.Context) error {
+			st, err := js.Stream(ctx, cfg.Name)
+			if err == nil {
+				info = st.CachedInfo()
+			}
+			return err
+		})
+		switch {
+		case err == nil:
+			cfg.Replicas = info.Config.Replicas
+			if t.Replicas > 0 {
+				cfg.Replicas = t.Replicas
+			}
+			if err := retry(ctx, func(ctx context.Context) error { _, err := js.UpdateStream(ctx, cfg); return err }); err != nil {
+				return fmt.Errorf("update stream %s: %w", cfg.Name, err)
+			}
+		case errors.Is(err, jetstream.ErrStreamNotFound):
+			if err := t.createStream(ctx, js, cfg); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("look up stream %s: %w", cfg.Name, err)
 		}
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, CellsStream, t.workersConsumer()); err != nil {
+	err := retry(ctx, func(ctx context.Context) error {
+		_, err := js.CreateOrUpdateConsumer(ctx, CellsStream, t.workersConsumer())
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("create or update consumer %s on %s: %w", WorkersConsumer, CellsStream, err)
 	}
 	return nil
+}
+
+// createStream creates a stream with t's replica choice; a stream created
+// meanwhile by someone else is fine.
+func (t Topology) createStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	err := t.create(ctx, js, "stream "+cfg.Name, func(ctx context.Context, replicas int) error {
+		cfg.Replicas = replicas
+		_, err := js.CreateStream(ctx, cfg)
+		return err
+	})
+	if err != nil && errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		return nil
+	}
+	return err
 }
 
 // EnsureExists creates whatever part of the topology is missing with t's
@@ -236,23 +412,31 @@ func Ensure(ctx context.Context, js jetstream.JetStream, t Topology) error {
 func EnsureExists(ctx context.Context, js jetstream.JetStream, t Topology) (jetstream.Consumer, error) {
 	t = t.withDefaults()
 	for _, cfg := range t.streams() {
-		if _, err := js.Stream(ctx, cfg.Name); err == nil {
+		err := retry(ctx, func(ctx context.Context) error { _, err := js.Stream(ctx, cfg.Name); return err })
+		if err == nil {
 			continue
 		} else if !errors.Is(err, jetstream.ErrStreamNotFound) {
 			return nil, fmt.Errorf("look up stream %s: %w", cfg.Name, err)
 		}
-		if _, err := js.CreateStream(ctx, cfg); err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-			return nil, fmt.Errorf("create stream %s: %w", cfg.Name, err)
+		if err := t.createStream(ctx, js, cfg); err != nil {
+			return nil, err
 		}
 	}
-	c, err := js.Consumer(ctx, CellsStream, WorkersConsumer)
+	var c jetstream.Consumer
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		c, err = js.Consumer(ctx, CellsStream, WorkersConsumer)
+		return err
+	})
 	if err == nil {
 		return c, nil
 	}
 	if !errors.Is(err, jetstream.ErrConsumerNotFound) {
 		return nil, fmt.Errorf("look up consumer %s on %s: %w", WorkersConsumer, CellsStream, err)
 	}
-	c, err = js.CreateConsumer(ctx, CellsStream, t.workersConsumer())
+	err = retry(ctx, func(ctx context.Context) (err error) {
+		c, err = js.CreateConsumer(ctx, CellsStream, t.workersConsumer())
+		return err
+	})
 	if err != nil {
 		if c2, err2 := js.Consumer(ctx, CellsStream, WorkersConsumer); err2 == nil {
 			return c2, nil // created concurrently by someone else

@@ -63,6 +63,10 @@ type Summary struct {
 	Total, Skipped, Published int
 	// OK and Failed count the results written in this run.
 	OK, Failed int
+	// Duplicates counts the results dropped because their cell already had
+	// one (a cell run twice: redelivered after its worker crashed or was
+	// cut off, then finished by both).
+	Duplicates int
 	// Failures lists the failed cells of this run in the order they came.
 	Failures []Failure
 	// Wall is the run's duration.
@@ -314,25 +318,32 @@ func pump(it jetstream.MessagesContext) <-chan jetstream.Msg {
 // publish sends the cells with Nats-Msg-Id = cell id. A cell the stream
 // reports as a duplicate is published again under a fresh id unless it is
 // still queued, its result is waiting, or it is done (see resolveDuplicate).
+// A publication that gets no ack (a broker restarting, a cluster electing a
+// new stream leader) is sent again with the same id, which the stream
+// de-duplicates, for up to republishWait.
 func (c *coordinator) publish(ctx context.Context, cells []experiments.Cell) error {
 	type sent struct {
 		cell experiments.Cell
+		data []byte
 		ack  jetstream.PubAckFuture
 	}
 	const window = 256
 	var inflight []sent
 	settle := func(s sent) error {
+		var ack *jetstream.PubAck
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-s.ack.Err():
-			return fmt.Errorf("cell %s: %w", s.cell.ID, err)
-		case ack := <-s.ack.Ok():
-			if ack.Duplicate {
-				return c.resolveDuplicate(ctx, s.cell)
+			if ack, err = c.republish(ctx, s.cell, s.data, err); err != nil {
+				return err
 			}
-			return nil
+		case ack = <-s.ack.Ok():
 		}
+		if ack.Duplicate {
+			return c.resolveDuplicate(ctx, s.cell)
+		}
+		return nil
 	}
 	for _, cell := range cells {
 		data, err := json.Marshal(cell)
@@ -343,7 +354,7 @@ func (c *coordinator) publish(ctx context.Context, cells []experiments.Cell) err
 		if err != nil {
 			return fmt.Errorf("cell %s: %w", cell.ID, err)
 		}
-		inflight = append(inflight, sent{cell, f})
+		inflight = append(inflight, sent{cell, data, f})
 		if len(inflight) >= window {
 			if err := settle(inflight[0]); err != nil {
 				return err
@@ -357,6 +368,37 @@ func (c *coordinator) publish(ctx context.Context, cells []experiments.Cell) err
 		}
 	}
 	return nil
+}
+
+// republishWait bounds how long a cell whose publication was not acked is
+// published again.
+const republishWait = 2 * time.Minute
+
+// republish publishes a cell again, with the same message id, after its
+// asynchronous publication failed with first, until the stream acks it or
+// republishWait has passed.
+func (c *coordinator) republish(ctx context.Context, cell experiments.Cell, data []byte, first error) (*jetstream.PubAck, error) {
+	c.cfg.Logf("coordinator: cell %s: publish: %v; publishing again", cell.ID, first)
+	deadline := time.Now().Add(republishWait)
+	last := first
+	for time.Now().Before(deadline) {
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ack, err := c.js.Publish(pctx, broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(cell.ID))
+		cancel()
+		if err == nil {
+			return ack, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	return nil, fmt.Errorf("cell %s: no ack for %v: %w", cell.ID, republishWait, last)
 }
 
 // resolveDuplicate handles a cell whose publication the stream dropped as a
@@ -415,6 +457,9 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 	if !known || done {
 		if !known {
 			c.cfg.Logf("coordinator: dropping result of cell %s, which is not in experiment %s as specified now", res.CellID, c.cfg.Experiment)
+		} else {
+			c.sum.Duplicates++
+			c.cfg.Logf("coordinator: dropping a duplicate result of cell %s from %s: the cell already has its result", res.CellID, res.Worker)
 		}
 		c.deleteJobs(res.JobsObject)
 		return msg.Ack()

@@ -97,7 +97,9 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	setupCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	// Long enough for a cluster to form and place its replicas
+	// (broker.ClusterFormWait) after a broker restart.
+	setupCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	cons, err := broker.EnsureExists(setupCtx, js, cfg.Topology)
 	cancel()
 	if err != nil && ctx.Err() != nil {
@@ -319,12 +321,16 @@ func (w *worker) publish(subject string, cell experiments.Cell, seq uint64, res 
 	var last error
 	for attempt := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, err := w.js.Publish(ctx, subject, data, jetstream.WithMsgID(msgID))
+		ack, err := w.js.Publish(ctx, subject, data, jetstream.WithMsgID(msgID))
 		cancel()
 		if err == nil {
+			if ack.Duplicate {
+				w.cfg.Logf("worker %s: cell %s: result dropped by the results stream as a duplicate: the cell was redelivered and its other run's result is in", res.Worker, cell.ID)
+			}
 			return nil
 		}
 		last = err
+		w.cfg.Logf("worker %s: cell %s: publish result (attempt %d of 5): %v", res.Worker, cell.ID, attempt+1, err)
 		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
 	}
 	return last

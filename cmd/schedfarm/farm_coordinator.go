@@ -35,7 +35,7 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return 1
 	}
-	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name)
+	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return 1
@@ -46,9 +46,12 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	return farmCoordinate(ctx, nc, spec, sf.topo.topology(), sf.every, stdout, stderr)
 }
 
-// farmDial connects with the flags' settings.
-func farmDial(nf natsFlags, name string) (*nats.Conn, error) {
-	return broker.Dial(nf.options(name))
+// farmDial connects with the flags' settings; connection losses and
+// reconnections are reported on stderr.
+func farmDial(nf natsFlags, name string, stderr io.Writer) (*nats.Conn, error) {
+	o := nf.options(name)
+	o.Logf = func(f string, a ...any) { fmt.Fprintf(stderr, "%s: "+f+"\n", append([]any{name}, a...)...) }
+	return broker.Dial(o)
 }
 
 // farmCoordinate runs the coordinator for spec over nc, writes the output and
@@ -66,6 +69,9 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 		return 1
 	}
 	cells := spec.Cells()
+	if topo.Logf == nil {
+		topo.Logf = func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
+	}
 	sum, runErr := coordinator.Run(ctx, js, coordinator.Config{
 		Experiment: spec.Name, Cells: cells, Done: done, Sink: out, Topology: topo,
 		Progress: coordinator.NewProgress(stdout, every),
@@ -89,6 +95,9 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary) {
 	fmt.Fprintf(w, "experiment %s: %d cells, %d done before, %d ok, %d failed this run, in %s\n",
 		spec.Name, s.Total, s.Skipped, s.OK, s.Failed, s.Wall.Round(time.Millisecond))
+	if s.Duplicates > 0 {
+		fmt.Fprintf(w, "%d duplicate results dropped (cells run twice after a redelivery; each kept once)\n", s.Duplicates)
+	}
 	fmt.Fprintf(w, "output: %s\n", spec.Output)
 	const show = 10
 	for i, f := range s.Failures {

@@ -24,6 +24,9 @@ import (
 //	SCHEDFARM_FAULT_HOLD=DIR    before running a cell, create
 //	                            DIR/started-<index> and block until the cell's
 //	                            context ends (a worker to kill mid-cell)
+//	SCHEDFARM_FAULT_MARK=DIR    before running a cell, create
+//	                            DIR/started-<index> holding the cell id, and
+//	                            go on (a worker to cut off mid-cell)
 func farmWithFaults(r worker.Runner) worker.Runner {
 	panics := map[int]bool{}
 	for _, f := range strings.Split(os.Getenv("SCHEDFARM_FAULT_PANIC"), ",") {
@@ -32,6 +35,7 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 		}
 	}
 	hold := os.Getenv("SCHEDFARM_FAULT_HOLD")
+	mark := os.Getenv("SCHEDFARM_FAULT_MARK")
 	delay, _ := time.ParseDuration(os.Getenv("SCHEDFARM_FAULT_DELAY"))
 	return worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
 		if hold != "" {
@@ -41,6 +45,11 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 			}
 			<-ctx.Done()
 			return experiments.CellResult{Status: experiments.StatusFailed, Error: "held by SCHEDFARM_FAULT_HOLD"}
+		}
+		if mark != "" {
+			if err := os.WriteFile(filepath.Join(mark, "started-"+strconv.Itoa(c.Index)), []byte(c.ID), 0o644); err != nil {
+				panic(err)
+			}
 		}
 		if delay > 0 {
 			select {

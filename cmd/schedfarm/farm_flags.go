@@ -29,7 +29,7 @@ type natsFlags struct {
 }
 
 func (n *natsFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&n.url, "nats", os.Getenv(envNATS), "NATS server URL, e.g. nats://broker:4222 or tls://host:4222 (env "+envNATS+")")
+	fs.StringVar(&n.url, "nats", os.Getenv(envNATS), "NATS server URL, e.g. nats://broker:4222 or tls://host:4222; the servers of a cluster comma-separated, to fail over between them (env "+envNATS+")")
 	fs.StringVar(&n.user, "user", os.Getenv(envUser), "NATS user name (env "+envUser+")")
 	fs.StringVar(&n.password, "password", os.Getenv(envPassword), "NATS password (env "+envPassword+"; prefer the variable to keep it out of ps)")
 	fs.StringVar(&n.token, "token", os.Getenv(envToken), "NATS token instead of user/password (env "+envToken+")")
@@ -43,23 +43,41 @@ func (n *natsFlags) options(name string) broker.ClientOptions {
 		CAFile: n.ca, CertFile: n.cert, KeyFile: n.key, Name: name}
 }
 
-// topologyFlags set the workers consumer's redelivery behaviour.
+// topologyFlags set the workers consumer's redelivery behaviour and the
+// streams' replicas.
 type topologyFlags struct {
 	ackWait    time.Duration
 	maxDeliver int
+	replicas   int
+	envErr     error // a malformed SCHEDFARM_ACK_WAIT
 }
 
 func (t *topologyFlags) register(fs *flag.FlagSet) {
-	fs.DurationVar(&t.ackWait, "ack-wait", broker.DefaultAckWait, "how long a cell may go without a worker heartbeat before it is redelivered")
+	ackWait := broker.DefaultAckWait
+	if v := os.Getenv("SCHEDFARM_ACK_WAIT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.envErr = fmt.Errorf("SCHEDFARM_ACK_WAIT %q: want a duration such as 30s", v)
+		}
+		ackWait = d
+	}
+	fs.DurationVar(&t.ackWait, "ack-wait", ackWait, "how long a cell may go without a worker heartbeat before it is redelivered (env SCHEDFARM_ACK_WAIT)")
 	fs.IntVar(&t.maxDeliver, "max-deliver", broker.DefaultMaxDeliver, "deliveries of a cell before it is recorded as failed")
+	fs.IntVar(&t.replicas, "replicas", 0, "replicas of the farm's streams when this run creates them; 0 picks 3 on a NATS cluster, 1 on a single server")
 }
 
 func (t *topologyFlags) topology() broker.Topology {
-	return broker.Topology{AckWait: t.ackWait, MaxDeliver: t.maxDeliver}
+	return broker.Topology{AckWait: t.ackWait, MaxDeliver: t.maxDeliver, Replicas: t.replicas}
 }
 
 func (t *topologyFlags) validate() error {
 	var errs []error
+	if t.envErr != nil {
+		errs = append(errs, t.envErr)
+	}
+	if t.replicas < 0 || t.replicas > 5 {
+		errs = append(errs, fmt.Errorf("--replicas %d: want 0 (automatic) or 1..5", t.replicas))
+	}
 	if t.ackWait < 100*time.Millisecond {
 		errs = append(errs, fmt.Errorf("--ack-wait %v: want at least 100ms (workers heartbeat every third of it)", t.ackWait))
 	}

@@ -136,6 +136,13 @@ func newNetnsHosts(t *testing.T, f *farmFixture, workers int) *netnsHosts {
 	bridge := name + "br"
 	mustIP(t, "link", "add", bridge, "type", "bridge")
 	undo = append(undo, func() { logIPErr(t, ipCmd("link", "del", bridge)) })
+	// Where Docker runs, the FORWARD chain drops by default and bridged
+	// frames pass through it (net.bridge.bridge-nf-call-iptables=1), which
+	// would cut the hosts off one another: accept what stays on the test's
+	// bridge, as Docker does for its own bridges, until the test ends.
+	if allowBridged(t, bridge) {
+		undo = append(undo, func() { logIPErr(t, iptablesCmd("-D", "FORWARD", "-i", bridge, "-o", bridge, "-j", "ACCEPT")) })
+	}
 	h.bridgeIP = subnet + ".1"
 	mustIP(t, "addr", "add", h.bridgeIP+"/24", "dev", bridge)
 	mustIP(t, "link", "set", bridge, "up")
@@ -162,6 +169,32 @@ func newNetnsHosts(t *testing.T, f *farmFixture, workers int) *netnsHosts {
 	h.url = fmt.Sprintf("tls://%s", net.JoinHostPort(h.brokerIP, strconv.Itoa(netnsBrokerPort)))
 	h.pki = writeNetnsPKI(t, filepath.Join(f.dir, "pki"), net.ParseIP(h.brokerIP))
 	return h
+}
+
+// allowBridged inserts an iptables rule accepting forwarded traffic within
+// bridge, when iptables exists and its FORWARD chain does not accept
+// everything; it reports whether it did.
+func allowBridged(t *testing.T, bridge string) bool {
+	t.Helper()
+	if _, err := exec.LookPath("iptables"); err != nil {
+		return false
+	}
+	out, err := exec.Command("iptables", "-S", "FORWARD").Output()
+	if err != nil || strings.Contains(string(out), "-P FORWARD ACCEPT") {
+		return false
+	}
+	if err := iptablesCmd("-I", "FORWARD", "1", "-i", bridge, "-o", bridge, "-j", "ACCEPT"); err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
+func iptablesCmd(args ...string) error {
+	out, err := exec.Command("iptables", args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("iptables %s: %v: %s", strings.Join(args, " "), err, bytes.TrimSpace(out))
+	}
+	return nil
 }
 
 func logIPErr(t *testing.T, err error) {
@@ -345,16 +378,22 @@ func (p *farmProc) stop(t *testing.T, what string) {
 	}
 }
 
-// readOutputOnce reads the Parquet output of the spec at specPath and checks
-// that it has each of the spec's cells exactly once; it returns the records
-// by cell id.
+// readOutputOnce reads the Parquet output of the spec at specPath (written
+// by a coordinator that ran in the spec's directory) and checks that it has
+// each of the spec's cells exactly once; it returns the records by cell id.
 func readOutputOnce(t *testing.T, specPath string) map[string]*results.Record {
+	t.Helper()
+	return readOutputIn(t, specPath, filepath.Dir(specPath))
+}
+
+// readOutputIn is readOutputOnce for a coordinator that ran in workDir.
+func readOutputIn(t *testing.T, specPath, workDir string) map[string]*results.Record {
 	t.Helper()
 	spec, err := farmLoadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := results.ReadFile(filepath.Join(filepath.Dir(specPath), spec.Output))
+	recs, err := results.ReadFile(filepath.Join(workDir, spec.Output))
 	if err != nil {
 		t.Fatal(err)
 	}

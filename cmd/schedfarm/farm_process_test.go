@@ -270,7 +270,13 @@ func (f *farmFixture) natsArgs(sub string, extra ...string) []string {
 
 func (f *farmFixture) streamMsgs(t *testing.T, name string) uint64 {
 	t.Helper()
-	st, err := f.js.Stream(context.Background(), name)
+	return streamMsgs(t, f.js, name)
+}
+
+// streamMsgs is the number of messages in a stream.
+func streamMsgs(t *testing.T, js jetstream.JetStream, name string) uint64 {
+	t.Helper()
+	st, err := js.Stream(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

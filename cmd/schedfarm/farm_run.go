@@ -63,8 +63,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	} else {
-		if coordConn, err = farmDial(sf.nats, "schedfarm run coordinator "+spec.Name); err == nil {
-			workConn, err = farmDial(sf.nats, "schedfarm run workers "+spec.Name)
+		if coordConn, err = farmDial(sf.nats, "schedfarm run coordinator "+spec.Name, stderr); err == nil {
+			workConn, err = farmDial(sf.nats, "schedfarm run workers "+spec.Name, stderr)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)

@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -38,7 +40,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm worker: --slots %d: want at least 1\n", *slots)
 		return 2
 	}
-	nc, err := farmDial(nf, "schedfarm worker "+*id)
+	nc, err := farmDial(nf, strings.TrimSpace("schedfarm worker "+*id), stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1
@@ -56,7 +58,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm worker: %d slots on %s\n", *slots, nc.ConnectedUrlRedacted())
 	}
 	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: farmCellRunner(), Grace: *grace,
-		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf})
+		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf, Topology: broker.Topology{Logf: logf}})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1
