@@ -20,6 +20,9 @@ import (
 func pythonPlugin(t *testing.T) string {
 	py, why := plugintest.Python()
 	if py == "" {
+		if os.Getenv("SCHEDFARM_REQUIRE_PYTHON") != "" {
+			t.Fatal("SCHEDFARM_REQUIRE_PYTHON is set but the Python example plugin cannot run: " + why)
+		}
 		t.Skip("Python example plugin not tested: " + why)
 	}
 	script := filepath.Join(plugintest.Root(), "examples", "plugins", "python", "easy.py")
