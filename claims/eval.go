@@ -167,12 +167,27 @@ func matches(r *results.Record, sel map[string]any, fixed ...[]experiments.Param
 	}
 	for _, ps := range fixed {
 		for _, p := range ps {
-			if !same(r, p.Name, p.Value) {
+			if !same(r, p.Name, p.Value) && !otherSchedulers(r, p.Name) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// otherSchedulers reports whether a point parameter is a scheduler's own
+// ("scheduler.<param>", the cell name of a spec axis
+// "scheduler.<name>.<param>") that the record's cell lacks: such an axis
+// applies to one scheduler only, and the others ran once for all its
+// values (e.g. KEASY against MEASY at each migration cost), so the
+// parameter does not select among their records. A record that matches
+// more than once per replication is still reported as ambiguous.
+func otherSchedulers(r *results.Record, name string) bool {
+	if !strings.HasPrefix(name, "scheduler.") {
+		return false
+	}
+	_, ok := r.Cell.Lookup(name)
+	return !ok
 }
 
 func same(r *results.Record, name string, v any) bool {
@@ -207,47 +222,143 @@ func sideValues(recs []*results.Record, sel map[string]any, metric string, fixed
 func evalCheck(k Check, split []experiments.Param, recs []*results.Record) CheckResult {
 	cr := CheckResult{Check: k}
 	var vs []string
-	for _, pt := range points(k) {
+	if k.Along == "" {
+		for _, pt := range points(k) {
+			p := Point{Label: label(pt)}
+			var vals map[int]float64
+			vals, p.Note = pointValues(k, pt, split, recs)
+			for _, rep := range sortedReps(vals) {
+				p.Samples = append(p.Samples, vals[rep])
+			}
+			judge(&p, k)
+			vs = append(vs, p.Verdict)
+			cr.Points = append(cr.Points, p)
+		}
+		cr.Verdict = combine(vs)
+		return cr
+	}
+	// Fold the points along k.Along, per replication, at every point of
+	// the other parameters.
+	outer := k
+	outer.At = map[string][]any{}
+	for n, v := range k.At {
+		if n != k.Along {
+			outer.At[n] = v
+		}
+	}
+	for _, pt := range points(outer) {
 		p := Point{Label: label(pt)}
-		a, note := sideValues(recs, k.A, k.Metric, pt, split)
-		if note == "" && len(a) == 0 {
-			note = fmt.Sprintf("no record matches a = %v", k.A)
+		if p.Label != "" {
+			p.Label += ", "
 		}
-		var b map[int]float64
-		if note == "" && k.Kind != "value" {
-			if b, note = sideValues(recs, k.B, k.Metric, pt, split); note == "" && len(b) == 0 {
-				note = fmt.Sprintf("no record matches b = %v", k.B)
+		p.Label += k.Stat + " along " + k.Along
+		var series []map[int]float64
+		for _, v := range k.At[k.Along] {
+			at := append(slices.Clone(pt), experiments.Param{Name: k.Along, Value: v})
+			vals, note := pointValues(k, at, split, recs)
+			if note != "" {
+				p.Note = label(at[len(at)-1:]) + ": " + note
+				series = nil
+				break
 			}
+			series = append(series, vals)
 		}
-		if note == "" {
-			reps := make([]int, 0, len(a))
-			for rep := range a {
-				reps = append(reps, rep)
-			}
-			sort.Ints(reps)
-			for _, rep := range reps {
-				x := a[rep]
-				switch k.Kind {
-				case "value":
-					p.Samples = append(p.Samples, x)
-				case "diff":
-					if y, ok := b[rep]; ok {
-						p.Samples = append(p.Samples, x-y)
+		if len(series) > 0 {
+			for _, rep := range sortedReps(series[0]) {
+				ys := make([]float64, 0, len(series))
+				for _, s := range series {
+					if y, ok := s[rep]; ok {
+						ys = append(ys, y)
 					}
-				case "ratio":
-					if y, ok := b[rep]; ok && y != 0 {
-						p.Samples = append(p.Samples, x/y-1)
-					}
+				}
+				if len(ys) == len(series) {
+					p.Samples = append(p.Samples, fold(k.Stat, ys))
 				}
 			}
 		}
-		p.Note = note
 		judge(&p, k)
 		vs = append(vs, p.Verdict)
 		cr.Points = append(cr.Points, p)
 	}
 	cr.Verdict = combine(vs)
 	return cr
+}
+
+// pointValues returns the check's per-replication values (A − B, A/B − 1
+// or A) at one grid point, or a note saying why there are none.
+func pointValues(k Check, pt, split []experiments.Param, recs []*results.Record) (map[int]float64, string) {
+	a, note := sideValues(recs, k.A, k.Metric, pt, split)
+	if note == "" && len(a) == 0 {
+		note = fmt.Sprintf("no record matches a = %v", k.A)
+	}
+	var b map[int]float64
+	if note == "" && k.Kind != "value" {
+		if b, note = sideValues(recs, k.B, k.Metric, pt, split); note == "" && len(b) == 0 {
+			note = fmt.Sprintf("no record matches b = %v", k.B)
+		}
+	}
+	if note != "" {
+		return nil, note
+	}
+	out := map[int]float64{}
+	for rep, x := range a {
+		switch k.Kind {
+		case "value":
+			out[rep] = x
+		case "diff":
+			if y, ok := b[rep]; ok {
+				out[rep] = x - y
+			}
+		case "ratio":
+			if y, ok := b[rep]; ok && y != 0 {
+				out[rep] = x/y - 1
+			}
+		}
+	}
+	return out, ""
+}
+
+func sortedReps(m map[int]float64) []int {
+	reps := make([]int, 0, len(m))
+	for rep := range m {
+		reps = append(reps, rep)
+	}
+	sort.Ints(reps)
+	return reps
+}
+
+// fold reduces the values at the successive points along an axis to one
+// (see Check.Stat).
+func fold(stat string, ys []float64) float64 {
+	n := float64(len(ys))
+	switch stat {
+	case "span":
+		return ys[len(ys)-1] - ys[0]
+	case "mean":
+		s := 0.0
+		for _, y := range ys {
+			s += y
+		}
+		return s / n
+	case "min":
+		return slices.Min(ys)
+	case "max":
+		return slices.Max(ys)
+	}
+	// slope against x = 0, 1, …, n−1: Σ(x−x̄)(y−ȳ) / Σ(x−x̄)².
+	xbar := (n - 1) / 2
+	var ybar float64
+	for _, y := range ys {
+		ybar += y
+	}
+	ybar /= n
+	var num, den float64
+	for i, y := range ys {
+		dx := float64(i) - xbar
+		num += dx * (y - ybar)
+		den += dx * dx
+	}
+	return num / den
 }
 
 func label(ps []experiments.Param) string {

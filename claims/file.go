@@ -60,7 +60,11 @@ type Claim struct {
 	Why string `yaml:"why"`
 	// Split names parameters whose values are judged separately (e.g. two
 	// readings of the paper run side by side): one verdict per value.
-	Split  []string `yaml:"split"`
+	Split []string `yaml:"split"`
+	// Cause is the documented cause where the claim does not hold (or
+	// holds only in part), written after the results: the report shows it
+	// beside the verdict.
+	Cause  string `yaml:"cause"`
 	Check  `yaml:",inline"`
 	Checks []Check `yaml:"checks"`
 }
@@ -89,6 +93,16 @@ type Check struct {
 	Expect string    `yaml:"expect"`
 	Than   float64   `yaml:"than"`
 	Band   []float64 `yaml:"band"`
+	// Along names a parameter of At whose points are folded, per
+	// replication, into one value by Stat (a trend along an axis, or a
+	// summary over it): the check is then judged on that value at every
+	// point of the other parameters of At.
+	Along string `yaml:"along"`
+	// Stat folds the per-point values along Along, in the order At lists
+	// them: "slope" (least-squares slope against the position 0, 1, …,
+	// n−1: the change per step), "span" (last − first), "mean", "min" or
+	// "max".
+	Stat string `yaml:"stat"`
 }
 
 // checks returns the claim's checks: Checks, or the claim itself.
@@ -186,6 +200,7 @@ type fieldErr struct{ field, msg string }
 var (
 	kinds   = []string{"diff", "ratio", "value"}
 	expects = []string{"above", "below", "within"}
+	stats   = []string{"slope", "span", "mean", "min", "max"}
 )
 
 func (k Check) validate() []fieldErr {
@@ -220,6 +235,20 @@ func (k Check) validate() []fieldErr {
 	for p, vs := range k.At {
 		if len(vs) == 0 {
 			bad("at."+p, "no values; accepted: a list of the parameter's values")
+		}
+	}
+	switch {
+	case k.Along == "" && k.Stat != "":
+		bad("stat", "%q without along; accepted: along naming a parameter of at", k.Stat)
+	case k.Along != "":
+		vs, ok := k.At[k.Along]
+		if !ok {
+			bad("along", "%q is not a parameter of at; accepted: one of at's parameters", k.Along)
+		}
+		if !slices.Contains(stats, k.Stat) {
+			bad("stat", "%q; accepted with along: %s", k.Stat, strings.Join(stats, ", "))
+		} else if ok && (k.Stat == "slope" || k.Stat == "span") && len(vs) < 2 {
+			bad("at."+k.Along, "%d value for stat %s; accepted: at least 2", len(vs), k.Stat)
 		}
 	}
 	return errs

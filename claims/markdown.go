@@ -14,15 +14,21 @@ import (
 // (mean ± 95% half-width over the replications; ✗ marks a point on the
 // wrong side, "(≈N reps)" what an inconclusive point would need).
 func WriteMarkdown(w io.Writer, rs []Result) error {
-	split := false
+	split, cause := false, false
 	for _, r := range rs {
 		split = split || len(r.Split) > 0
+		cause = cause || r.Claim.Cause != ""
 	}
-	head := "| id | fig. | the paper says | ours: mean ± 95% CI per point | verdict |\n|---|---|---|---|---|\n"
+	head := []string{"id", "fig.", "the paper says"}
 	if split {
-		head = "| id | fig. | the paper says | reading | ours: mean ± 95% CI per point | verdict |\n|---|---|---|---|---|---|\n"
+		head = append(head, "reading")
 	}
-	if _, err := io.WriteString(w, head); err != nil {
+	head = append(head, "ours: mean ± 95% CI per point", "verdict")
+	if cause {
+		head = append(head, "cause (where it does not hold)")
+	}
+	rule := strings.Repeat("---|", len(head))
+	if _, err := fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), rule); err != nil {
 		return err
 	}
 	for _, r := range rs {
@@ -36,6 +42,9 @@ func WriteMarkdown(w io.Writer, rs []Result) error {
 			cols = append(cols, cell(readingOf(r.Split)))
 		}
 		cols = append(cols, cell(ours(r)), "**"+r.Verdict+"**")
+		if cause {
+			cols = append(cols, cell(c.Cause))
+		}
 		if _, err := fmt.Fprintf(w, "| %s |\n", strings.Join(cols, " | ")); err != nil {
 			return err
 		}

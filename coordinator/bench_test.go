@@ -21,7 +21,27 @@ func sweep(b *testing.B, f *farm, exp string, cells []experiments.Cell, slots in
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- worker.Run(ctx, f.js, worker.Config{ID: exp, Slots: slots, Runner: run}) }()
+	// The cells are renamed (ownIDs), so no spec makes them: the worker
+	// only decodes them and, for cells with a trace in a temporary
+	// directory, resolves their paths under / as the data root.
+	wcfg := worker.Config{ID: exp, Slots: slots, Runner: run, Gate: worker.DecodeOnly{}}
+	root := ""
+	if len(cells) > 0 && cells[0].Dir != "" {
+		dr, err := worker.OpenDataRoot("/")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer dr.Close()
+		root = "/"
+		wcfg.Gate = gateFunc(func(subject string, data []byte) (experiments.Cell, error) {
+			c, err := worker.DecodeCell(subject, data, 0)
+			if err != nil {
+				return c, err
+			}
+			return dr.Resolve(c)
+		})
+	}
+	go func() { done <- worker.Run(ctx, f.js, wcfg) }()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -29,7 +49,7 @@ func sweep(b *testing.B, f *farm, exp string, cells []experiments.Cell, slots in
 		}
 	}()
 	start := time.Now()
-	sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: newMemSink()})
+	sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: newMemSink(), DataRoot: root})
 	wall := time.Since(start)
 	if err != nil {
 		b.Fatal(err)
@@ -38,6 +58,13 @@ func sweep(b *testing.B, f *farm, exp string, cells []experiments.Cell, slots in
 		b.Fatalf("%d of %d cells ok", sum.OK, len(cells))
 	}
 	return wall
+}
+
+// gateFunc adapts a function to worker.Gate.
+type gateFunc func(subject string, data []byte) (experiments.Cell, error)
+
+func (f gateFunc) Admit(subject string, data []byte) (experiments.Cell, error) {
+	return f(subject, data)
 }
 
 // ownIDs makes the cell ids unique to their experiment, as real cell ids

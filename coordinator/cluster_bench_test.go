@@ -86,7 +86,7 @@ func BenchmarkClusterThroughput(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() {
-				done <- worker.Run(ctx, workJS, worker.Config{ID: "bench", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
+				done <- worker.Run(ctx, workJS, worker.Config{ID: "bench", Slots: 2, Runner: worker.RunnerFunc(okRunner), Gate: worker.DecodeOnly{}})
 			}()
 			defer func() {
 				cancel()

@@ -1,10 +1,14 @@
 package coordinator
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +43,11 @@ type Config struct {
 	Sink ResultSink
 	// Topology sets the workers consumer's AckWait and MaxDeliver.
 	Topology broker.Topology
+	// TopologyReady says the caller has already run broker.Ensure with
+	// Topology on this connection (a tuner running one sweep per
+	// generation), so Run only looks the streams up instead of creating or
+	// updating them again.
+	TopologyReady bool
 	// Progress receives progress snapshots; nothing is shown when nil.
 	Progress Progress
 	// FlushEvery flushes the sink after this many results (256 when zero) and
@@ -48,6 +57,13 @@ type Config struct {
 	FlushInterval time.Duration
 	// Logf receives notable events; silent when nil.
 	Logf func(format string, args ...any)
+	// DataRoot is the directory workers mirror (their --data-root): cells
+	// travel with their directory relative to it, and every file a cell
+	// names must lie under it. The working directory when empty.
+	DataRoot string
+	// MaxResultBytes bounds a result message; DefaultMaxResultBytes when
+	// zero.
+	MaxResultBytes int
 }
 
 // Failure is one failed cell.
@@ -69,6 +85,13 @@ type Summary struct {
 	Duplicates int
 	// Failures lists the failed cells of this run in the order they came.
 	Failures []Failure
+	// Rejected counts the messages refused because they were not a
+	// well-formed result of a cell this coordinator published (forged,
+	// malformed, oversized, non-finite, for an unknown cell or for another
+	// version of the cell message); nothing of them is written.
+	// Rejections lists the first 100 of them.
+	Rejected   int
+	Rejections []Rejection
 	// Wall is the run's duration.
 	Wall time.Duration
 }
@@ -116,6 +139,9 @@ type coordinator struct {
 	// pendingObjects are the jobs objects of the pending results, deleted
 	// once those results are durable.
 	pendingObjects []string
+	// digests holds the SHA-256 of the cell messages published: a result
+	// counts only for the very message published.
+	digests map[string][32]byte
 }
 
 // Run publishes every cell not yet done, collects results into cfg.Sink
@@ -138,16 +164,34 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, erro
 	c := &coordinator{cfg: cfg, js: js, cells: make(map[string]experiments.Cell, len(cfg.Cells)),
 		done: make(map[string]bool, len(cfg.Cells)), started: time.Now()}
 	c.sum.Total = len(cfg.Cells)
+	if err := CheckDataRoot(cfg.DataRoot, cfg.Cells); err != nil {
+		return Summary{}, fmt.Errorf("coordinator: %w", err)
+	}
+	root, err := filepath.Abs(cmp.Or(cfg.DataRoot, "."))
+	if err != nil {
+		return Summary{}, fmt.Errorf("coordinator: data root: %w", err)
+	}
+	c.digests = map[string][32]byte{}
 	var todo []experiments.Cell
 	for _, cell := range cfg.Cells {
 		c.cells[cell.ID] = cell
 		if cfg.Done[cell.ID] {
 			c.done[cell.ID] = true
 			c.sum.Skipped++
-		} else {
-			todo = append(todo, cell)
+			continue
 		}
+		w, err := wireCell(root, cell)
+		if err != nil {
+			return Summary{}, fmt.Errorf("coordinator: cell %s: %w", cell.ID, err)
+		}
+		data, err := json.Marshal(w)
+		if err != nil {
+			return Summary{}, fmt.Errorf("coordinator: encode cell %s: %w", cell.ID, err)
+		}
+		c.digests[cell.ID] = cellDigest(data)
+		todo = append(todo, w)
 	}
+
 	c.todo = len(todo)
 	c.progress(false)
 	if len(todo) == 0 {
@@ -241,11 +285,31 @@ func (c *coordinator) tidy(ctx context.Context) {
 		{c.cellsSt, broker.CellFilter(c.cfg.Experiment)},
 		{c.resSt, broker.ResultFilter(c.cfg.Experiment)},
 	} {
-		if err := p.st.Purge(ctx, jetstream.WithPurgeSubject(p.subject)); err != nil {
-			c.cfg.Logf("coordinator: tidy %s: %v", p.subject, err)
+		// A clustered stream that just lost its leader answers nothing
+		// until it elects the next one: retry for a bounded while, then
+		// leave the duplicates (they are harmless, only wasted space).
+		var err error
+		for attempt := 0; attempt < tidyAttempts; attempt++ {
+			if err = p.st.Purge(ctx, jetstream.WithPurgeSubject(p.subject)); err == nil || ctx.Err() != nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(tidyBackoff):
+			}
+		}
+		if err != nil {
+			c.cfg.Logf("coordinator: tidy %s: %v (left in the stream; harmless duplicates)", p.subject, err)
 		}
 	}
 }
+
+// tidyAttempts and tidyBackoff bound how long tidy waits for a stream
+// whose leader is being re-elected.
+const (
+	tidyAttempts = 3
+	tidyBackoff  = time.Second
+)
 
 // finish flushes and acks what was written, then reports.
 func (c *coordinator) finish(err error) (Summary, error) {
@@ -258,9 +322,22 @@ func (c *coordinator) finish(err error) (Summary, error) {
 }
 
 func (c *coordinator) setup(ctx context.Context) error {
+	if c.cfg.TopologyReady && c.lookUpStreams(ctx) == nil {
+		return c.openJobs(ctx)
+	}
+	// Not ready, or the streams went missing (a broker that lost its
+	// store): create or update them.
 	if err := broker.Ensure(ctx, c.js, c.cfg.Topology); err != nil {
 		return err
 	}
+	if err := c.lookUpStreams(ctx); err != nil {
+		return err
+	}
+	return c.openJobs(ctx)
+}
+
+// lookUpStreams finds the cells and results streams.
+func (c *coordinator) lookUpStreams(ctx context.Context) error {
 	var err error
 	if c.cellsSt, err = c.js.Stream(ctx, broker.CellsStream); err != nil {
 		return fmt.Errorf("cells stream: %w", err)
@@ -268,6 +345,12 @@ func (c *coordinator) setup(ctx context.Context) error {
 	if c.resSt, err = c.js.Stream(ctx, broker.ResultsStream); err != nil {
 		return fmt.Errorf("results stream: %w", err)
 	}
+	return nil
+}
+
+// openJobs opens the object store of oversized per-job records.
+func (c *coordinator) openJobs(ctx context.Context) error {
+	var err error
 	if c.jobs, err = broker.JobsStore(ctx, c.js, c.cfg.Topology); err != nil {
 		return err
 	}
@@ -341,7 +424,7 @@ func (c *coordinator) publish(ctx context.Context, cells []experiments.Cell) err
 		case ack = <-s.ack.Ok():
 		}
 		if ack.Duplicate {
-			return c.resolveDuplicate(ctx, s.cell)
+			return c.resolveDuplicate(ctx, s.cell, s.data)
 		}
 		return nil
 	}
@@ -406,15 +489,41 @@ func (c *coordinator) republish(ctx context.Context, cell experiments.Cell, data
 // messages disappear (a worker publishes the result before it acks the cell;
 // the coordinator marks a result done before it acks it), so a cell found in
 // none of the three places was run and collected by an earlier coordinator
-// whose output no longer has it: it is queued again under a fresh id.
-func (c *coordinator) resolveDuplicate(ctx context.Context, cell experiments.Cell) error {
-	queued, err := hasSubject(ctx, c.cellsSt, broker.CellSubject(cell.Experiment, cell.ID))
-	if err != nil || queued {
-		return err
+// whose output no longer has it: it is queued again under a fresh id. A
+// queued message or a waiting result of another form of the cell (an
+// earlier coordinator with another data root) does not count: the message
+// is replaced, and the cell queued again when only such a result waits
+// (it will be refused).
+func (c *coordinator) resolveDuplicate(ctx context.Context, cell experiments.Cell, data []byte) error {
+	old, err := c.cellsSt.GetLastMsgForSubject(ctx, broker.CellSubject(cell.Experiment, cell.ID))
+	switch {
+	case err == nil && bytes.Equal(old.Data, data):
+		return nil // queued
+	case err == nil:
+		// An earlier coordinator published another form of the cell (e.g.
+		// from another data root); its result would be refused, so it is
+		// replaced by this one.
+		if err := c.cellsSt.DeleteMsg(ctx, old.Sequence); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
+			return fmt.Errorf("replace queued cell %s: %w", cell.ID, err)
+		}
+		return c.requeue(ctx, cell)
+	case !errors.Is(err, jetstream.ErrMsgNotFound):
+		return fmt.Errorf("look up %s: %w", broker.CellSubject(cell.Experiment, cell.ID), err)
 	}
-	waiting, err := hasSubject(ctx, c.resSt, broker.ResultSubject(cell.Experiment, cell.ID))
-	if err != nil || waiting {
-		return err
+	switch res, err := c.resSt.GetLastMsgForSubject(ctx, broker.ResultSubject(cell.Experiment, cell.ID)); {
+	case err == nil:
+		// A result waits. It counts only if it is for this very message
+		// (a result of an earlier coordinator's other form of the cell is
+		// refused): otherwise the cell is queued again below.
+		var r struct {
+			Digest string `json:"cell_digest"`
+		}
+		sum := cellDigest(data)
+		if json.Unmarshal(res.Data, &r) == nil && r.Digest == hex.EncodeToString(sum[:]) {
+			return nil
+		}
+	case !errors.Is(err, jetstream.ErrMsgNotFound):
+		return fmt.Errorf("look up %s: %w", broker.ResultSubject(cell.Experiment, cell.ID), err)
 	}
 	c.mu.Lock()
 	done := c.done[cell.ID]
@@ -422,6 +531,11 @@ func (c *coordinator) resolveDuplicate(ctx context.Context, cell experiments.Cel
 	if done {
 		return nil
 	}
+	return c.requeue(ctx, cell)
+}
+
+// requeue publishes a cell again under a fresh message id.
+func (c *coordinator) requeue(ctx context.Context, cell experiments.Cell) error {
 	data, err := json.Marshal(cell)
 	if err != nil {
 		return err
@@ -429,6 +543,21 @@ func (c *coordinator) resolveDuplicate(ctx context.Context, cell experiments.Cel
 	id := cell.ID + ":" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	_, err = c.js.Publish(ctx, broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(id))
 	return err
+}
+
+// reject counts and logs a refused result message and acks it; nothing of
+// it is written.
+func (c *coordinator) reject(msg jetstream.Msg, cellID, reason string) error {
+	c.rejectRaw(msg.Subject(), cellID, reason)
+	return msg.Ack()
+}
+
+func (c *coordinator) rejectRaw(subject, cellID, reason string) {
+	c.sum.Rejected++
+	if len(c.sum.Rejections) < maxRejections {
+		c.sum.Rejections = append(c.sum.Rejections, Rejection{Subject: subject, CellID: cellID, Reason: reason})
+	}
+	c.cfg.Logf("coordinator: rejected the message on %s: %s", subject, reason)
 }
 
 func hasSubject(ctx context.Context, st jetstream.Stream, subject string) (bool, error) {
@@ -445,22 +574,26 @@ func hasSubject(ctx context.Context, st jetstream.Stream, subject string) (bool,
 
 // onResult writes a result unless its cell is unknown or already done.
 func (c *coordinator) onResult(msg jetstream.Msg) error {
-	var res experiments.CellResult
-	if err := json.Unmarshal(msg.Data(), &res); err != nil {
-		c.cfg.Logf("coordinator: dropping undecodable result on %s: %v", msg.Subject(), err)
-		return msg.Ack()
+	res, err := DecodeResult(msg.Data(), c.cfg.MaxResultBytes)
+	if err == nil {
+		err = CheckResult(res, c.cfg.Experiment, msg.Subject())
+	}
+	if err != nil {
+		return c.reject(msg, res.CellID, err.Error())
 	}
 	cell, known := c.cells[res.CellID]
+	if !known {
+		return c.reject(msg, res.CellID, fmt.Sprintf("cell %s is not in experiment %s as specified now", res.CellID, c.cfg.Experiment))
+	}
 	c.mu.Lock()
 	done := c.done[res.CellID]
 	c.mu.Unlock()
-	if !known || done {
-		if !known {
-			c.cfg.Logf("coordinator: dropping result of cell %s, which is not in experiment %s as specified now", res.CellID, c.cfg.Experiment)
-		} else {
-			c.sum.Duplicates++
-			c.cfg.Logf("coordinator: dropping a duplicate result of cell %s from %s: the cell already has its result", res.CellID, res.Worker)
-		}
+	if want, published := c.digests[res.CellID]; published && hex.EncodeToString(want[:]) != res.CellDigest || !published && !done {
+		return c.reject(msg, res.CellID, fmt.Sprintf("result of a cell message this coordinator did not publish (cell_digest %s; the cell's message has another); the cell's own message runs as usual", res.CellDigest))
+	}
+	if done {
+		c.sum.Duplicates++
+		c.cfg.Logf("coordinator: dropping a duplicate result of cell %s from %s: the cell already has its result", res.CellID, res.Worker)
 		c.deleteJobs(res.JobsObject)
 		return msg.Ack()
 	}
@@ -478,6 +611,9 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 			if err := json.Unmarshal(data, &res.Jobs); err != nil {
 				res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
 					Error: fmt.Sprintf("the per-job records of this result (object %s in %s) do not decode: %v", name, broker.JobsBucket, err)}
+			} else if err := checkJobs(res.Jobs); err != nil {
+				res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+					Error: fmt.Sprintf("the per-job records of this result (object %s in %s): %v", name, broker.JobsBucket, err)}
 			}
 			c.pendingObjects = append(c.pendingObjects, name)
 		}
@@ -516,6 +652,13 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 	c.mu.Lock()
 	done := c.done[cell.ID]
 	c.mu.Unlock()
+	if want, ok := c.digests[cell.ID]; known && !done && (!ok || want != cellDigest(raw.Data)) {
+		// Not the message this coordinator published: a forged or stale
+		// one exhausted its deliveries; the cell's own message is not
+		// affected.
+		c.rejectRaw(raw.Subject, cell.ID, fmt.Sprintf("cell message (stream sequence %d) exhausted its deliveries, but it is not the message this coordinator published for the cell; deleted", adv.StreamSeq))
+		known = false
+	}
 	if known && !done {
 		res := experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
 			Error: fmt.Sprintf("no result after %d deliveries: every worker that took the cell crashed or let its ack wait expire", adv.Deliveries)}
@@ -595,7 +738,7 @@ func (c *coordinator) progress(final bool) {
 		return
 	}
 	s := Snapshot{Total: c.sum.Total, Done: c.sum.Skipped + c.sum.OK + c.sum.Failed, Failed: c.sum.Failed,
-		Skipped: c.sum.Skipped, Elapsed: time.Since(c.started)}
+		Skipped: c.sum.Skipped, Rejected: c.sum.Rejected, Elapsed: time.Since(c.started)}
 	if n := c.sum.OK + c.sum.Failed; n > 0 && s.Elapsed > 0 {
 		s.Rate = float64(n) / s.Elapsed.Seconds()
 		s.ETA = time.Duration(float64(s.Total-s.Done) / s.Rate * float64(time.Second))

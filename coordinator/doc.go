@@ -13,4 +13,11 @@
 // learnt from the server's max-deliveries advisory, kept in a stream so that
 // it survives a coordinator restart; it is recorded as failed and its message
 // deleted so the sweep goes on.
+//
+// The coordinator re-validates every result (validate.go): a message that
+// is not a well-formed result (strict JSON, bounded size, finite numbers,
+// status ok or failed) of a cell of this experiment, on its own subject,
+// for the very cell message this coordinator published (the digest the
+// worker reports), is counted and logged as rejected (Summary.Rejected,
+// Snapshot.Rejected) and never written.
 package coordinator

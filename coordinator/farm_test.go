@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/broker/brokertest"
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/worker"
@@ -25,26 +26,16 @@ type farm struct {
 
 func startFarm(t testing.TB) *farm {
 	t.Helper()
-	srv, err := broker.Start(broker.Options{Host: "127.0.0.1", Port: -1, StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := srv.Connect(t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, js := brokertest.Start(t)
 	return &farm{srv: srv, js: js}
 }
 
 // startWorker runs a worker until the test ends (or stop is called).
 func (f *farm) startWorker(t testing.TB, cfg worker.Config) (stop func()) {
 	t.Helper()
+	if cfg.Gate == nil {
+		cfg.Gate = worker.DecodeOnly{} // hand-made cells: no spec made them
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- worker.Run(ctx, f.js, cfg) }()
@@ -255,7 +246,7 @@ func TestMaxDeliverExhaustedIsRecordedFailed(t *testing.T) {
 				if id == "c0002" {
 					continue
 				}
-				data := fmt.Sprintf(`{"cell_id":%q,"status":"ok"}`, id)
+				data := fmt.Sprintf(`{"cell_id":%q,"status":"ok","cell_digest":%q}`, id, worker.Digest(msg.Data()))
 				if _, err := f.js.Publish(context.Background(), broker.ResultSubject("exhaust", id), []byte(data)); err != nil {
 					t.Error(err)
 				}
@@ -459,4 +450,41 @@ func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 		objs, err := store.List(context.Background())
 		return errors.Is(err, jetstream.ErrNoObjectsFound) || (err == nil && len(objs) == 0)
 	})
+}
+
+// TestTopologyReady: a caller that says the topology is ready (the tuner,
+// one sweep per generation) still gets its streams when they are missing,
+// and later sweeps on the same connection skip broker.Ensure; every cell of
+// each sweep exactly once.
+func TestTopologyReady(t *testing.T) {
+	f := startFarm(t)
+	first := makeCells("ready-1", 10)
+	sink := newMemSink()
+	type outcome struct {
+		sum coordinator.Summary
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		// No stream exists yet: TopologyReady must fall back to Ensure.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		sum, err := coordinator.Run(ctx, f.js, coordinator.Config{Experiment: "ready-1", Cells: first, Sink: sink, TopologyReady: true})
+		done <- outcome{sum, err}
+	}()
+	waitFor(t, 30*time.Second, "the cells stream", func() bool {
+		_, err := f.js.Stream(context.Background(), broker.CellsStream)
+		return err == nil
+	})
+	f.startWorker(t, worker.Config{ID: "w1", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
+	if o := <-done; o.err != nil || o.sum.OK != 10 || o.sum.Published != 10 {
+		t.Errorf("first sweep: %+v, %v; want 10 published, 10 ok", o.sum, o.err)
+	}
+	sink.checkExactlyOnce(t, first)
+	second := makeCells("ready-2", 10)
+	sink2 := newMemSink()
+	if sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "ready-2", Cells: second, Sink: sink2, TopologyReady: true}); sum.OK != 10 {
+		t.Errorf("second sweep: %+v; want 10 ok", sum)
+	}
+	sink2.checkExactlyOnce(t, second)
 }

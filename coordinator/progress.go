@@ -16,6 +16,9 @@ type Snapshot struct {
 	// Total cells of the experiment; Done of them have a result (including
 	// Skipped, done before this run, and Failed).
 	Total, Done, Failed, Skipped int
+	// Rejected counts the messages refused as not a result of this run's
+	// cells (Summary.Rejected).
+	Rejected int
 	// Elapsed since the run started.
 	Elapsed time.Duration
 	// Rate in cells per second over this run, and ETA at that rate; zero
@@ -34,8 +37,12 @@ func (s Snapshot) String() string {
 	if s.Rate > 0 {
 		eta = s.ETA.Round(time.Second).String()
 	}
-	return fmt.Sprintf("%d/%d cells (%.1f%%), %d failed, %d skipped, %.2f cells/s, elapsed %s, ETA %s",
-		s.Done, s.Total, pct, s.Failed, s.Skipped, s.Rate, s.Elapsed.Round(time.Second), eta)
+	rejected := ""
+	if s.Rejected > 0 {
+		rejected = fmt.Sprintf(", %d messages rejected", s.Rejected)
+	}
+	return fmt.Sprintf("%d/%d cells (%.1f%%), %d failed, %d skipped%s, %.2f cells/s, elapsed %s, ETA %s",
+		s.Done, s.Total, pct, s.Failed, s.Skipped, rejected, s.Rate, s.Elapsed.Round(time.Second), eta)
 }
 
 // Progress shows snapshots. Update may be called often; an implementation

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload/models"
@@ -16,14 +17,15 @@ import (
 // builtinCatalog is the production Catalog: schedulers from the strategies
 // registry.
 type builtinCatalog struct {
-	reg *strategies.Registry
+	reg    *strategies.Registry
+	models *models.Registry
 }
 
 // BuiltinCatalog returns the catalog of everything shipped with schedfarm:
-// the schedulers of strategies.Builtin(), the generator models of
+// the schedulers of families.Schedulers(), the generator models of
 // workload/models and the metrics of the runner.
 func BuiltinCatalog() Catalog {
-	return builtinCatalog{reg: strategies.Builtin()}
+	return builtinCatalog{reg: families.Schedulers(), models: families.Models()}
 }
 
 // SchedulerNames lists the registered schedulers.
@@ -34,8 +36,8 @@ func (c builtinCatalog) CheckScheduler(name string, params map[string]any) error
 	return c.reg.Check(name, params)
 }
 
-// ModelNames lists the generator models of workload/models.
-func (c builtinCatalog) ModelNames() []string { return models.Names() }
+// ModelNames lists the generator models (families.Models).
+func (c builtinCatalog) ModelNames() []string { return c.models.Names() }
 
 // CheckModel checks params against the model's documented parameters
 // (name, kind, range, choices, free-form syntax such as est_bins) and then
@@ -43,9 +45,9 @@ func (c builtinCatalog) ModelNames() []string { return models.Names() }
 // without generating the workload; checks that need the generated jobs
 // happen when a cell runs. Errors about one parameter are *ParamError.
 func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
-	specs := models.Specs(name)
+	specs := c.models.Specs(name)
 	if specs == nil {
-		return fmt.Errorf("unknown model %q; known: %s", name, strings.Join(models.Names(), ", "))
+		return fmt.Errorf("unknown model %q; known: %s", name, strings.Join(c.models.Names(), ", "))
 	}
 	byName := map[string]models.ParamSpec{}
 	var known []string
@@ -74,7 +76,7 @@ func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	for _, e := range unjoin(models.Check(name, params)) {
+	for _, e := range unjoin(c.models.Check(name, params)) {
 		var pe *models.ParamError
 		if errors.As(e, &pe) {
 			e = &ParamError{Param: pe.Param, Err: fmt.Errorf("parameter %s %s", pe.Param, pe.Msg), Combination: true}
@@ -124,7 +126,7 @@ func modelValueOK(s models.ParamSpec, v any) bool {
 
 // ModelOutput reports the output of a workload/models model.
 func (c builtinCatalog) ModelOutput(name string) string {
-	o, ok := models.OutputOf(name)
+	o, ok := c.models.OutputOf(name)
 	if !ok {
 		return ""
 	}
@@ -142,7 +144,9 @@ func (c builtinCatalog) CheckModelScheduler(model, name string, params map[strin
 	return runner.CheckModelScheduler(model, name, params)
 }
 
-// MetricNames lists the metrics of runner.Result.Metrics (SWF workloads) or
+// MetricNames lists the metrics of runner.Result.Metrics (SWF workloads:
+// those of every scheduler, then the extra ones some schedulers report,
+// families.ExtraMetricNames) or
 // runner.JobsResult.Metrics (project workloads).
 func (c builtinCatalog) MetricNames(output string) []string {
 	if output == OutputProjects {
@@ -151,5 +155,5 @@ func (c builtinCatalog) MetricNames(output string) []string {
 	if names := runner.ModelMetricNames(output); names != nil {
 		return names
 	}
-	return runner.MetricNames()
+	return append(runner.MetricNames(), families.ExtraMetricNames()...)
 }

@@ -26,8 +26,17 @@ type Cell struct {
 	// replication) only; scheduler parameters and the parameters of
 	// common_random_numbers axes are left out (CellSeed).
 	Seed uint64 `json:"seed"`
-	// Dir is the absolute directory that relative file parameters (such as
-	// "workload.trace") resolve against: the spec file's directory. It is
+	// BaseSeed is the spec's seed and CRN the names of the cell's
+	// parameters left out of Seed (common_random_numbers axes), sorted:
+	// with them a worker recomputes ID and Seed from the parameters
+	// instead of trusting the ones on the wire.
+	BaseSeed uint64   `json:"base_seed"`
+	CRN      []string `json:"crn,omitempty"`
+	// Dir is the directory that relative file parameters (such as
+	// "workload.trace") resolve against: the spec file's directory,
+	// absolute as Spec.Cells makes it. On the wire it is relative to the
+	// coordinator's data root (slash-separated, empty for a cell that names
+	// no file), and a worker resolves it under its own data root. It is
 	// not part of the ID or the seed, so moving a checkout keeps both.
 	Dir string `json:"dir,omitempty"`
 	// KeepJobs asks the worker to return per-job records in
@@ -94,6 +103,10 @@ type CellResult struct {
 	// store under this name (broker.JobsObjectName) and the coordinator
 	// loads them back into Jobs before it writes the result.
 	JobsObject string `json:"jobs_object,omitempty"`
+	// CellDigest is the hex SHA-256 of the cell message the worker ran (or
+	// refused), set in transit: the coordinator accepts a result only for
+	// the exact message it published.
+	CellDigest string `json:"cell_digest,omitempty"`
 }
 
 // JobRecord is the outcome of one job of a cell's simulation. Times are

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
-	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/swf"
 )
 
@@ -21,7 +21,7 @@ import (
 // = −1) to dir/lub.swf: a stand-in for a real trace.
 func lublinTrace(t *testing.T, dir string) {
 	t.Helper()
-	src, info, err := models.New("lublin99", map[string]any{"jobs": 1000, "procs": 64}, rand.New(rand.NewPCG(1, 2)))
+	src, info, err := families.Models().New("lublin99", map[string]any{"jobs": 1000, "procs": 64}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}

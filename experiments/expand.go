@@ -151,10 +151,13 @@ func (s *Spec) Cells() []Cell {
 				}
 				params := make([]Param, 0, len(vals))
 				var seedParams []Param
+				var crnNames []string
 				for _, k := range sortedKeys(vals) {
 					params = append(params, Param{Name: k, Value: vals[k]})
 					if !crn[k] {
 						seedParams = append(seedParams, Param{Name: k, Value: vals[k]})
+					} else {
+						crnNames = append(crnNames, k)
 					}
 				}
 				key := canonMap(vals)
@@ -170,6 +173,8 @@ func (s *Spec) Cells() []Cell {
 					Params:      params,
 					Replication: rep,
 					Seed:        CellSeed(s.Name, s.Seed, seedParams, rep),
+					BaseSeed:    s.Seed,
+					CRN:         crnNames,
 					Dir:         dir,
 					KeepJobs:    s.JobsOutput != "",
 					Plugin:      e.Plugin,

@@ -3,13 +3,14 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"math/rand/v2"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload/models"
@@ -97,7 +98,7 @@ func Config(c Cell) (runner.Config, error) {
 		// The generator draws from a PCG stream of the cell seed; the
 		// second word only separates it from other uses of the seed.
 		rng := rand.New(rand.NewPCG(c.Seed, generatorStream))
-		src, info, err := models.New(model, gen, rng)
+		src, info, err := families.Models().New(model, gen, rng)
 		if err != nil {
 			return cfg, fmt.Errorf("workload.generator: %w", err)
 		}
@@ -137,7 +138,7 @@ func traceEstimates(cfg *runner.Config, userEst, estBins, model string) error {
 func projectModel(c Cell) (string, bool) {
 	v, _ := c.Lookup("workload.generator.model")
 	model, _ := v.(string)
-	out, ok := models.OutputOf(model)
+	out, ok := families.Models().OutputOf(model)
 	return model, ok && out == models.Projects
 }
 
@@ -157,7 +158,7 @@ func ProjectsConfig(c Cell) (runner.JobsConfig, error) {
 		return cfg, err
 	}
 	cfg.SchedulerParams = sched
-	w, err := models.NewProjects(model, gen, rand.New(rand.NewPCG(c.Seed, generatorStream)))
+	w, err := families.Models().NewProjects(model, gen, rand.New(rand.NewPCG(c.Seed, generatorStream)))
 	if err != nil {
 		return cfg, fmt.Errorf("workload.generator: %w", err)
 	}

@@ -100,9 +100,10 @@ func metric(r CellResult, name string) float64 {
 	return -1
 }
 
-// TestShippedSpecs: every spec shipped in this directory validates against
-// the real registries and expands to the number of cells its header comment
-// states ("… = N cells").
+// TestShippedSpecs: every experiment spec shipped in this directory
+// validates against the real registries and expands to the number of cells
+// its header comment states ("… = N cells"). The tune specs (tune-*.yaml)
+// are tune's: tune's TestShippedSpecs checks them.
 func TestShippedSpecs(t *testing.T) {
 	shipped, _ := filepath.Glob("*.yaml")
 	if len(shipped) == 0 {
@@ -110,6 +111,9 @@ func TestShippedSpecs(t *testing.T) {
 	}
 	stated := regexp.MustCompile(`(?m)^#.*= ([0-9,]+) cells`)
 	for _, file := range shipped {
+		if strings.HasPrefix(file, "tune-") {
+			continue
+		}
 		text, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

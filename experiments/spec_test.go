@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/schedfarm/schedfarm/strategies"
 )
 
 // testCatalog is a small in-test catalog: five classic schedulers (only
@@ -495,7 +494,7 @@ axes: [{param: scheduler.depth.k, values: [0, 1, 4, -3]}]
 		t.Fatal("no error")
 	}
 	for _, w := range []string{
-		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(strategies.Builtin().Names(), ", "),
+		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(families.Schedulers().Names(), ", "),
 		`line 5: axes[0].values[3]: scheduler "depth": depth: parameter k: -3 is out of range`,
 	} {
 		if !strings.Contains(err.Error(), w) {

@@ -52,14 +52,14 @@
 // child is evaluated, both children of a crossover included.
 //
 // Config.Observe sees every generation's objectives (the GA-effect
-// benchmark of strategies/stms uses it).
+// benchmark of families/stms uses it).
 //
 // # Why not eaopt
 //
 // github.com/MaxHalford/eaopt v0.4.2 can carry this GA: a custom Model sees
 // the whole population (so eq. 7 normalises there) and draws its own
 // selection, and a math/rand/v2 PCG can drive its *math/rand.Rand.
-// strategies/stms/eaopt_bench_test.go does exactly that with the same
+// families/stms/eaopt_bench_test.go does exactly that with the same
 // evaluator and operators. Measured on one 50-job batch (population 30,
 // 100 generations, 50 resources; BenchmarkMGABatch against
 // BenchmarkMGABatchEaopt, 2-vCPU development machine, two runs each): this

@@ -31,6 +31,14 @@ type Options struct {
 	// times the last rewrite's duration, keeping rewrites under a tenth of
 	// the sweep. The first Flush and Close always rewrite.
 	RewriteEvery time.Duration
+	// Experiment, when set, is the only experiment the outputs may hold:
+	// Open refuses a journal or Parquet file at the output path with rows
+	// of another experiment (a file left there by another spec), instead
+	// of mixing its rows in and then overwriting the file.
+	Experiment string
+	// Logf receives notable recoveries (a torn journal line cut off);
+	// silent when nil.
+	Logf func(format string, args ...any)
 }
 
 // DefaultRewriteEvery is the default Options.RewriteEvery.
@@ -52,6 +60,7 @@ type Writer struct {
 	opt     Options
 	journal *os.File
 	jobs    *os.File
+	broken  error             // a journal append failed and could not be undone: refuse more
 	status  map[string]string // cell ID -> best status so far
 	closed  bool
 
@@ -66,21 +75,33 @@ func Open(opt Options) (*Writer, error) {
 	if opt.Path == "" {
 		return nil, errors.New("results: no output path")
 	}
+	if opt.Logf == nil {
+		opt.Logf = func(string, ...any) {}
+	}
+	if err := checkWritableDir(opt.Path); err != nil {
+		return nil, err
+	}
 	w := &Writer{opt: opt, status: map[string]string{}}
+	if err := w.checkParquetExperiment(); err != nil {
+		return nil, err
+	}
 	var err error
 	w.journal, err = openJournal(opt.Path, func(line []byte) error {
 		var rec Record
 		if err := json.Unmarshal(line, &rec); err != nil {
 			return err
 		}
+		if err := w.checkExperiment(rec.Cell.Experiment); err != nil {
+			return err
+		}
 		w.note(rec.Cell.ID, rec.Result.Status)
 		return nil
-	}, func(f *os.File) error { return w.importCells(f) })
+	}, func(f *os.File) error { return w.importCells(f) }, opt.Logf)
 	if err != nil {
 		return nil, err
 	}
 	if opt.JobsPath != "" {
-		w.jobs, err = openJournal(opt.JobsPath, func([]byte) error { return nil }, importJobs(opt.JobsPath))
+		w.jobs, err = openJournal(opt.JobsPath, func([]byte) error { return nil }, importJobs(opt.JobsPath), opt.Logf)
 		if err != nil {
 			w.journal.Close()
 			return nil, err
@@ -92,9 +113,15 @@ func Open(opt Options) (*Writer, error) {
 // openJournal opens the journal of output for appending: it replays the
 // existing lines through each, or imports the existing Parquet output
 // through imp when there is no journal.
-func openJournal(output string, each func([]byte) error, imp func(*os.File) error) (*os.File, error) {
+func openJournal(output string, each func([]byte) error, imp func(*os.File) error, logf func(string, ...any)) (*os.File, error) {
 	jp := JournalPath(output)
 	good, err := readJournal(jp, each)
+	if err == nil {
+		if st, serr := os.Stat(jp); serr == nil && st.Size() > good {
+			logf("results: %s: cut off a torn last line (%d bytes at offset %d, a write cut short by a crash or a truncated copy); its cell, if any, counts as not done and runs again",
+				jp, st.Size()-good, good)
+		}
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		f, err := openAppend(jp, 0)
@@ -118,6 +145,11 @@ func (w *Writer) importCells(f *os.File) error {
 	recs, err := ReadFile(w.opt.Path)
 	if err != nil {
 		return err
+	}
+	for _, rec := range recs {
+		if err := w.checkExperiment(rec.Cell.Experiment); err != nil {
+			return err
+		}
 	}
 	for _, rec := range recs {
 		if err := appendJSON(f, rec); err != nil {
@@ -170,12 +202,15 @@ func (w *Writer) Write(c experiments.Cell, r experiments.CellResult) error {
 	if w.closed {
 		return errors.New("results: write after Close")
 	}
+	if w.broken != nil {
+		return w.broken
+	}
 	if w.jobs != nil && len(jobs) > 0 {
-		if err := appendJSON(w.jobs, jobsLine{CellID: c.ID, Jobs: jobs}); err != nil {
+		if err := w.append(w.jobs, jobsLine{CellID: c.ID, Jobs: jobs}); err != nil {
 			return err
 		}
 	}
-	if err := appendJSON(w.journal, Record{Cell: c, Result: r}); err != nil {
+	if err := w.append(w.journal, Record{Cell: c, Result: r}); err != nil {
 		return err
 	}
 	w.note(c.ID, r.Status)
@@ -257,14 +292,20 @@ func (w *Writer) rewriteLocked() error {
 		meta[k] = v
 	}
 	if err := writeParquet(w.opt.Path, recs, w.opt.Metrics, meta); err != nil {
-		return fmt.Errorf("results: writing %s: %w", w.opt.Path, err)
+		return rebuildError(w.opt.Path, err)
 	}
 	if w.jobs != nil {
 		if err := writeJobs(w.opt.JobsPath, recs); err != nil {
-			return fmt.Errorf("results: writing %s: %w", w.opt.JobsPath, err)
+			return rebuildError(w.opt.JobsPath, err)
 		}
 	}
 	return nil
+}
+
+// rebuildError reports a failed Parquet rebuild of output and the recovery.
+func rebuildError(output string, err error) error {
+	return fmt.Errorf("results: rebuilding %s from its journal: %w; the file is left as it was and every result is in the synced journal %s: "+
+		"free space (or fix the directory) and run the same spec again, which rebuilds it", output, err, JournalPath(output))
 }
 
 // Close syncs the journals, writes the Parquet files and closes. The

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/internal/traces"
-	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload/swf"
 )
 
@@ -48,7 +48,7 @@ func TestTraceCacheGivesTheSameRuns(t *testing.T) {
 				Config{Trace: sdsc, Scheduler: "fcfs", Overrun: OverrunExtend, MaxJobs: 1000, WarmupJobs: 100})
 		}
 	}
-	reg := strategies.Builtin() // one registry, so that the configs compare equal
+	reg := families.Schedulers() // one registry, so that the configs compare equal
 	for i, cfg := range cfgs {
 		cfg.Registry = reg
 		traceCache = nil

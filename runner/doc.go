@@ -3,7 +3,12 @@
 // semantics, scales the load if asked, builds the scheduler from the
 // registry, runs the engine and computes the metrics. The sim subcommand and
 // the farm's workers both go through Run, so a cell and a command line give
-// the same numbers.
+// the same numbers. The scheduler registry and the workload models come
+// from the families (families.Schedulers, families.Models); a cell of a
+// model with a platform of its own goes to its family (RunModel,
+// family.PlatformRunner). An entry on VM tiers gets its tiered platform and
+// per-process CPU usages here (tiers.go: seed 000's two tiers, or the
+// entry's own, strategies.Entry.Tiered).
 //
 // A scheduler that implements io.Closer (a plugin process,
 // strategies/plugin) is closed when its run ends.

@@ -4,99 +4,43 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/workload/models"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family"
 )
 
 // GeneratorStream is the second PCG word of a generated workload's random
-// source: a cell draws its workload from PCG(cell seed, GeneratorStream),
-// and anything else random (platform noise, failures, a genetic algorithm)
-// from streams of its own, so changing a scheduler never changes the
-// workload it sees.
-const GeneratorStream = 0x6a09e667f3bcc909
+// source (family.GeneratorStream).
+const GeneratorStream = family.GeneratorStream
 
 // ModelCell is one cell whose workload model brings its own platform and
 // job attributes (models.Cloud for seed 001, models.Grid for seed 002): the
-// runner of that output builds the workload from Params, the platform from
-// the workload, and simulates it under the named scheduler.
-type ModelCell struct {
-	// Model is the workload model (workload.generator.model).
-	Model string
-	// Params are the generator's parameters (workload.generator.*), not yet
-	// decoded (models.Decode).
-	Params map[string]any
-	// Scheduler and SchedulerParams name the scheduler of the family and its
-	// parameters (scheduler.*).
-	Scheduler       string
-	SchedulerParams map[string]any
-	// Seed is the cell seed; the workload comes from PCG(Seed,
-	// GeneratorStream).
-	Seed uint64
-	// KeepJobs asks for the simulated jobs in ModelResult.Jobs.
-	KeepJobs bool
-}
+// family that owns the model's output (family.PlatformRunner) builds the
+// workload and the platform from Params and simulates them under the named
+// scheduler.
+type ModelCell = family.Cell
 
 // ModelResult is the outcome of RunModel.
-type ModelResult struct {
-	// Metrics in the order of the output's metric names.
-	Metrics []Metric
-	// Jobs are the simulated jobs in submit order (only with KeepJobs).
-	Jobs []*sim.Job
-	// Gamma is the bounded-slowdown threshold of the per-job records
-	// (0: sim.DefaultGamma).
-	Gamma float64
-}
-
-// modelRunner simulates the cells of one models.Output.
-type modelRunner struct {
-	output models.Output
-	// run simulates one cell.
-	run func(ModelCell) (*ModelResult, error)
-	// check validates scheduler and parameters without simulating; nil
-	// means the scheduler is checked only when the cell runs.
-	check func(scheduler string, params map[string]any) error
-	// schedulers lists the family's scheduler names.
-	schedulers func() []string
-	// metrics lists every metric name run can report, in order.
-	metrics func() []string
-}
-
-// modelRunners is the table of families with their own platform; each
-// family adds its line.
-func modelRunners() []modelRunner {
-	return []modelRunner{
-		{output: models.Cloud, run: runSeed001, check: checkSeed001, schedulers: seed001Schedulers, metrics: seed001MetricNames},
-		{output: models.Grid, run: runSeed002, check: checkSeed002, schedulers: seed002Schedulers, metrics: seed002MetricNames},
-	}
-}
-
-func findModelRunner(o models.Output) (modelRunner, bool) {
-	for _, r := range modelRunners() {
-		if r.output == o {
-			return r, true
-		}
-	}
-	return modelRunner{}, false
-}
+type ModelResult = family.Result
 
 // OwnsPlatform reports whether the named workload model brings its own
 // platform and is simulated by RunModel.
 func OwnsPlatform(model string) bool {
-	o, ok := models.OutputOf(model)
+	o, ok := families.Models().OutputOf(model)
 	if !ok {
 		return false
 	}
-	_, ok = findModelRunner(o)
+	_, ok = families.PlatformRunner(o.String())
 	return ok
 }
 
-// RunModel simulates a cell of a model that brings its own platform.
+// RunModel simulates a cell of a model that brings its own platform, with
+// the family that owns the model's output.
 func RunModel(c ModelCell) (*ModelResult, error) {
 	r, err := modelRunnerOf(c.Model)
 	if err != nil {
 		return nil, err
 	}
-	return r.run(c)
+	return r.Run(c)
 }
 
 // ModelSchedulers lists the schedulers that can run the named model's
@@ -106,7 +50,7 @@ func ModelSchedulers(model string) []string {
 	if err != nil {
 		return nil
 	}
-	return r.schedulers()
+	return r.SchedulerNames()
 }
 
 // CheckModelScheduler reports whether scheduler (with params) can run the
@@ -116,39 +60,34 @@ func CheckModelScheduler(model, scheduler string, params map[string]any) error {
 	if err != nil {
 		return err
 	}
-	names := r.schedulers()
+	names := r.SchedulerNames()
 	known := false
 	for _, n := range names {
 		known = known || n == scheduler
 	}
 	if !known {
-		return fmt.Errorf("scheduler %q does not run %s workloads (model %q); accepted: %s", scheduler, r.output, model, strings.Join(names, ", "))
+		return fmt.Errorf("scheduler %q does not run %s workloads (model %q); accepted: %s", scheduler, r.Output(), model, strings.Join(names, ", "))
 	}
-	if r.check != nil {
-		return r.check(scheduler, params)
-	}
-	return nil
+	return r.CheckScheduler(scheduler, params)
 }
 
 // ModelMetricNames lists every metric a cell of the named output can
 // report, in order (nil for an output RunModel does not simulate).
 func ModelMetricNames(output string) []string {
-	for _, r := range modelRunners() {
-		if r.output.String() == output {
-			return r.metrics()
-		}
+	if r, ok := families.PlatformRunner(output); ok {
+		return r.MetricNames()
 	}
 	return nil
 }
 
-func modelRunnerOf(model string) (modelRunner, error) {
-	o, ok := models.OutputOf(model)
+func modelRunnerOf(model string) (family.PlatformRunner, error) {
+	o, ok := families.Models().OutputOf(model)
 	if !ok {
-		return modelRunner{}, fmt.Errorf("workload model %q unknown (known: %s)", model, strings.Join(models.Names(), ", "))
+		return nil, fmt.Errorf("workload model %q unknown (known: %s)", model, strings.Join(families.Models().Names(), ", "))
 	}
-	r, ok := findModelRunner(o)
+	r, ok := families.PlatformRunner(o.String())
 	if !ok {
-		return modelRunner{}, fmt.Errorf("workload model %q generates %s workloads, which RunModel does not simulate", model, o)
+		return nil, fmt.Errorf("workload model %q generates %s workloads, which RunModel does not simulate", model, o)
 	}
 	return r, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"
@@ -11,10 +12,7 @@ import (
 
 // Metric is one named number of a run. Names are stable: they become
 // Parquet columns.
-type Metric struct {
-	Name  string
-	Value float64
-}
+type Metric = family.Metric
 
 // Metrics returns the run's metrics in a fixed order:
 //
@@ -22,27 +20,31 @@ type Metric struct {
 //	wait_{mean,median,p95,max}, response_…, slowdown_…, bsld_…  (seconds / ratios)
 //	utilization, makespan, offered_load, load_factor
 //	migrations, restarts, swaps  (relocations on VM tiers; 0 elsewhere)
+//
+// followed by the scheduler's own (Result.Extra, family.MetricReporter:
+// CMBF's suspensions), which other schedulers do not have.
 func (r *Result) Metrics() []Metric {
 	s := r.Summary
 	ms := []Metric{
-		{"jobs", float64(s.Jobs)},
-		{"measured", float64(s.Measured)},
-		{"finished", float64(s.Finished)},
-		{"killed", float64(s.Killed)},
-		{"rejected", float64(s.Rejected)},
-		{"dropped", float64(r.Adjust.Dropped())},
-		{"altered", float64(r.Adjust.Altered())},
-		{"backfilled", float64(s.Backfilled)},
+		{Name: "jobs", Value: float64(s.Jobs)},
+		{Name: "measured", Value: float64(s.Measured)},
+		{Name: "finished", Value: float64(s.Finished)},
+		{Name: "killed", Value: float64(s.Killed)},
+		{Name: "rejected", Value: float64(s.Rejected)},
+		{Name: "dropped", Value: float64(r.Adjust.Dropped())},
+		{Name: "altered", Value: float64(r.Adjust.Altered())},
+		{Name: "backfilled", Value: float64(s.Backfilled)},
 	}
 	ms = appendDists(ms, s)
-	return append(ms,
-		Metric{"utilization", s.Utilization},
-		Metric{"makespan", s.Makespan},
-		Metric{"offered_load", r.OfferedLoad},
-		Metric{"load_factor", r.LoadFactor},
-		Metric{"migrations", float64(s.Migrations)},
-		Metric{"restarts", float64(s.Restarts)},
-		Metric{"swaps", float64(s.Swaps)})
+	ms = append(ms,
+		Metric{Name: "utilization", Value: s.Utilization},
+		Metric{Name: "makespan", Value: s.Makespan},
+		Metric{Name: "offered_load", Value: r.OfferedLoad},
+		Metric{Name: "load_factor", Value: r.LoadFactor},
+		Metric{Name: "migrations", Value: float64(s.Migrations)},
+		Metric{Name: "restarts", Value: float64(s.Restarts)},
+		Metric{Name: "swaps", Value: float64(s.Swaps)})
+	return append(ms, r.Extra...)
 }
 
 // appendDists appends the mean, median, p95 and max of the summary's wait,
@@ -53,15 +55,16 @@ func appendDists(ms []Metric, s sim.Summary) []Metric {
 		d    sim.Dist
 	}{{"wait", s.Wait}, {"response", s.Response}, {"slowdown", s.Slowdown}, {"bsld", s.BSLD}} {
 		ms = append(ms,
-			Metric{d.name + "_mean", d.d.Mean},
-			Metric{d.name + "_median", d.d.Median},
-			Metric{d.name + "_p95", d.d.P95},
-			Metric{d.name + "_max", d.d.Max})
+			Metric{Name: d.name + "_mean", Value: d.d.Mean},
+			Metric{Name: d.name + "_median", Value: d.d.Median},
+			Metric{Name: d.name + "_p95", Value: d.d.P95},
+			Metric{Name: d.name + "_max", Value: d.d.Max})
 	}
 	return ms
 }
 
-// MetricNames returns the names Metrics uses, in order.
+// MetricNames returns the names Metrics uses for every scheduler, in order
+// (without the extra metrics of some schedulers: families.ExtraMetricNames).
 func MetricNames() []string {
 	ms := (&Result{}).Metrics()
 	names := make([]string, len(ms))

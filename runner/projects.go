@@ -7,9 +7,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/twotier"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
-	"github.com/schedfarm/schedfarm/strategies/twotier"
 	"github.com/schedfarm/schedfarm/workload/seed004"
 )
 
@@ -24,7 +25,7 @@ type JobsConfig struct {
 	// Scheduler is a registry name; SchedulerParams its parameters.
 	Scheduler       string
 	SchedulerParams map[string]any
-	// Registry to build the scheduler from; nil means strategies.Builtin().
+	// Registry to build the scheduler from; nil means families.Schedulers().
 	Registry *strategies.Registry
 	// Wrap, if set, wraps the scheduler before the run.
 	Wrap func(sim.Scheduler) sim.Scheduler
@@ -43,7 +44,7 @@ type JobsResult struct {
 // computes the per-job summary and the project metrics of seed 004.
 func RunJobs(cfg JobsConfig) (*JobsResult, error) {
 	if cfg.Registry == nil {
-		cfg.Registry = strategies.Builtin()
+		cfg.Registry = families.Schedulers()
 	}
 	if cfg.Scheduler == "" {
 		return nil, errors.New("scheduler: empty; accepted: " + fmt.Sprint(cfg.Registry.Names()))
@@ -130,26 +131,26 @@ func Seed004Workload(p seed004.Params, highFrac float64, rng *rand.Rand) (sim.Pl
 func (r *JobsResult) Metrics() []Metric {
 	s, p := r.Summary, r.Projects
 	ms := []Metric{
-		{"jobs", float64(s.Jobs)},
-		{"finished", float64(s.Finished)},
-		{"rejected", float64(s.Rejected)},
-		{"backfilled", float64(s.Backfilled)},
+		{Name: "jobs", Value: float64(s.Jobs)},
+		{Name: "finished", Value: float64(s.Finished)},
+		{Name: "rejected", Value: float64(s.Rejected)},
+		{Name: "backfilled", Value: float64(s.Backfilled)},
 	}
 	ms = appendDists(ms, s)
 	ms = append(ms,
-		Metric{"utilization", s.Utilization},
-		Metric{"makespan", s.Makespan},
-		Metric{"projects", float64(p.Projects)},
-		Metric{"projects_rejected", float64(p.Rejected)},
-		Metric{"pta", p.PTA},
-		Metric{"jta", p.JTA},
-		Metric{"project_wait_mean", p.Waiting},
-		Metric{"project_run_mean", p.Running})
+		Metric{Name: "utilization", Value: s.Utilization},
+		Metric{Name: "makespan", Value: s.Makespan},
+		Metric{Name: "projects", Value: float64(p.Projects)},
+		Metric{Name: "projects_rejected", Value: float64(p.Rejected)},
+		Metric{Name: "pta", Value: p.PTA},
+		Metric{Name: "jta", Value: p.JTA},
+		Metric{Name: "project_wait_mean", Value: p.Waiting},
+		Metric{Name: "project_run_mean", Value: p.Running})
 	if p.High > 0 {
-		ms = append(ms, Metric{"projects_high", float64(p.High)}, Metric{"pta_high", p.HighPTA})
+		ms = append(ms, Metric{Name: "projects_high", Value: float64(p.High)}, Metric{Name: "pta_high", Value: p.HighPTA})
 	}
 	if p.Low > 0 {
-		ms = append(ms, Metric{"projects_low", float64(p.Low)}, Metric{"pta_low", p.LowPTA})
+		ms = append(ms, Metric{Name: "projects_low", Value: float64(p.Low)}, Metric{Name: "pta_low", Value: p.LowPTA})
 	}
 	return ms
 }

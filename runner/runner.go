@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload"
@@ -28,7 +30,7 @@ type Config struct {
 	// Scheduler is a registry name; SchedulerParams its parameters.
 	Scheduler       string
 	SchedulerParams map[string]any
-	// Registry to build the scheduler from; nil means strategies.Builtin().
+	// Registry to build the scheduler from; nil means families.Schedulers().
 	Registry *strategies.Registry
 	// Estimates is "user", "exact" or "pyss"; Overrun "kill" or "extend".
 	Estimates string
@@ -90,7 +92,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.Events = EventsInstant
 	}
 	if c.Registry == nil {
-		c.Registry = strategies.Builtin()
+		c.Registry = families.Schedulers()
 	}
 	var errs []error
 	if err := checkModes(c.Estimates, c.Overrun); err != nil {
@@ -149,6 +151,10 @@ type Result struct {
 	OfferedLoad float64
 	// Stats counts the engine's events and passes.
 	Stats sim.Stats
+	// Extra are the scheduler's own metrics (family.MetricReporter, e.g.
+	// CMBF's suspensions), appended by Metrics after the runner's; nil for
+	// a scheduler without any.
+	Extra []Metric
 
 	bufs *buffers // the memory of Jobs and Records, until Release
 }
@@ -261,12 +267,16 @@ func Run(cfg Config) (*Result, error) {
 		// An external scheduler (a plugin process) ends with its run.
 		defer c.Close()
 	}
+	reporter, _ := sched.(family.MetricReporter) // before Wrap hides it
 	if cfg.Wrap != nil {
 		sched = cfg.Wrap(sched)
 	}
 	res.Jobs, res.Stats, err = sim.RunWith(res.Platform, sched, sim.NewSliceStream(jobs), nil, sim.Options{PerEvent: cfg.Events == EventsPyss})
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", cfg.Scheduler, err)
+	}
+	if reporter != nil {
+		res.Extra = reporter.ExtraMetrics()
 	}
 	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: cfg.Gamma, WarmupJobs: cfg.WarmupJobs})
 	return res, nil

@@ -46,19 +46,38 @@ func (c Config) cpuParams() (cpuusage.Params, error) {
 // tiered turns res.Platform into the VM tiers the scheduler needs
 // (strategies.Entry.Tiers) and gives every job its CPU usages. It does
 // nothing for a scheduler of dedicated processors.
+//
+// An entry with Entry.Tiered chooses its tiers and sharing model from its
+// parameters (seed 003's K); otherwise Entry.Tiers = 2 gets seed 000's
+// two-tier model.
 func tiered(cfg Config, e strategies.Entry, plat *sim.Platform, jobs []*sim.Job) error {
-	if e.Tiers <= 1 {
+	if e.Tiered == nil && e.Tiers <= 1 {
 		return nil
 	}
-	if e.Tiers != 2 {
-		return fmt.Errorf("scheduler %s needs %d VM tiers; the runner models two (seed 000's foreground and background)", e.Name, e.Tiers)
+	if e.Tiered == nil && e.Tiers != 2 {
+		return fmt.Errorf("scheduler %s needs %d VM tiers; the runner models two (seed 000's foreground and background) unless the entry gives its own (Entry.Tiered)", e.Name, e.Tiers)
+	}
+	var ps strategies.Params
+	if e.Tiered != nil {
+		var err error
+		if ps, err = cfg.Registry.Resolve(e.Name, cfg.SchedulerParams); err != nil {
+			return err
+		}
 	}
 	params, err := cfg.cpuParams()
 	if err != nil {
 		return err
 	}
 	seed := rand.New(rand.NewPCG(cfg.Seed, SharingStream)).Uint64()
-	plat.Tiers, plat.Sharing = 2, sim.NewTwoTier(seed)
+	if e.Tiered != nil {
+		tiers, sh := e.Tiered(ps, seed)
+		if tiers <= 1 {
+			return nil
+		}
+		plat.Tiers, plat.Sharing = tiers, sh
+	} else {
+		plat.Tiers, plat.Sharing = 2, sim.NewTwoTier(seed)
+	}
 	total := 0
 	for _, j := range jobs {
 		total += j.Procs()

@@ -5,14 +5,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/workload"
-	"github.com/schedfarm/schedfarm/workload/models"
 )
 
 // runTiered simulates 2,000 FWload jobs on 64 processors under scheduler.
 func runTiered(t *testing.T, scheduler string, cfg Config) *Result {
 	t.Helper()
-	src, _, err := models.New("fwload", map[string]any{"jobs": int64(2000), "procs": int64(64)}, rand.New(rand.NewPCG(5, 6)))
+	src, _, err := families.Models().New("fwload", map[string]any{"jobs": int64(2000), "procs": int64(64)}, rand.New(rand.NewPCG(5, 6)))
 	if err != nil {
 		t.Fatal(err)
 	}

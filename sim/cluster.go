@@ -165,9 +165,10 @@ func (c *Cluster) scheduleEnd(j *Job) {
 	}
 	at := math.Inf(1)
 	target := j.work
-	if c.tiers != nil && j.limit > 0 && j.limit < target {
-		// On a tiered platform a VM's wall clock stretches; the limit
-		// counts dedicated-processor time, as the estimate does.
+	if (c.tiers != nil || j.stretched) && j.limit > 0 && j.limit < target {
+		// On a tiered platform a VM's wall clock stretches, and a
+		// preempted job's wall time includes its suspensions (Preempt):
+		// the limit counts dedicated-processor time, as the estimate does.
 		target = j.limit
 	}
 	if j.rate > 0 {
@@ -177,7 +178,7 @@ func (c *Cluster) scheduleEnd(j *Job) {
 			at = c.now + (target-j.done)/j.rate
 		}
 	}
-	if c.tiers == nil && j.limit > 0 && j.start+j.limit < at {
+	if c.tiers == nil && !j.stretched && j.limit > 0 && j.start+j.limit < at {
 		at = j.start + j.limit
 	}
 	if math.IsInf(at, 1) {

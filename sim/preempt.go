@@ -35,6 +35,20 @@ func (c *Cluster) Suspend(j *Job) error {
 	return nil
 }
 
+// Preempt is Suspend for a scheduler whose jobs wait suspended for long
+// (seed 003's CMBF): the job's wall time from first start to end then
+// includes the suspension, so its slowdowns and the utilisation count the
+// work it was served (Job.Served), not that wall time, and its limit
+// counts served time as on a tiered platform (a job suspended past its
+// wall-clock limit is not killed for time it did not run).
+func (c *Cluster) Preempt(j *Job) error {
+	if err := c.Suspend(j); err != nil {
+		return err
+	}
+	j.stretched = true
+	return nil
+}
+
 // Resume runs a job that Suspend stopped, now, keeping the work it had
 // done, at rate 1 (SetRate changes it). Like Start it fails if the job is
 // not queued or does not fit. A queued job that never ran starts as with

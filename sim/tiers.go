@@ -72,6 +72,11 @@ func (m *TwoTier) Validate() error {
 	return nil
 }
 
+// Draws returns j's foreground loss and background efficiency, drawing
+// them on first use (the same values under every scheduler). Models built
+// on TwoTier (seed 003's K tiers) read them here.
+func (m *TwoTier) Draws(j *Job) (loss, eff float64) { return m.draws(j) }
+
 // draws returns j's loss and eff, drawing them on first use.
 func (m *TwoTier) draws(j *Job) (loss, eff float64) {
 	if !j.shareSet {
@@ -112,10 +117,18 @@ func (m *TwoTier) Speed(j *Job, i, tier int, occ []float64) float64 {
 	return eff * idle / req
 }
 
-// slot is one VM: the job running in it and which of its processes.
+// slot is one VM: the job running in it and which of its processes, and
+// that process's speed (Sharing.Speed) as of the VM's processor's current
+// occupants: valid unless stale. Every change of a processor's occupants
+// marks its slots stale (touch), so flushRates asks the sharing model again
+// only for the processes whose processor changed and takes the minimum of
+// the kept speeds for the rest — the same numbers, since Speed depends on
+// the job, the process, the tier and the processor's occupants only.
 type slot struct {
-	job  *Job
-	proc int
+	job   *Job
+	proc  int
+	speed float64
+	stale bool
 }
 
 // tierState is the cluster's bookkeeping of a tiered platform.
@@ -317,7 +330,7 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 	}
 	j.procs = append(j.procs[:0], procs...)
 	for i, p := range j.procs {
-		t.slots[tier][p] = slot{job: j, proc: i}
+		t.slots[tier][p] = slot{job: j, proc: i, stale: true}
 	}
 	t.free[tier] -= len(procs)
 	if tier == 0 {
@@ -339,12 +352,15 @@ func (c *Cluster) vacate(j *Job) {
 	c.touch(j.procs)
 }
 
-// touch marks every running job on the processors for a rate update.
+// touch marks every running job on the processors for a rate update and
+// the speeds of their processes there stale.
 func (c *Cluster) touch(procs []int) {
 	t := c.tiers
 	for _, p := range procs {
 		for k := range t.slots {
-			if o := t.slots[k][p].job; o != nil && !o.dirty {
+			s := &t.slots[k][p]
+			s.stale = true
+			if o := s.job; o != nil && !o.dirty {
 				o.dirty = true
 				t.dirty = append(t.dirty, o)
 			}
@@ -368,7 +384,9 @@ func (c *Cluster) firstIdle(n int) []int {
 }
 
 // flushRates recomputes the rate of every job whose processors changed:
-// the speed of its slowest process, 0 while a migration pauses it.
+// the speed of its slowest process, 0 while a migration pauses it. Only
+// the processes on changed processors (stale slots) are asked to the
+// sharing model; the others keep their speed.
 func (c *Cluster) flushRates() {
 	t := c.tiers
 	if t == nil || len(t.dirty) == 0 {
@@ -384,15 +402,24 @@ func (c *Cluster) flushRates() {
 		if c.now < j.pausedTo {
 			rate = 0
 		} else {
+			row := t.slots[j.tier]
 			for i, p := range j.procs {
-				for k := range t.slots {
-					if s := t.slots[k][p]; s.job != nil {
-						t.occ[k] = s.job.CPU(s.proc)
-					} else {
-						t.occ[k] = 0
+				own := &row[p]
+				if own.stale {
+					for k := range t.slots {
+						if s := t.slots[k][p]; s.job != nil {
+							t.occ[k] = s.job.CPU(s.proc)
+						} else {
+							t.occ[k] = 0
+						}
 					}
+					own.speed, own.stale = sh.Speed(j, i, j.tier, t.occ), false
 				}
-				rate = math.Min(rate, sh.Speed(j, i, j.tier, t.occ))
+				// Speeds are ≥ +0 and never NaN, so a plain comparison
+				// is math.Min without its NaN and signed-zero cases.
+				if own.speed < rate {
+					rate = own.speed
+				}
 			}
 		}
 		if rate != j.rate {

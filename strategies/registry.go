@@ -22,6 +22,15 @@ type Entry struct {
 	// (sim.Platform.Tiers); 0 means a dedicated machine. The runner builds
 	// such a platform for it.
 	Tiers int
+	// Tiered, when set, gives the VM tiers per processor and the
+	// CPU-sharing model the scheduler needs from its parameters (seed 003:
+	// K tiers); seed feeds the sharing model's per-job draws. It overrides
+	// Tiers; tiers ≤ 1 means a dedicated machine.
+	Tiered func(ps Params, seed uint64) (tiers int, sharing sim.Sharing)
+	// Preemptive marks a scheduler that suspends and resumes jobs: the
+	// shared invariant suite then checks occupancy after every pass rather
+	// than over each job's first start and last end.
+	Preemptive bool
 	// Validate, when set, checks combinations of parameters once each is
 	// valid on its own (e.g. weights that must sum to 1), naming them and
 	// what is accepted.
@@ -88,6 +97,16 @@ func (r *Registry) Check(name string, params map[string]any) error {
 	}
 	_, err = resolve(e, params)
 	return err
+}
+
+// Resolve returns the parameters of scheduler name with defaults filled in,
+// reporting every bad parameter at once.
+func (r *Registry) Resolve(name string, params map[string]any) (Params, error) {
+	e, err := r.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return resolve(e, params)
 }
 
 // New builds scheduler name for platform p with params (nil for defaults).

@@ -12,4 +12,13 @@
 // the slot goes on. When the context given to Run is cancelled the worker
 // stops fetching, lets running cells finish within a grace period, naks the
 // ones that do not, and returns.
+//
+// A worker trusts nothing on the wire (trust.go, dataroot.go): every cell
+// message passes a Gate before it runs. The default one, Trust, decodes it
+// strictly (size, schema, its own subject), reads the files it names only
+// inside the data root (no absolute path, no "..", no symbolic link out of
+// it; os.Root), and re-validates the cell by the spec validation path, ID
+// and seed included. A refused cell is never run: it is reported failed
+// with the reason, under the SHA-256 of the message it came in, so that a
+// coordinator records it only when it published that very message.
 package worker

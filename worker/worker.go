@@ -60,6 +60,14 @@ type Config struct {
 	Topology broker.Topology
 	// Logf receives one line per notable event; silent when nil.
 	Logf func(format string, args ...any)
+	// Gate decodes and checks every cell message before it runs (see
+	// trust.go); nil means a Trust over DataRoot with the built-in
+	// catalog. A refused cell is reported failed with the reason and never
+	// run.
+	Gate Gate
+	// DataRoot is the only directory the default Gate lets cells read
+	// files from; the working directory when empty.
+	DataRoot string
 }
 
 func (c Config) validate() error {
@@ -96,6 +104,14 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
+	}
+	if cfg.Gate == nil {
+		root, err := OpenDataRoot(cfg.DataRoot)
+		if err != nil {
+			return fmt.Errorf("worker %s: %w", cfg.ID, err)
+		}
+		defer root.Close()
+		cfg.Gate = NewTrust(root, nil, 0)
 	}
 	// Long enough for a cluster to form and place its replicas
 	// (broker.ClusterFormWait) after a broker restart.
@@ -175,16 +191,25 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 	var seq uint64
 	if md, err := msg.Metadata(); err == nil {
 		seq = md.Sequence.Stream
+		if md.NumDelivered > 1 {
+			// The one place JetStream's delivery count shows: the chaos
+			// soak counts these lines.
+			w.cfg.Logf("worker %s: %s redelivered (delivery %d)", slotID, msg.Subject(), md.NumDelivered)
+		}
 	}
-	var cell experiments.Cell
 	var res experiments.CellResult
 	resultSubject := broker.ResultSubjectFor(msg.Subject())
-	if err := json.Unmarshal(msg.Data(), &cell); err != nil || cell.ID == "" {
-		// Report it under the cell id token of the subject so that the
-		// coordinator records the cell as failed instead of waiting for it.
+	digest := Digest(msg.Data())
+	cell, err := w.cfg.Gate.Admit(msg.Subject(), msg.Data())
+	if err != nil {
+		// Report it under the cell id token of the subject, with the
+		// message's digest: the coordinator records the cell as failed
+		// when it published that very message, and counts a rejected
+		// message otherwise.
 		cell = experiments.Cell{ID: resultSubject[strings.LastIndexByte(resultSubject, '.')+1:]}
 		res = experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
-			Error: fmt.Sprintf("worker could not decode the cell message on %s: %v; want a JSON experiments.Cell with an id", msg.Subject(), err)}
+			Error: fmt.Sprintf("worker refused the cell message on %s: %v", msg.Subject(), err)}
+		w.cfg.Logf("worker %s: refused the cell message on %s: %v", slotID, msg.Subject(), err)
 	} else {
 		var ok bool
 		res, ok = w.run(slotID, msg, cell)
@@ -196,6 +221,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 	}
 	res.CellID = cell.ID
 	res.Worker = slotID
+	res.CellDigest = digest
 	if res.Version == "" {
 		res.Version = w.cfg.Version
 	}

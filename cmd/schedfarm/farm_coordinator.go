@@ -35,6 +35,10 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return 1
 	}
+	if err := sf.grid.check(path, len(spec.Cells())); err != nil {
+		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
+		return 1
+	}
 	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
@@ -43,7 +47,7 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return farmCoordinate(ctx, nc, spec, sf.topo.topology(), sf.every, stdout, stderr)
+	return farmCoordinate(ctx, nc, spec, sf.topo.topology(), sf.every, sf.dataRoot, stdout, stderr)
 }
 
 // farmDial connects with the flags' settings; connection losses and
@@ -57,10 +61,15 @@ func farmDial(nf natsFlags, name string, stderr io.Writer) (*nats.Conn, error) {
 // farmCoordinate runs the coordinator for spec over nc, writes the output and
 // prints the summary. It returns the exit code: 0 when every cell has a
 // result (failed cells included), 1 otherwise.
-func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, topo broker.Topology, every time.Duration, stdout, stderr io.Writer) int {
+func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, topo broker.Topology, every time.Duration, dataRoot string, stdout, stderr io.Writer) int {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
+		return 1
+	}
+	cells := spec.Cells()
+	if err := coordinator.CheckDataRoot(dataRoot, cells); err != nil {
+		fmt.Fprintf(stderr, "schedfarm: %s: %v\n", spec.File, err)
 		return 1
 	}
 	out, done, err := farmOpenOutput(spec)
@@ -68,14 +77,13 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
 		return 1
 	}
-	cells := spec.Cells()
 	if topo.Logf == nil {
 		topo.Logf = func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
 	}
 	sum, runErr := coordinator.Run(ctx, js, coordinator.Config{
 		Experiment: spec.Name, Cells: cells, Done: done, Sink: out, Topology: topo,
-		Progress: coordinator.NewProgress(stdout, every),
-		Logf:     func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
+		Progress: coordinator.NewProgress(stdout, every), DataRoot: dataRoot,
+		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 	})
 	closeErr := out.Close()
 	printFarmSummary(stdout, spec, sum)
@@ -97,6 +105,16 @@ func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary
 		spec.Name, s.Total, s.Skipped, s.OK, s.Failed, s.Wall.Round(time.Millisecond))
 	if s.Duplicates > 0 {
 		fmt.Fprintf(w, "%d duplicate results dropped (cells run twice after a redelivery; each kept once)\n", s.Duplicates)
+	}
+	if s.Rejected > 0 {
+		fmt.Fprintf(w, "%d messages rejected (not a well-formed result of a cell this coordinator published; nothing of them written):\n", s.Rejected)
+		for i, r := range s.Rejections {
+			if i == 5 {
+				fmt.Fprintf(w, "  … and %d more (see the log)\n", s.Rejected-5)
+				break
+			}
+			fmt.Fprintf(w, "  rejected: %s: %s\n", r.Subject, r.Reason)
+		}
 	}
 	fmt.Fprintf(w, "output: %s\n", spec.Output)
 	const show = 10

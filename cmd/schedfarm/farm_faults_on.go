@@ -27,17 +27,52 @@ import (
 //	SCHEDFARM_FAULT_MARK=DIR    before running a cell, create
 //	                            DIR/started-<index> holding the cell id, and
 //	                            go on (a worker to cut off mid-cell)
+//	SCHEDFARM_FAULT_HANG=2      cells with these indexes never end and ignore
+//	                            their context (a cell over a wall budget)
+//	SCHEDFARM_FAULT_HOG=5       cells with these indexes allocate and touch
+//	                            memory without end (over a memory budget)
+//	SCHEDFARM_FAULT_RUNLOG=FILE before running a cell, append its id and a
+//	                            newline to FILE (the chaos soak counts runs)
 func farmWithFaults(r worker.Runner) worker.Runner {
-	panics := map[int]bool{}
-	for _, f := range strings.Split(os.Getenv("SCHEDFARM_FAULT_PANIC"), ",") {
-		if i, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
-			panics[i] = true
+	indexes := func(env string) map[int]bool {
+		m := map[int]bool{}
+		for _, f := range strings.Split(os.Getenv(env), ",") {
+			if i, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+				m[i] = true
+			}
 		}
+		return m
 	}
+	panics, hangs, hogs := indexes("SCHEDFARM_FAULT_PANIC"), indexes("SCHEDFARM_FAULT_HANG"), indexes("SCHEDFARM_FAULT_HOG")
+	runLog := os.Getenv("SCHEDFARM_FAULT_RUNLOG")
 	hold := os.Getenv("SCHEDFARM_FAULT_HOLD")
 	mark := os.Getenv("SCHEDFARM_FAULT_MARK")
 	delay, _ := time.ParseDuration(os.Getenv("SCHEDFARM_FAULT_DELAY"))
 	return worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		if runLog != "" {
+			f, err := os.OpenFile(runLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			if err != nil {
+				panic(err)
+			}
+			_, err = f.WriteString(c.ID + "\n") // one write with O_APPEND: lines of concurrent workers do not mix
+			f.Close()
+			if err != nil {
+				panic(err)
+			}
+		}
+		if hangs[c.Index] {
+			select {}
+		}
+		if hogs[c.Index] {
+			var keep [][]byte
+			for {
+				b := make([]byte, 8<<20)
+				for i := range b {
+					b[i] = 1
+				}
+				keep = append(keep, b)
+			}
+		}
 		if hold != "" {
 			marker := filepath.Join(hold, "started-"+strconv.Itoa(c.Index))
 			if err := os.WriteFile(marker, []byte(c.ID), 0o644); err != nil {

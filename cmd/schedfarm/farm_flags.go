@@ -132,9 +132,12 @@ func farmParseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (pos []str
 // sweepFlags are what `run` and `coordinator` share: the connection and
 // topology flags, the progress interval and the one spec argument.
 type sweepFlags struct {
-	nats  natsFlags
-	topo  topologyFlags
-	every time.Duration
+	nats     natsFlags
+	topo     topologyFlags
+	every    time.Duration
+	dataRoot string
+	grid     gridFlags      // --max-cells, --yes
+	cells    cellLimitFlags // run only: the local workers' limits
 }
 
 // register adds the shared flags to fs.
@@ -142,6 +145,14 @@ func (s *sweepFlags) register(fs *flag.FlagSet) {
 	s.nats.register(fs)
 	s.topo.register(fs)
 	fs.DurationVar(&s.every, "progress-every", 10*time.Second, "interval of the plain progress lines when stdout is not a terminal")
+	s.grid.register(fs)
+	registerDataRoot(fs, &s.dataRoot)
+}
+
+// registerDataRoot adds --data-root: the directory workers read cell files
+// from, and the one a coordinator's spec and files must lie under.
+func registerDataRoot(fs *flag.FlagSet, dir *string) {
+	fs.StringVar(dir, "data-root", os.Getenv("SCHEDFARM_DATA_ROOT"), "directory that cells' files (traces, plugins) are read from and must lie under; paths travel relative to it (default the working directory; env SCHEDFARM_DATA_ROOT)")
 }
 
 // parse parses args for the command name and checks the spec argument and

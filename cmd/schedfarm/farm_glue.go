@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
@@ -40,9 +41,12 @@ type farmOutput interface {
 }
 
 // farmOpenOutput opens (or resumes) the spec's outputs and returns the cells
-// already done there (status ok; failed cells are run again).
+// already done there (status ok; failed cells are run again). Outputs that
+// hold another experiment's results are refused, and a torn journal line
+// cut off is reported on stderr.
 func farmOpenOutput(spec *experiments.Spec) (farmOutput, map[string]bool, error) {
-	w, err := results.Open(results.Options{Path: spec.Output, JobsPath: spec.JobsOutput, Metrics: spec.Metrics})
+	w, err := results.Open(results.Options{Path: spec.Output, JobsPath: spec.JobsOutput, Metrics: spec.Metrics,
+		Experiment: spec.Name, Logf: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }})
 	if err != nil {
 		return nil, nil, fmt.Errorf("open output %s: %w", spec.Output, err)
 	}

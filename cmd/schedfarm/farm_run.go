@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,6 +28,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	state := fs.String("state", "", "directory of the embedded server's JetStream store (default .schedfarm/ beside the output)")
 	var sf sweepFlags
 	sf.register(fs)
+	sf.cells.register(fs)
 	path, exit := sf.parse(fs, "run", args, stdout, stderr)
 	if exit >= 0 {
 		return exit
@@ -35,69 +37,116 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm run: --workers %d: want at least 1 (0 only with --nats, when remote workers do the work)\n", *workers)
 		return 2
 	}
+	if err := sf.cells.apply(); err != nil {
+		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+		return 2
+	}
 	spec, err := farmLoadSpec(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
 		return 1
 	}
+	if err := sf.grid.check(path, len(spec.Cells())); err != nil {
+		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+		return 1
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
-	var coordConn, workConn *nats.Conn
-	if sf.nats.url == "" {
-		dir := *state
-		if dir == "" {
-			dir = filepath.Join(filepath.Dir(spec.Output), ".schedfarm")
-		}
-		srv, err := broker.Start(broker.Options{NoListen: true, StoreDir: dir, Name: "schedfarm-run"})
-		if err != nil {
-			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-			return 1
-		}
-		defer srv.Shutdown()
-		if coordConn, err = srv.Connect("schedfarm run coordinator"); err == nil {
-			workConn, err = srv.Connect("schedfarm run workers")
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-			return 1
-		}
-	} else {
-		if coordConn, err = farmDial(sf.nats, "schedfarm run coordinator "+spec.Name, stderr); err == nil {
-			workConn, err = farmDial(sf.nats, "schedfarm run workers "+spec.Name, stderr)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-			return 1
-		}
+	dir := *state
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(spec.Output), ".schedfarm")
 	}
-	defer coordConn.Close()
-	defer workConn.Close()
-
-	workCtx, stopWorkers := context.WithCancel(context.Background())
-	defer stopWorkers()
-	workDone := make(chan error, 1)
-	if *workers > 0 {
-		js, err := jetstream.New(workConn)
-		if err != nil {
-			fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-			return 1
-		}
-		host, _ := os.Hostname()
-		go func() {
-			workDone <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: *workers,
-				Runner: farmCellRunner(), Grace: 5 * time.Second, Topology: sf.topo.topology(),
-				Version: buildinfo.Version, Commit: buildinfo.Commit(),
-				Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
-		}()
-	} else {
-		workDone <- nil
+	farm, err := startFarm(sf, *workers, dir, "schedfarm run", spec.Name, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
+		return 1
 	}
-	code := farmCoordinate(ctx, coordConn, spec, sf.topo.topology(), sf.every, stdout, stderr)
-	stopWorkers()
-	if err := <-workDone; err != nil {
+	defer farm.close()
+	code := farmCoordinate(ctx, farm.coord, spec, sf.topo.topology(), sf.every, sf.dataRoot, stdout, stderr)
+	if err := farm.stopWorkers(); err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: workers: %v\n", err)
 		code = 1
 	}
 	return code
+}
+
+// localFarm is what `run` and `tune` start: a coordinator connection and
+// this process's workers, on an embedded server or a remote one.
+type localFarm struct {
+	coord, work *nats.Conn
+	srv         interface{ Shutdown() }
+	cancel      context.CancelFunc
+	done        chan error
+}
+
+// startFarm connects to the broker sf names, or starts an embedded one with
+// its store in stateDir, and starts workers local worker slots (none with
+// 0). who names the process in connection names; exp the experiment.
+func startFarm(sf sweepFlags, workers int, stateDir, who, exp string, stderr io.Writer) (*localFarm, error) {
+	f := &localFarm{done: make(chan error, 1)}
+	var err error
+	if sf.nats.url == "" {
+		srv, serr := broker.Start(broker.Options{NoListen: true, StoreDir: stateDir, Name: strings.ReplaceAll(who, " ", "-")})
+		if serr != nil {
+			return nil, serr
+		}
+		f.srv = srv
+		if f.coord, err = srv.Connect(who + " coordinator"); err == nil {
+			f.work, err = srv.Connect(who + " workers")
+		}
+	} else if f.coord, err = farmDial(sf.nats, who+" coordinator "+exp, stderr); err == nil {
+		f.work, err = farmDial(sf.nats, who+" workers "+exp, stderr)
+	}
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	var workCtx context.Context
+	workCtx, f.cancel = context.WithCancel(context.Background())
+	if workers == 0 {
+		f.done <- nil
+		return f, nil
+	}
+	js, err := jetstream.New(f.work)
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	runner, err := sf.cells.runner()
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	go func() {
+		f.done <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: workers,
+			Runner: runner, Grace: 5 * time.Second, Topology: sf.topo.topology(), DataRoot: sf.dataRoot,
+			Version: buildinfo.Version, Commit: buildinfo.Commit(),
+			Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
+	}()
+	return f, nil
+}
+
+// stopWorkers stops the local workers and returns their error.
+func (f *localFarm) stopWorkers() error {
+	if f.cancel == nil {
+		return nil
+	}
+	f.cancel()
+	f.cancel = nil
+	return <-f.done
+}
+
+// close stops the workers and closes the connections and the server.
+func (f *localFarm) close() {
+	_ = f.stopWorkers()
+	if f.coord != nil {
+		f.coord.Close()
+	}
+	if f.work != nil {
+		f.work.Close()
+	}
+	if f.srv != nil {
+		f.srv.Shutdown()
+	}
 }

@@ -28,12 +28,29 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 	id := fs.String("id", os.Getenv("SCHEDFARM_WORKER_ID"), "worker name in results and logs; host name and pid when empty (env SCHEDFARM_WORKER_ID)")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM, how long running cells may take to finish before they are handed back to the queue")
 	quiet := fs.Bool("q", false, "log only errors")
+	var lim cellLimitFlags
+	lim.register(fs)
+	runCell := fs.Bool("run-cell", false, "run one JSON cell read from stdin, write its JSON result to stdout and exit (the child process of a worker with a cell budget)")
+	var dataRoot string
+	registerDataRoot(fs, &dataRoot)
 	pos, exit := farmParseArgs(fs, args, stdout)
 	if exit >= 0 {
 		return exit
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stderr, "schedfarm worker: unexpected argument %q; want flags only\n", pos[0])
+		return 2
+	}
+	if err := lim.apply(); err != nil {
+		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
+		return 2
+	}
+	if *runCell {
+		return farmServeCell(os.Stdin, stdout, stderr)
+	}
+	runner, err := lim.runner()
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 2
 	}
 	if *slots < 1 {
@@ -57,8 +74,8 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		fmt.Fprintf(stderr, "schedfarm worker: %d slots on %s\n", *slots, nc.ConnectedUrlRedacted())
 	}
-	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: farmCellRunner(), Grace: *grace,
-		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf, Topology: broker.Topology{Logf: logf}})
+	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: runner, Grace: *grace,
+		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf, Topology: broker.Topology{Logf: logf}, DataRoot: dataRoot})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)
 		return 1

@@ -27,6 +27,7 @@ func commands() []command {
 		{"broker", "run a standalone NATS server with JetStream for a farm", runBroker},
 		{"report", "summarise a results Parquet file with confidence intervals and plots; judge a paper's claims", runReport},
 		{"reproduce", "run the papers' figure specs on the farm and judge every claim: REPRODUCTION.md", runReproduce},
+		{"tune", "search a parameter space with a genetic algorithm whose evaluations are farm cells", runTune},
 		{"workload", "generate synthetic workloads, add modelled user estimates to SWF files, describe them", runWorkload},
 		{"version", "print the schedfarm version", runVersion},
 	}

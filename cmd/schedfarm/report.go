@@ -60,6 +60,14 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if meta, err := results.FileMeta(path); err == nil && results.IsTuneMeta(meta) {
+		t, err := results.ReadTable(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+			return 1
+		}
+		return reportTune(t, path, *out, stdout, stderr)
+	}
 	recs, err := results.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
@@ -139,5 +147,25 @@ func reportClaims(path string, files []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
 		return 1
 	}
+	return 0
+}
+
+// reportTune draws a tuner's evaluations table (schedfarm tune's
+// <output>.evals.parquet): convergence, and the Pareto front with a second
+// objective.
+func reportTune(t results.Table, path, dir string, stdout, stderr io.Writer) int {
+	if dir == "" {
+		dir = strings.TrimSuffix(path, filepath.Ext(path)) + "-report"
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 1
+	}
+	files, err := results.PlotTune(t, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %d evaluations of tune %s (objective: %s)\nwrote %d plots (PNG and SVG) in %s\n", path, len(t.Rows), t.Meta["schedfarm.tune"], t.Meta["schedfarm.objective"], len(files), dir)
 	return 0
 }

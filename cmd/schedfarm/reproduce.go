@@ -18,6 +18,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -223,17 +224,17 @@ func rewriteSpec(data []byte, specDir, outDir string, edits []claims.Edit) (stri
 		return "", nil, fmt.Errorf("not a mapping")
 	}
 	root := doc.Content[0]
-	nameNode := lookup(root, "name")
+	nameNode := yamlnode.Get(root, "name")
 	if nameNode == nil || nameNode.Value == "" {
 		return "", nil, fmt.Errorf("no name")
 	}
 	name := nameNode.Value
 	setScalar(root, "output", filepath.Join(outDir, name+".parquet"))
-	if lookup(root, "jobs_output") != nil {
+	if yamlnode.Get(root, "jobs_output") != nil {
 		setScalar(root, "jobs_output", filepath.Join(outDir, name+"-jobs.parquet"))
 	}
-	if w := lookup(root, "workload"); w != nil {
-		if t := lookup(w, "trace"); t != nil && t.Value != "" && !filepath.IsAbs(t.Value) {
+	if w := yamlnode.Get(root, "workload"); w != nil {
+		if t := yamlnode.Get(w, "trace"); t != nil && t.Value != "" && !filepath.IsAbs(t.Value) {
 			t.Value = filepath.Join(specDir, t.Value)
 		}
 	}
@@ -259,14 +260,14 @@ func applyEdit(root *yaml.Node, e claims.Edit) error {
 		return err
 	}
 	if param, ok := strings.CutPrefix(e.Set, "axes."); ok {
-		axes := lookup(root, "axes")
+		axes := yamlnode.Get(root, "axes")
 		if axes == nil {
 			return fmt.Errorf("the spec has no axes")
 		}
 		for _, ax := range axes.Content {
-			if p := lookup(ax, "param"); p != nil && p.Value == param {
+			if p := yamlnode.Get(ax, "param"); p != nil && p.Value == param {
 				deleteKey(ax, "range")
-				set(ax, "values", &val)
+				yamlnode.Set(ax, "values", &val)
 				return nil
 			}
 		}
@@ -275,44 +276,22 @@ func applyEdit(root *yaml.Node, e claims.Edit) error {
 	keys := strings.Split(e.Set, ".")
 	m := root
 	for _, k := range keys[:len(keys)-1] {
-		next := lookup(m, k)
+		next := yamlnode.Get(m, k)
 		if next == nil {
 			next = &yaml.Node{Kind: yaml.MappingNode}
-			set(m, k, next)
+			yamlnode.Set(m, k, next)
 		}
 		if next.Kind != yaml.MappingNode {
 			return fmt.Errorf("%s is not a mapping", k)
 		}
 		m = next
 	}
-	set(m, keys[len(keys)-1], &val)
+	yamlnode.Set(m, keys[len(keys)-1], &val)
 	return nil
-}
-
-func lookup(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func set(m *yaml.Node, key string, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content[i+1] = v
-			return
-		}
-	}
-	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
 }
 
 func setScalar(m *yaml.Node, key, value string) {
-	set(m, key, &yaml.Node{Kind: yaml.ScalarNode, Value: value})
+	yamlnode.Set(m, key, &yaml.Node{Kind: yaml.ScalarNode, Value: value})
 }
 
 func deleteKey(m *yaml.Node, key string) {

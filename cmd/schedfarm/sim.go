@@ -12,8 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
-	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 )
 
@@ -229,7 +229,7 @@ func runSchedulers(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	reg := strategies.Builtin()
+	reg := families.Schedulers()
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, name := range reg.Names() {
 		e, _ := reg.Lookup(name)

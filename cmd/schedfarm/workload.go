@@ -8,17 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/models"
-	"github.com/schedfarm/schedfarm/workload/seed001"
-	"github.com/schedfarm/schedfarm/workload/seed002"
-	"github.com/schedfarm/schedfarm/workload/seed004"
 	"github.com/schedfarm/schedfarm/workload/stats"
 	"github.com/schedfarm/schedfarm/workload/swf"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
@@ -85,12 +82,13 @@ func (e *estBinsFlag) Set(s string) error {
 
 func workloadModels(stdout io.Writer) int {
 	fmt.Fprintln(stdout, "SWF models (schedfarm workload generate --model NAME; parameters via flags or --param name=value):")
-	for _, n := range models.Names() {
-		if o, _ := models.OutputOf(n); o != models.SWF {
+	reg := families.Models()
+	for _, n := range reg.Names() {
+		if o, _ := reg.OutputOf(n); o != models.SWF {
 			continue // listed with the seed generators
 		}
 		fmt.Fprintln(stdout)
-		fmt.Fprint(stdout, models.Describe(n))
+		fmt.Fprint(stdout, reg.Describe(n))
 	}
 	fmt.Fprintln(stdout, "\nSeed generators (JSON lines; see 'schedfarm workload generate --help'):")
 	for _, g := range seedGenerators() {
@@ -120,7 +118,7 @@ func workloadGenerate(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `Usage: schedfarm workload generate --model NAME [flags] -o FILE
 
-Writes a synthetic workload. SWF models (`+strings.Join(models.Names(), ", ")+`) write
+Writes a synthetic workload. SWF models (`+strings.Join(families.Models().Names(), ", ")+`) write
 SWF 2.2 with a header recording the model, every parameter, the machine size
 and the achieved offered load. Seed generators (`+strings.Join(seedNames(), ", ")+`)
 write JSON lines: one "platform" object, then one object per job or project
@@ -163,12 +161,12 @@ Flags:`)
 	if g, ok := findSeedGenerator(*model); ok {
 		return writeSeedGenerator(g, params, rng, *seed, *out, stdout, stderr)
 	}
-	if !slices.Contains(models.Names(), *model) {
+	if !slices.Contains(families.Models().Names(), *model) {
 		fmt.Fprintf(stderr, "schedfarm workload generate: unknown model %q (SWF models: %s; seed generators: %s)\n",
-			*model, strings.Join(models.Names(), ", "), strings.Join(seedNames(), ", "))
+			*model, strings.Join(families.Models().Names(), ", "), strings.Join(seedNames(), ", "))
 		return 2
 	}
-	src, info, err := models.New(*model, params, rng)
+	src, info, err := families.Models().New(*model, params, rng)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm workload generate: %v\n", err)
 		return 2
@@ -479,17 +477,10 @@ Flags:`)
 	return 0
 }
 
-// Seed generators write JSON lines. The first line describes the platform:
-//
-//	{"type":"platform","model":NAME,"seed":S,"params":{…},<platform fields>}
-//
-// with "vms" (seed001: id, memory, speed, bandwidth), "resources" (seed002:
-// id, availability, bandwidth, failure_coeff, availability_level) or
-// "capacities" (seed004: capacity per resource type). Each further line is
-// one job ({"type":"job",…}: seed001 id, submit, parallelism, deadline,
-// input_size, tasks[{memory, bandwidth, instructions}]; seed002 id, submit,
-// size, data_size, sdv, deadline, long) or one project ({"type":"project",
-// id, arrival, jobs[{index, service, req[]}]}: seed004), in arrival order.
+// Seed generators write JSON lines: one "platform" object, then one
+// object per job or project in arrival order. The models and their formats
+// belong to the families (models.Model.Lines: families/cloud seed001,
+// families/stms seed002, families/twotier seed004).
 type seedGenerator struct {
 	name    string
 	summary string
@@ -499,131 +490,35 @@ type seedGenerator struct {
 	run func(raw map[string]any, rng *rand.Rand, emit func(any) error) error
 }
 
+// seedGenerators lists the models of the families that write JSON lines,
+// sorted by name.
 func seedGenerators() []seedGenerator {
-	return []seedGenerator{
-		{
-			name:    "seed001",
-			summary: models.Summary("seed001"),
-			params:  modelParamLines("seed001", nil),
-			run: func(raw map[string]any, rng *rand.Rand, emit func(any) error) error {
-				v, err := models.Decode("seed001", raw)
-				if err != nil {
-					return err
-				}
-				p := models.Seed001Params(v)
-				g, err := seed001.New(p, rng)
-				if err != nil {
-					return err
-				}
-				if err := emit(map[string]any{"type": "platform", "vms": g.VMs(), "params": p, "deadline": v.Str("deadline")}); err != nil {
-					return err
-				}
-				return emitAll(g.Next, func(r seed001.Job) any {
-					return struct {
-						Type string `json:"type"`
-						seed001.Job
-					}{"job", r}
-				}, emit)
-			},
-		},
-		{
-			name:    "seed002",
-			summary: models.Summary("seed002"),
-			params:  modelParamLines("seed002", nil),
-			run: func(raw map[string]any, rng *rand.Rand, emit func(any) error) error {
-				v, err := models.Decode("seed002", raw)
-				if err != nil {
-					return err
-				}
-				p := models.Seed002Params(v)
-				g, err := seed002.New(p, rng)
-				if err != nil {
-					return err
-				}
-				params := map[string]any{}
-				for _, s := range models.Specs("seed002") {
-					params[s.Name] = v[s.Name]
-				}
-				if err := emit(map[string]any{"type": "platform", "resources": g.Resources(), "params": params}); err != nil {
-					return err
-				}
-				return emitAll(g.Next, func(r seed002.Job) any {
-					return struct {
-						Type string `json:"type"`
-						seed002.Job
-					}{"job", r}
-				}, emit)
-			},
-		},
-		{
-			name:    "seed004",
-			summary: models.Summary("seed004"),
-			params:  modelParamLines("seed004", map[string]string{"projects": "projects (also --jobs)"}),
-			run: func(raw map[string]any, rng *rand.Rand, emit func(any) error) error {
-				raw = maps.Clone(raw)
-				if j, ok := raw["jobs"]; ok {
-					raw["projects"] = j
-					delete(raw, "jobs")
-				}
-				w, err := models.NewProjects("seed004", raw, rng)
-				if err != nil {
-					return err
-				}
-				params := map[string]any{}
-				for _, p := range w.Params {
-					params[p.Name] = p.Value
-				}
-				if err := emit(map[string]any{"type": "platform", "capacities": w.Capacities, "params": params}); err != nil {
-					return err
-				}
-				i := 0
-				return emitAll(func() (seed004.Project, error) {
-					if i == len(w.Projects) {
-						return seed004.Project{}, io.EOF
-					}
-					i++
-					return w.Projects[i-1], nil
-				}, func(r seed004.Project) any {
-					return struct {
-						Type string `json:"type"`
-						seed004.Project
-					}{"project", r}
-				}, emit)
-			},
-		},
+	reg := families.Models()
+	var gs []seedGenerator
+	for _, n := range reg.Names() {
+		m, _ := reg.Model(n)
+		if m.Lines == nil {
+			continue
+		}
+		gs = append(gs, seedGenerator{name: n, summary: m.Summary, params: modelParamLines(m), run: m.Lines})
 	}
+	return gs
 }
 
-// modelParamLines renders a registry model's parameters as
-// "name (default): meaning" lines; rename maps a parameter to the label
-// shown instead of its name.
-func modelParamLines(model string, rename map[string]string) []string {
+// modelParamLines renders a model's parameters as "name (default):
+// meaning" lines; a model counted in projects (no jobs parameter) shows
+// that --jobs sets them.
+func modelParamLines(m models.Model) []string {
+	hasJobs := slices.ContainsFunc(m.Params, func(s models.ParamSpec) bool { return s.Name == "jobs" })
 	var out []string
-	for _, s := range models.Specs(model) {
+	for _, s := range m.Params {
 		label := s.Name
-		if r, ok := rename[s.Name]; ok {
-			label = r
+		if s.Name == "projects" && !hasJobs {
+			label = "projects (also --jobs)"
 		}
 		out = append(out, fmt.Sprintf("%s (%v): %s", label, s.Default, s.Doc))
 	}
 	return out
-}
-
-// emitAll emits every record next yields, tagged by tag, until io.EOF; any
-// other error from next or emit stops it and is returned.
-func emitAll[T any](next func() (T, error), tag func(T) any, emit func(any) error) error {
-	for {
-		rec, err := next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := emit(tag(rec)); err != nil {
-			return err
-		}
-	}
 }
 
 func seedNames() []string {

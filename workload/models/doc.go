@@ -1,10 +1,13 @@
 // Package models is the registry of synthetic workload models: the single
 // entry point through which experiment specs and the CLI build a generated
-// workload by name. Most models yield SWF jobs (OutputOf = SWF: lublin99,
-// fwload, jwload); seed004 yields multi-resource projects with their
-// platform (OutputOf = Projects, built with NewProjects).
+// workload by name. It owns the SWF models every family shares (lublin99,
+// fwload, jwload: OutputOf = SWF) and the Model type through which a
+// family declares the models of its own platform (families/twotier's
+// seed004 yields multi-resource projects, built with NewProjects;
+// families/cloud's seed001 and families/stms's seed002 are read by their
+// families). families.Models gathers them all into one Registry:
 //
-//	src, info, err := models.New("lublin99", map[string]any{"jobs": 100000, "procs": 256}, rng)
+//	src, info, err := families.Models().New("lublin99", map[string]any{"jobs": 100000, "procs": 256}, rng)
 //
 // Params come from YAML or flags: numbers may be int, int64 or float64
 // (integral floats are accepted for integer params). Unknown names and

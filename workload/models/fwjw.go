@@ -11,7 +11,7 @@ import (
 	"github.com/schedfarm/schedfarm/workload/jwload"
 )
 
-func fwloadModel() model {
+func fwloadModel() Model {
 	d := fwload.Default()
 	params := append(commonParams(int64(d.Jobs), int64(d.Procs)),
 		ParamSpec{Name: "interarrival", Kind: Float, Default: d.MeanInterarrival, Min: 1e-3, Max: 1e9, Doc: "mean time between submissions in seconds, reruns included (ignored when load > 0 with load_method model)"},
@@ -24,10 +24,11 @@ func fwloadModel() model {
 		ParamSpec{Name: "repeat_exponent", Kind: Float, Default: d.RepeatExponent, Min: 0, Max: 10, Doc: "P(k runs) ∝ k^−exponent"},
 		ParamSpec{Name: "think_time", Kind: Float, Default: d.ThinkTime, Min: 0, Max: 1e9, Doc: "mean exponential think time between a run's end and its rerun, seconds (0 = none)"},
 	)
-	return model{
-		name:    "fwload",
-		summary: "FWload: calibrated stand-in for Feitelson 1996/97 (harmonic sizes favouring small and power-of-two, size-correlated runtimes, reruns), fitted to seed 000 Table 1",
-		params:  params,
+	return Model{
+		Name:    "fwload",
+		Summary: "FWload: calibrated stand-in for Feitelson 1996/97 (harmonic sizes favouring small and power-of-two, size-correlated runtimes, reruns), fitted to seed 000 Table 1",
+		Output:  SWF,
+		Params:  params,
 		build: func(v values, seed [2]uint64) (built, error) {
 			p := fwload.Default()
 			p.Jobs, p.Procs = v.int("jobs"), v.int("procs")
@@ -55,7 +56,7 @@ func fwloadModel() model {
 	}
 }
 
-func jwloadModel() model {
+func jwloadModel() Model {
 	d := jwload.Default()
 	params := append(commonParams(int64(d.Jobs), int64(d.Procs)),
 		ParamSpec{Name: "interarrival", Kind: Float, Default: d.Interarrival.Mean(), Min: 1e-3, Max: 1e9, Doc: "overall mean time between jobs in seconds (default: CTC, 17,440 jobs in 79 days; ignored when load > 0 with load_method model)"},
@@ -67,10 +68,11 @@ func jwloadModel() model {
 		ParamSpec{Name: "runtime_order", Kind: Int, Default: int64(d.Runtime.Order), Min: 1, Max: 50, Doc: "hyper-Erlang order of the service times"},
 		ParamSpec{Name: "size_exponent", Kind: Float, Default: d.SizeExponent, Min: 0, Max: 10, Doc: "within a size range P(n) ∝ n^−a (0 = uniform; default calibrated to mean parallelism 10.5 on 320)"},
 	)
-	return model{
-		name:    "jwload",
-		summary: "JWload: calibrated stand-in for Jann et al. 1997 (CTC SP2; hyper-Erlang interarrival and runtime per size range), fitted to seed 000 Table 1",
-		params:  params,
+	return Model{
+		Name:    "jwload",
+		Summary: "JWload: calibrated stand-in for Jann et al. 1997 (CTC SP2; hyper-Erlang interarrival and runtime per size range), fitted to seed 000 Table 1",
+		Output:  SWF,
+		Params:  params,
 		build: func(v values, seed [2]uint64) (built, error) {
 			p := jwload.Default()
 			p.Jobs, p.Procs = v.int("jobs"), v.int("procs")

@@ -7,7 +7,7 @@ import (
 	"github.com/schedfarm/schedfarm/workload/lublin99"
 )
 
-func lublinModel() model {
+func lublinModel() Model {
 	params := append(commonParams(1000, lublin99.ReferenceProcs),
 		ParamSpec{Name: "typed", Kind: Bool, Default: true, Doc: "two job types (batch, interactive; queue 1/0) as published; false = the typeless variant"},
 		ParamSpec{Name: "legacy_clock", Kind: Bool, Default: false, Doc: "reproduce the original program's per-arrival truncation of the clock (drifts ≈12 h per 100k jobs)"},
@@ -16,10 +16,11 @@ func lublinModel() model {
 		ParamSpec{Name: "arrival_scale", Kind: Float, Default: 1.0, Min: 1e-6, Max: 1e6, Doc: "multiply every interarrival's points by this factor (mean interarrival ×c, load ÷c); ignored when load > 0 with load_method model"},
 		ParamSpec{Name: "req_procs", Kind: Bool, Default: false, Doc: "also write the size to field 8 (requested processors); the original leaves −1"},
 	)
-	return model{
-		name:    "lublin99",
-		summary: "Lublin & Feitelson 1999/2003 rigid-job model (batch/interactive, daily cycle), PWA m_lublin99 with the arrival clock fixed",
-		params:  params,
+	return Model{
+		Name:    "lublin99",
+		Summary: "Lublin & Feitelson 1999/2003 rigid-job model (batch/interactive, daily cycle), PWA m_lublin99 with the arrival clock fixed",
+		Output:  SWF,
+		Params:  params,
 		build: func(v values, seed [2]uint64) (built, error) {
 			p := lublin99.Default()
 			p.Jobs = v.int("jobs")

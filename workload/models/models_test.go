@@ -26,7 +26,7 @@ func swfNames() []string {
 }
 
 func TestNamesAndDocs(t *testing.T) {
-	if got := Names(); !slices.Equal(got, []string{"fwload", "jwload", "lublin99", "seed001", "seed002", "seed004"}) {
+	if got := Names(); !slices.Equal(got, []string{"fwload", "jwload", "lublin99"}) {
 		t.Errorf("Names() = %v", got)
 	}
 	for _, n := range Names() {
@@ -217,8 +217,5 @@ func TestEstBinsErrors(t *testing.T) {
 	var pe *ParamError
 	if err := Check("lublin99", map[string]any{"est_bins": "3600=30"}); !errors.As(err, &pe) || pe.Param != "est_bins" {
 		t.Errorf("want a *ParamError for est_bins, got %v", err)
-	}
-	if err := Check("seed004", map[string]any{"projects": 10}); err != nil {
-		t.Errorf("seed004: %v", err)
 	}
 }

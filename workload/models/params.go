@@ -195,11 +195,10 @@ func (v Values) Str(name string) string { return values(v).str(name) }
 // them with defaults filled in; the error lists every unknown or bad
 // parameter. Models whose workload the runner builds itself (Cloud, Grid)
 // are read this way.
-func Decode(name string, params map[string]any) (Values, error) {
-	m, ok := find(name)
+func (r *Registry) Decode(name string, params map[string]any) (Values, error) {
+	m, ok := r.find(name)
 	if !ok {
-		return nil, fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(r.Names(), ", "))
 	}
-	v, err := decode(name, m.params, params)
-	return Values(v), err
+	return m.Decode(params)
 }

@@ -102,18 +102,88 @@ type built struct {
 	notes []string
 }
 
-type model struct {
-	name    string
-	summary string
-	output  Output
-	params  []ParamSpec
-	// build makes an SWF model (output SWF).
-	build func(v values, seed [2]uint64) (built, error)
-	// projects generates a Projects model's workload from rng.
-	projects func(v values, rng *rand.Rand) (ProjectWorkload, error)
-	// check reports problems that involve several parameters of a model
+// Model is one workload generator model. The SWF models (fwload, jwload,
+// lublin99) are shared by every family and built into this package; a
+// family adds the models of its own platform (Projects, Cloud, Grid, or an
+// Output of its own) by declaring a Model and returning it from its
+// family.ModelOwner.Models; families.Models gathers them into a Registry.
+type Model struct {
+	// Name is the registry name (workload.generator.model).
+	Name string
+	// Summary is one line for "schedfarm workload models".
+	Summary string
+	// Output is what the model generates.
+	Output Output
+	// Params are the accepted parameters with kinds, defaults and ranges.
+	Params []ParamSpec
+	// Projects generates a Projects model's workload from rng.
+	Projects func(v Values, rng *rand.Rand) (ProjectWorkload, error)
+	// Check reports problems that involve several parameters of a model
 	// that is not SWF (SWF models share crossCheck); nil: none.
-	check func(v values) []error
+	Check func(v Values) []error
+	// Lines writes a generated workload of a model that is not SWF as JSON
+	// records for "schedfarm workload generate": one "platform" object,
+	// then one object per job or project in arrival order, each given to
+	// emit; the format is the family's and documented with it. raw are the
+	// --param values (--jobs as "jobs"). nil: not offered.
+	Lines func(raw map[string]any, rng *rand.Rand, emit func(any) error) error
+	// build makes an SWF model (output SWF; the shared models only).
+	build func(v values, seed [2]uint64) (built, error)
+}
+
+// Decode checks params against the model's parameters and returns them
+// with defaults filled in; the error lists every unknown or bad parameter.
+func (m Model) Decode(params map[string]any) (Values, error) {
+	v, err := decode(m.Name, m.Params, params)
+	return Values(v), err
+}
+
+// CheckParams validates params the way generating would, without
+// generating: every unknown or out-of-range parameter, then the
+// combinations (Check, or crossCheck for SWF models).
+func (m Model) CheckParams(params map[string]any) error {
+	v, err := decode(m.Name, m.Params, params)
+	if err != nil {
+		return err
+	}
+	if m.Output != SWF {
+		if m.Check != nil {
+			return errors.Join(m.Check(Values(v))...)
+		}
+		return nil
+	}
+	return errors.Join(crossCheck(m.Name, v)...)
+}
+
+// Registry is a set of models by name: the shared SWF models and the
+// models of the families (families.Models builds the one schedfarm uses).
+type Registry struct {
+	models []Model
+}
+
+// NewRegistry returns the shared SWF models (fwload, jwload, lublin99)
+// together with extra. Names must be unique and non-empty.
+func NewRegistry(extra ...Model) (*Registry, error) {
+	r := &Registry{models: sharedModels()}
+	for _, m := range extra {
+		if m.Name == "" {
+			return nil, errors.New("models: a model without a name")
+		}
+		if _, dup := r.find(m.Name); dup {
+			return nil, fmt.Errorf("models: model %q registered twice", m.Name)
+		}
+		if m.Output == SWF {
+			return nil, fmt.Errorf("models: model %q: SWF models are shared and built into package models", m.Name)
+		}
+		r.models = append(r.models, m)
+	}
+	return r, nil
+}
+
+// Shared returns a registry of the shared SWF models only.
+func Shared() *Registry {
+	r, _ := NewRegistry()
+	return r
 }
 
 // commonParams are accepted by every model.
@@ -185,73 +255,67 @@ func crossCheck(name string, v values) []error {
 // NewProjects do before generating: every unknown or out-of-range parameter
 // and every inconsistent combination (crossCheck) is reported. Problems that
 // depend on the generated jobs (an infeasible max_estimate) are not.
-func Check(name string, params map[string]any) error {
-	m, ok := find(name)
+func (r *Registry) Check(name string, params map[string]any) error {
+	m, ok := r.find(name)
 	if !ok {
-		return fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(Names(), ", "))
+		return fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(r.Names(), ", "))
 	}
-	v, err := decode(name, m.params, params)
-	if err != nil {
-		return err
-	}
-	if m.output != SWF {
-		if m.check != nil {
-			return errors.Join(m.check(v)...)
-		}
-		return nil
-	}
-	return errors.Join(crossCheck(name, v)...)
+	return m.CheckParams(params)
 }
 
-// registry lists the models; built by a function, no init.
-func registry() []model {
-	return []model{fwloadModel(), jwloadModel(), lublinModel(), seed001Model(), seed002Model(), seed004Model()}
+// sharedModels lists the SWF models every family shares; built by a
+// function, no init.
+func sharedModels() []Model {
+	return []Model{fwloadModel(), jwloadModel(), lublinModel()}
 }
 
-func find(name string) (model, bool) {
-	for _, m := range registry() {
-		if m.name == name {
+// Model returns the named model.
+func (r *Registry) Model(name string) (Model, bool) { return r.find(name) }
+
+func (r *Registry) find(name string) (Model, bool) {
+	for _, m := range r.models {
+		if m.Name == name {
 			return m, true
 		}
 	}
-	return model{}, false
+	return Model{}, false
 }
 
 // Names returns the registered model names, sorted.
-func Names() []string {
+func (r *Registry) Names() []string {
 	var n []string
-	for _, m := range registry() {
-		n = append(n, m.name)
+	for _, m := range r.models {
+		n = append(n, m.Name)
 	}
 	slices.Sort(n)
 	return n
 }
 
 // Summary returns a one-line description of the model, "" if unknown.
-func Summary(name string) string {
-	m, _ := find(name)
-	return m.summary
+func (r *Registry) Summary(name string) string {
+	m, _ := r.find(name)
+	return m.Summary
 }
 
 // Specs returns the documented parameters of the model (common ones first),
 // nil if the name is unknown.
-func Specs(name string) []ParamSpec {
-	m, ok := find(name)
+func (r *Registry) Specs(name string) []ParamSpec {
+	m, ok := r.find(name)
 	if !ok {
 		return nil
 	}
-	return slices.Clone(m.params)
+	return slices.Clone(m.Params)
 }
 
 // Describe renders the model's summary and parameters as text.
-func Describe(name string) string {
-	m, ok := find(name)
+func (r *Registry) Describe(name string) string {
+	m, ok := r.find(name)
 	if !ok {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s\n", m.name, m.summary)
-	for _, s := range m.params {
+	fmt.Fprintf(&b, "%s — %s\n", m.Name, m.Summary)
+	for _, s := range m.Params {
 		fmt.Fprintf(&b, "  %-16s %-6s default %-8v %s\n  %-16s        %s\n", s.Name, s.Kind, s.Default, s.Range(), "", s.Doc)
 	}
 	return b.String()
@@ -260,18 +324,18 @@ func Describe(name string) string {
 // New builds the named model with params, drawing its seeds from rng. It
 // returns a streaming source of the jobs and the Info describing them. Errors
 // list every unknown or out-of-range parameter.
-func New(name string, params map[string]any, rng *rand.Rand) (workload.Source, Info, error) {
-	m, ok := find(name)
+func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (workload.Source, Info, error) {
+	m, ok := r.find(name)
 	if !ok {
-		return nil, Info{}, fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(Names(), ", "))
+		return nil, Info{}, fmt.Errorf("workload model %q unknown (known: %s)", name, strings.Join(r.Names(), ", "))
 	}
 	if rng == nil {
 		return nil, Info{}, fmt.Errorf("%s: nil *rand.Rand", name)
 	}
-	if m.output != SWF {
-		return nil, Info{}, fmt.Errorf("workload model %q generates %s workloads, not SWF jobs (see NewProjects)", name, m.output)
+	if m.Output != SWF {
+		return nil, Info{}, fmt.Errorf("workload model %q generates %s workloads, not SWF jobs (see NewProjects)", name, m.Output)
 	}
-	v, err := decode(name, m.params, params)
+	v, err := decode(name, m.Params, params)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -285,7 +349,7 @@ func New(name string, params map[string]any, rng *rand.Rand) (workload.Source, I
 		return nil, Info{}, err
 	}
 	info := Info{Model: name, Procs: b.procs, Jobs: b.jobs, TargetLoad: v.float("load"), InterarrivalFactor: 1, Notes: b.notes}
-	for _, s := range m.params {
+	for _, s := range m.Params {
 		info.Params = append(info.Params, Param{s.Name, v[s.Name]})
 	}
 	slices.SortFunc(info.Params, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
@@ -399,4 +463,21 @@ func (w *withEstimates) Next() (workload.Job, error) {
 	j.ReqTime = w.est[w.i]
 	w.i++
 	return j, nil
+}
+
+// EmitAll emits every record next yields, tagged by tag, until io.EOF; any
+// other error from next or emit stops it and is returned (for Model.Lines).
+func EmitAll[T any](next func() (T, error), tag func(T) any, emit func(any) error) error {
+	for {
+		rec, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := emit(tag(rec)); err != nil {
+			return err
+		}
+	}
 }

@@ -95,6 +95,7 @@ var hashBufs = sync.Pool{New: func() any { return new([64 << 10]byte) }}
 // cannot be opened, read or parsed; the caller then reads it with a Reader,
 // which reports why.
 func (c *Cache) Load(path string, opts Options) (*Trace, bool) {
+	opts.Limits = opts.Limits.resolve() // a key for the limits in force now
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false

@@ -43,6 +43,19 @@
 // what was skipped, so nothing is dropped silently. I/O and decompression
 // errors always stop the reader.
 //
+// # Limits
+//
+// A Reader stops with an error wrapping [ErrLimit] (a [*LimitError] inside
+// the [*LineError] naming the file and line) once it has read more than
+// [Limits].MaxBytes of SWF text (after decompression: a gzip bomb is stopped
+// by what it expands to, not by its size on disk) or accepted more than
+// [Limits].MaxJobs jobs. The defaults, [DefaultMaxBytes] (2 GiB) and
+// [DefaultMaxJobs] (10,000,000), are far above any log of the Parallel
+// Workloads Archive; a process changes them with [SetDefaultLimits] (the
+// schedfarm commands' --max-trace-bytes and --max-trace-jobs), a caller per
+// reader with [Options].Limits. Lines longer than [MaxLineLength] and
+// comments beyond [MaxHeaderBytes] are bounded as described above.
+//
 // # What the writer produces
 //
 // [Writer] writes the header entries in their stored order, then one line per

@@ -36,6 +36,10 @@ type Options struct {
 	// numbers) instead of stopping at the first one. Skipped lines are
 	// counted and the first MaxSkipped are kept; see Reader.Skipped.
 	Lenient bool
+	// Limits bound the text and the jobs read (zero fields: the process
+	// defaults, see DefaultLimits); reaching one stops the reader with a
+	// *LineError wrapping a *LimitError, in lenient mode too.
+	Limits Limits
 }
 
 // Reader streams the jobs of an SWF file, one per call to Next, holding one
@@ -55,6 +59,8 @@ type Reader struct {
 
 	pending    workload.Job
 	hasPending bool
+
+	jobs int64 // jobs returned so far, for Limits.MaxJobs
 
 	lastSubmit     float64
 	lastSubmitLine int
@@ -90,19 +96,24 @@ func Open(path string, opts Options) (*Reader, error) {
 // itself fails only when the data cannot be read or decompressed. Close does
 // not close src.
 func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
+	opts.Limits = opts.Limits.resolve()
 	r := &Reader{name: name, opts: opts, lastSubmit: workload.Unknown}
-	br := bufio.NewReaderSize(src, bufferSize)
+	// Plain input is text: its bytes count against Limits.MaxBytes as they
+	// are read. For gzip input the decompressed bytes count instead.
+	capped := &capReader{src: src, limit: opts.Limits.MaxBytes}
+	br := bufio.NewReaderSize(capped, bufferSize)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		capped.limit = -1
 		gz, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		r.gz = gz
-		r.ahead = newReadAhead(gz)
+		r.ahead = newReadAhead(&capReader{src: gz, limit: opts.Limits.MaxBytes})
 		br = bufio.NewReaderSize(r.ahead, bufferSize)
 	}
 	r.br = br
@@ -177,6 +188,10 @@ func (r *Reader) scan() (workload.Job, error) {
 			var isJob bool
 			job, isJob, lerr = r.handle(line)
 			if lerr == nil && isJob {
+				if r.jobs++; r.opts.Limits.MaxJobs >= 0 && r.jobs > r.opts.Limits.MaxJobs {
+					r.err = r.errorf(0, &LimitError{What: "jobs", Limit: r.opts.Limits.MaxJobs}, "stopped reading")
+					continue
+				}
 				return job, nil
 			}
 		}
@@ -218,7 +233,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		return nil, io.EOF
 	}
 	r.line++
-	return nil, r.errorf(0, err, "cannot read line")
+	return nil, r.readError(err)
 }
 
 // readLongLine finishes a line that did not fit in the buffer, of which
@@ -241,9 +256,18 @@ func (r *Reader) readLongLine(first []byte) ([]byte, error) {
 		case err == io.EOF:
 			return r.long, nil
 		case err != bufio.ErrBufferFull:
-			return nil, r.errorf(0, err, "cannot read line")
+			return nil, r.readError(err)
 		}
 	}
+}
+
+// readError reports an error of the underlying reader: a reached limit, or
+// an I/O or decompression error.
+func (r *Reader) readError(err error) *LineError {
+	if errors.Is(err, ErrLimit) {
+		return r.errorf(0, err, "stopped reading")
+	}
+	return r.errorf(0, err, "cannot read line")
 }
 
 // discardLine skips the rest of a line that is too long; err is the result
@@ -253,7 +277,7 @@ func (r *Reader) discardLine(err error) error {
 		_, err = r.br.ReadSlice('\n')
 	}
 	if err != nil && err != io.EOF {
-		return r.errorf(0, err, "cannot read line")
+		return r.readError(err)
 	}
 	return r.errorf(0, nil, "line is longer than %d bytes", MaxLineLength)
 }

@@ -1,0 +1,149 @@
+package claims
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/results"
+)
+
+const alongFile = `
+paper: trend paper
+claims:
+  - id: slope
+    says: A's gain over B grows along x
+    cause: the gain shrinks here because of something documented
+    experiment: fig
+    metric: m
+    kind: ratio
+    a: {scheduler: a}
+    b: {scheduler: b}
+    at: {x: [10, 20, 40], scheduler.sf: [0.5]}
+    along: x
+    stat: slope
+    expect: below
+  - id: folds
+    says: the other folds
+    checks:
+      - {label: span, experiment: fig, metric: m, kind: ratio, a: {scheduler: a}, b: {scheduler: b}, at: {x: [10, 20, 40], scheduler.sf: [0.5]}, along: x, stat: span, expect: below}
+      - {label: mean, experiment: fig, metric: m, kind: ratio, a: {scheduler: a}, b: {scheduler: b}, at: {x: [10, 20, 40], scheduler.sf: [0.5]}, along: x, stat: mean, expect: within, band: [-0.25, -0.15]}
+      - {label: min, experiment: fig, metric: m, kind: ratio, a: {scheduler: a}, b: {scheduler: b}, at: {x: [10, 20, 40], scheduler.sf: [0.5]}, along: x, stat: min, expect: below, than: -0.05}
+      - {label: max, experiment: fig, metric: m, kind: ratio, a: {scheduler: a}, b: {scheduler: b}, at: {x: [10, 20, 40], scheduler.sf: [0.5]}, along: x, stat: max, expect: above, than: -0.01}
+`
+
+// Folds along an axis, by hand. B = 100 at every point; A (the scheduler
+// with its own axis sf, at 0.5) at x = 10, 20, 40 is 90, 80, 70 (rep 0),
+// 95, 80, 65 (rep 1) and 90, 85, 80 (rep 2), so A/B − 1 is −0.1, −0.2,
+// −0.3; −0.05, −0.2, −0.35; −0.1, −0.15, −0.2. Slopes against positions
+// 0, 1, 2: −0.1, −0.15, −0.05 (mean −0.1, s = 0.05, half-width
+// 4.3027·0.05/√3 = 0.12421: inconclusive, ≈ 3·(0.12421/0.1)² = 4.63 → 5
+// replications). Spans −0.2, −0.3, −0.1 (mean −0.2, half-width 0.24841:
+// inconclusive). Means −0.2, −0.2, −0.15 (mean −0.18333, in the band:
+// holds). Minima −0.3, −0.35, −0.2 (mean −0.28333, s = 0.07638, half-width
+// 0.18974; −0.28333 + 0.18974 = −0.0936 < −0.05: holds). Maxima −0.1, −0.05, −0.1
+// (mean −0.08333 ± 0.07171, entirely below −0.01: does not hold). A's
+// records at sf 1.0 (A = 1000) must not be picked; B's cells lack sf (the
+// axis is A's own) and are matched at every sf.
+func TestAlongByHand(t *testing.T) {
+	f, err := Parse([]byte(alongFile), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := [][]float64{{90, 80, 70}, {95, 80, 65}, {90, 85, 80}}
+	var recs []*results.Record
+	for rep, row := range as {
+		for i, x := range []int64{10, 20, 40} {
+			recs = append(recs,
+				rec("a", rep, "m", row[i], p("scheduler.sf", 0.5), p("x", x)),
+				rec("a", rep, "m", 1000, p("scheduler.sf", 1.0), p("x", x)),
+				rec("b", rep, "m", 100, p("x", x)))
+		}
+	}
+	rs := Evaluate(f, Records{"fig": recs})
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want 2", len(rs))
+	}
+	slope := rs[0].Checks[0].Points
+	if len(slope) != 1 {
+		t.Fatalf("slope: %d points, want 1: %+v", len(slope), slope)
+	}
+	s := slope[0]
+	if math.Abs(s.Mean+0.1) > 1e-12 || math.Abs(s.Half-0.12421) > 1e-4 || s.Verdict != Inconclusive || s.Need != 5 {
+		t.Errorf("slope: %+v, want −0.1 ± 0.1242, inconclusive, 5 reps", s)
+	}
+	if s.Label != "scheduler.sf=0.5, slope along x" {
+		t.Errorf("slope label %q", s.Label)
+	}
+	want := []struct {
+		mean, half float64
+		verdict    string
+	}{
+		{-0.2, 0.24841, Inconclusive},
+		{-0.183333, math.NaN(), Holds},
+		{-0.283333, 0.18974, Holds},
+		{-0.083333, 0.07171, DoesNotHold},
+	}
+	for i, w := range want {
+		pt := rs[1].Checks[i].Points[0]
+		if math.Abs(pt.Mean-w.mean) > 1e-5 || (!math.IsNaN(w.half) && math.Abs(pt.Half-w.half) > 1e-4) || pt.Verdict != w.verdict {
+			t.Errorf("%s: %+v, want %.5f ± %.5f, %s", rs[1].Checks[i].Check.Label, pt, w.mean, w.half, w.verdict)
+		}
+	}
+	if rs[1].Verdict != DoesNotHold {
+		t.Errorf("folds: %s, want does not hold (max)", rs[1].Verdict)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"| cause (where it does not hold) |", "sf=0.5, slope along x: -10.0% ± 12.4 (≈5 reps)", "| **inconclusive** | the gain shrinks here because of something documented |"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("table lacks %q:\n%s", w, b.String())
+		}
+	}
+}
+
+// A missing point along the axis leaves the fold without data, naming it.
+func TestAlongMissingPoint(t *testing.T) {
+	f, err := Parse([]byte(alongFile), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*results.Record
+	for _, x := range []int64{10, 20} {
+		recs = append(recs, rec("a", 0, "m", 90, p("scheduler.sf", 0.5), p("x", x)), rec("b", 0, "m", 100, p("x", x)))
+	}
+	pt := Evaluate(f, Records{"fig": recs})[0].Checks[0].Points[0]
+	if pt.Verdict != NoData || !strings.Contains(pt.Note, "x=40: no record matches") {
+		t.Errorf("%+v, want no data naming x=40", pt)
+	}
+}
+
+func TestAlongParseErrors(t *testing.T) {
+	_, err := Parse([]byte(`
+paper: x
+claims:
+  - id: a
+    says: s
+    checks:
+      - {experiment: e, metric: m, kind: value, a: {scheduler: x}, expect: above, stat: mean}
+      - {experiment: e, metric: m, kind: value, a: {scheduler: x}, expect: above, at: {x: [1, 2]}, along: y, stat: mean}
+      - {experiment: e, metric: m, kind: value, a: {scheduler: x}, expect: above, at: {x: [1]}, along: x, stat: slope}
+      - {experiment: e, metric: m, kind: value, a: {scheduler: x}, expect: above, at: {x: [1, 2]}, along: x, stat: median}
+`), "bad.yaml")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`bad.yaml:4: claims[0].checks[0].stat: "mean" without along`,
+		`bad.yaml:4: claims[0].checks[1].along: "y" is not a parameter of at`,
+		`bad.yaml:4: claims[0].checks[2].at.x: 1 value for stat slope; accepted: at least 2`,
+		`bad.yaml:4: claims[0].checks[3].stat: "median"; accepted with along: slope, span, mean, min, max`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// tuneSpecText is a small search: depth k × the estimates the scheduler
+// sees, 2 replications of a generated 600-job workload per evaluation, a
+// GA of 4 genomes over 4 generations, a second objective and a
+// confirmation.
+const tuneSpecText = `name: tunetest
+base:
+  platform: {procs: 64}
+  workload:
+    generator: {model: lublin99, jobs: 600, procs: 64, estimates: tsafrir05}
+    estimates: user
+    load: 0.9
+  schedulers: [depth]
+  replications: 2
+  seed: 3
+search:
+  - {param: scheduler.k, int: [0, 16]}
+  - {param: workload.estimates, choices: [user, exact]}
+objective: {metric: wait_mean, goal: minimize}
+constraints: ["utilization >= 0.5"]
+second: {metric: bsld_mean, goal: minimize}
+algorithm: {name: ga, population: 4, generations: 4}
+confirm: {replications: 3}
+output: out.parquet
+`
+
+// tuneRun runs `schedfarm tune` in a fresh directory to its end and returns
+// the directory and the output.
+func tuneRun(t *testing.T, env []string, args ...string) (string, string) {
+	t.Helper()
+	f := newFarmFixture(t, false)
+	spec := f.writeSpec(t, "tune.yaml", tuneSpecText)
+	p := f.start(t, env, append(append([]string{"tune"}, args...), spec)...)
+	if code := p.wait(t, 3*time.Minute); code != 0 {
+		t.Fatalf("schedfarm tune exit code %d; output:\n%s", code, p.out.String())
+	}
+	return f.dir, p.out.String()
+}
+
+func readEvals(t *testing.T, dir string) results.Table {
+	t.Helper()
+	tab, err := results.ReadTable(filepath.Join(dir, "out.evals.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) == 0 {
+		t.Fatal("empty evaluations table")
+	}
+	return tab
+}
+
+var bestRE = regexp.MustCompile(`(?m)^best: .*\n.*\n.*confirmed.*\n`)
+
+// sameSearch fails unless two tunes wrote the same evaluations table and
+// printed the same best and confirmation.
+func sameSearch(t *testing.T, what string, a, b results.Table, outA, outB string) {
+	t.Helper()
+	if !reflect.DeepEqual(a.Columns, b.Columns) {
+		t.Errorf("%s: columns differ:\n%v\n%v", what, a.Columns, b.Columns)
+	}
+	if len(a.Rows) != len(b.Rows) {
+		t.Fatalf("%s: %d vs %d evaluations", what, len(a.Rows), len(b.Rows))
+	}
+	for i := range a.Rows {
+		if !reflect.DeepEqual(a.Rows[i], b.Rows[i]) {
+			t.Errorf("%s: evaluation row %d differs:\n%v\n%v", what, i, a.Rows[i], b.Rows[i])
+		}
+	}
+	ba, bb := bestRE.FindString(outA), bestRE.FindString(outB)
+	if ba == "" || ba != bb {
+		t.Errorf("%s: best differs:\n%q\n%q", what, ba, bb)
+	}
+}
+
+// A tune killed with SIGKILL mid-search and run again resumes from its
+// journal and ends with the same evaluations, best and confirmation as an
+// uninterrupted tune; the search is the same with 1 worker slot and with 3.
+func TestTuneKilledAndRerunSameAsUninterrupted(t *testing.T) {
+	dirA, outA := tuneRun(t, nil, "--workers", "1")
+	a := readEvals(t, dirA)
+	dirC, outC := tuneRun(t, nil, "--workers", "3")
+	sameSearch(t, "1 vs 3 workers", a, readEvals(t, dirC), outA, outC)
+
+	f := newFarmFixture(t, false)
+	spec := f.writeSpec(t, "tune.yaml", tuneSpecText)
+	killed := f.start(t, []string{"SCHEDFARM_FAULT_DELAY=100ms"}, "tune", "--workers", "2", spec)
+	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
+	poll(t, 2*time.Minute, "12 results in the journal (past the first generation)", func() bool {
+		return journalLines(journal) >= 12
+	})
+	if err := killed.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed.wait(t, 30*time.Second)
+	atKill := journalLines(journal)
+	if _, err := os.Stat(filepath.Join(f.dir, "out.evals.parquet")); err == nil {
+		t.Fatal("the killed tune finished before it was killed: the test proves nothing")
+	}
+	rerun := f.start(t, nil, "tune", "--workers", "2", spec)
+	if code := rerun.wait(t, 3*time.Minute); code != 0 {
+		t.Fatalf("rerun exit code %d", code)
+	}
+	out := rerun.out.String()
+	t.Logf("killed after %d cells; rerun: %s", atKill, strings.SplitN(out, "\n", 2)[0])
+	if !regexp.MustCompile(`resuming: ([1-9][0-9]+) cells already in`).MatchString(out) {
+		t.Errorf("the rerun does not say it resumed:\n%s", out)
+	}
+	sameSearch(t, "killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
+	for _, want := range []string{"generation 4/4 done", "; best scheduler.k=", "; ETA ", "confirmed with 3 fresh replications", "Pareto front"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// The report draws convergence and, with a second objective, the front.
+	rep := f.start(t, nil, "report", "-o", "rep", "out.evals.parquet")
+	if code := rep.wait(t, time.Minute); code != 0 {
+		t.Fatalf("report exit code %d:\n%s", code, rep.out.String())
+	}
+	for _, name := range []string{"convergence.png", "convergence.svg", "front.png", "front.svg"} {
+		if st, err := os.Stat(filepath.Join(f.dir, "rep", name)); err != nil || st.Size() == 0 {
+			t.Errorf("report: %s missing or empty (%v)", name, err)
+		}
+	}
+}
+
+func journalLines(path string) int {
+	b, _ := os.ReadFile(path)
+	return bytes.Count(b, []byte("\n"))
+}

@@ -1,0 +1,391 @@
+package cloud
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// PoolName is the name of the platform's one pool: one unit per VM.
+const PoolName = "vms"
+
+// Placement is where and when one job ran, from the scheduler's side
+// table.
+type Placement struct {
+	// VMs holds, per task, the VMs the task ran on (one, or several for a
+	// task Fair shared); nil for a job that never started.
+	VMs [][]int
+	// Start and End are the planned start and end (End = Start + the
+	// longest task time).
+	Start, End float64
+	// Infeasible is set for a job that no VMs could finish by its
+	// deadline even when it arrived (dropped at once by every scheduler).
+	Infeasible bool
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	// Workload is the simulated workload.
+	Workload *Workload
+	// Scheduler names the scheduler.
+	Scheduler string
+	// Jobs are the simulated jobs in submit order; Jobs[i] is
+	// Workload.Jobs[i], with its ID.
+	Jobs []*sim.Job
+	// Placements[i] is where Jobs[i] ran.
+	Placements []Placement
+	// Stats counts the engine's events and passes.
+	Stats sim.Stats
+}
+
+// Platform returns the sim platform of w: one pool PoolName with one unit
+// per VM. Which VMs a job holds is kept by the scheduler; the pool makes
+// the engine count them.
+func Platform(w *Workload) sim.Platform {
+	return sim.Platform{Pools: []sim.Pool{{Name: PoolName, Capacity: len(w.VMs)}}}
+}
+
+// Run simulates w under the named scheduler with params (see Params). The
+// workload is not modified.
+func Run(w *Workload, name string, params map[string]any) (*Result, error) {
+	return run(w, name, params, nil)
+}
+
+// run is Run with the scheduler wrapped by wrap (nil: not wrapped), as the
+// invariant suite records it.
+func run(w *Workload, name string, params map[string]any, wrap func(sim.Scheduler) sim.Scheduler) (*Result, error) {
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	ps, err := resolve(name, params)
+	if err != nil {
+		return nil, err
+	}
+	s := newScheduler(w, newPolicy(name, ps))
+	jobs := make([]*sim.Job, len(w.Jobs))
+	for i := range w.Jobs {
+		j := &w.Jobs[i]
+		work := 0.0
+		for _, t := range j.Tasks {
+			work = math.Max(work, t.Instructions)
+		}
+		// Work is the longest task on a standard machine; the scheduler
+		// sets the rate that makes it last as long as its VMs take.
+		jobs[i] = sim.NewJob(j.ID, j.Submit, []int{len(j.Tasks)}, work, work, 0)
+		s.info[i].sj, s.info[i].work = jobs[i], work
+		s.byJob[jobs[i]] = &s.info[i]
+	}
+	var sched sim.Scheduler = s
+	if wrap != nil {
+		sched = wrap(s)
+	}
+	out, st, err := sim.Run(Platform(w), sched, sim.NewSliceStream(jobs), nil)
+	if err == nil {
+		err = s.err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cloud: %s: %w", name, err)
+	}
+	r := &Result{Workload: w, Scheduler: name, Jobs: out, Placements: make([]Placement, len(out)), Stats: st}
+	for i := range s.info {
+		ji := &s.info[i]
+		r.Placements[i] = Placement{VMs: ji.groups, Start: ji.start, End: ji.end, Infeasible: ji.infeasible}
+	}
+	return r, nil
+}
+
+// Job states in the scheduler's side table.
+const (
+	pending uint8 = iota // not yet arrived
+	waiting
+	running
+	gone // ended, or dropped
+)
+
+// jobInfo is the side table entry of one job: what the engine does not
+// know about it.
+type jobInfo struct {
+	idx   int
+	j     *Job
+	sj    *sim.Job
+	state uint8
+	abs   float64 // absolute deadline
+	tol   float64 // deadline tolerance (rounding)
+	work  float64
+	// capable[t] lists the VMs (ascending) that can hold task t at all.
+	capable [][]int32
+	// lst is the latest start at which some VMs could still finish the
+	// job by its deadline (−Inf: none ever can).
+	lst        float64
+	infeasible bool
+	groups     [][]int
+	start, end float64
+	tried      uint32 // pass stamp: could not start in this pass
+}
+
+// meets reports whether a task time et started now ends by the deadline.
+func (ji *jobInfo) meets(now, et float64) bool { return now+et <= ji.abs+ji.tol }
+
+// policy is one scheduler of the family: it starts waiting jobs through
+// scheduler.start during a pass.
+type policy interface {
+	// arrive is called once when a job arrives, leave when it starts or is
+	// dropped.
+	arrive(s *scheduler, ji *jobInfo)
+	leave(ji *jobInfo)
+	// schedule starts what it wants of s.waiting on idle VMs.
+	schedule(s *scheduler)
+}
+
+// scheduler is the sim.Scheduler shared by the family: it keeps the side
+// tables (tasks, VMs held, deadlines), drops jobs that can no longer meet
+// their deadline, and lets its policy choose.
+type scheduler struct {
+	w       *Workload
+	pol     policy
+	info    []jobInfo
+	byJob   map[*sim.Job]*jobInfo
+	busy    []bool
+	idle    int
+	waiting []*jobInfo // arrival order
+	c       *sim.Cluster
+	now     float64
+	pass    uint32
+	err     error
+	// maxSpeed and maxBW are the platform's largest speed and bandwidth.
+	maxSpeed, maxBW float64
+	// taken marks VMs chosen for the job being assigned (stamp = mark).
+	taken []uint32
+	mark  uint32
+}
+
+func newScheduler(w *Workload, p policy) *scheduler {
+	s := &scheduler{w: w, pol: p, info: make([]jobInfo, len(w.Jobs)), byJob: make(map[*sim.Job]*jobInfo, len(w.Jobs)),
+		busy: make([]bool, len(w.VMs)), idle: len(w.VMs), taken: make([]uint32, len(w.VMs))}
+	for i := range w.Jobs {
+		s.info[i].idx = i
+		s.info[i].j = &w.Jobs[i]
+	}
+	for _, v := range w.VMs {
+		s.maxSpeed = math.Max(s.maxSpeed, v.Speed)
+		s.maxBW = math.Max(s.maxBW, v.Bandwidth)
+	}
+	return s
+}
+
+// Pass implements sim.Scheduler.
+func (s *scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
+	s.c, s.now = c, c.Now()
+	s.pass++
+	for _, sj := range ch.Ended {
+		ji := s.byJob[sj]
+		for _, g := range ji.groups {
+			for _, v := range g {
+				s.busy[v] = false
+				s.idle++
+			}
+		}
+		ji.state = gone
+	}
+	for _, sj := range ch.Arrived {
+		ji := s.byJob[sj]
+		s.prepare(ji)
+		ji.state = waiting
+		s.waiting = append(s.waiting, ji)
+		s.pol.arrive(s, ji)
+	}
+	// Jobs that no VMs could finish in time any more (only arrivals can be
+	// late here: a waiting job is dropped at its latest start).
+	s.drop(func(ji *jobInfo) bool { return ji.infeasible })
+	s.compact()
+	s.pol.schedule(s)
+	s.drop(func(ji *jobInfo) bool { return ji.lst <= s.now })
+	s.compact()
+	wake := math.Inf(1)
+	for _, ji := range s.waiting {
+		wake = math.Min(wake, ji.lst)
+	}
+	if !math.IsInf(wake, 1) {
+		c.WakeAt(wake)
+	}
+}
+
+// prepare fills the static side-table entries of a job that arrives.
+func (s *scheduler) prepare(ji *jobInfo) {
+	j := ji.j
+	ji.abs = j.Submit + j.Deadline
+	ji.tol = 1e-9 * math.Max(1, math.Abs(ji.abs))
+	ji.capable = make([][]int32, len(j.Tasks))
+	maxmin := 0.0
+	for t := range j.Tasks {
+		tk := &j.Tasks[t]
+		best := math.Inf(1)
+		for v := range s.w.VMs {
+			vm := &s.w.VMs[v]
+			if Fits(tk, vm) {
+				ji.capable[t] = append(ji.capable[t], int32(v))
+				best = math.Min(best, s.w.ExecTime(j, tk, vm))
+			}
+		}
+		maxmin = math.Max(maxmin, best)
+	}
+	ji.lst = ji.abs - maxmin
+	if ji.lst < j.Submit-ji.tol || math.IsInf(maxmin, 1) {
+		ji.lst = math.Inf(-1)
+		ji.infeasible = true
+	}
+}
+
+// drop rejects every waiting job for which late says so.
+func (s *scheduler) drop(late func(*jobInfo) bool) {
+	for _, ji := range s.waiting {
+		if ji.state != waiting || !late(ji) {
+			continue
+		}
+		reason := fmt.Sprintf("cannot end by its deadline %g: no idle VMs could finish it in time", ji.abs)
+		if ji.infeasible {
+			reason = fmt.Sprintf("cannot end by its deadline %g on any VMs", ji.abs)
+		}
+		if err := s.c.Reject(ji.sj, reason); err != nil {
+			s.fail(err)
+			return
+		}
+		ji.state = gone
+		s.pol.leave(ji)
+		ji.capable = nil
+	}
+}
+
+// compact removes the jobs that left the waiting list.
+func (s *scheduler) compact() {
+	k := 0
+	for _, ji := range s.waiting {
+		if ji.state == waiting {
+			s.waiting[k] = ji
+			k++
+		}
+	}
+	clear(s.waiting[k:])
+	s.waiting = s.waiting[:k]
+}
+
+func (s *scheduler) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// et is the time task t of ji takes on VM v.
+func (s *scheduler) et(ji *jobInfo, t, v int) float64 {
+	return s.w.ExecTime(ji.j, &ji.j.Tasks[t], &s.w.VMs[v])
+}
+
+// newMark starts a new assignment: no VM is taken.
+func (s *scheduler) newMark() {
+	s.mark++
+	if s.mark == 0 {
+		clear(s.taken)
+		s.mark = 1
+	}
+}
+
+// free reports whether VM v is idle and not yet taken by the assignment
+// being built.
+func (s *scheduler) free(v int) bool { return !s.busy[v] && s.taken[v] != s.mark }
+
+// candidates calls fn for every VM that could run task t of ji now: idle,
+// not taken by the assignment being built, able to hold it, and fast
+// enough to end it by the deadline; in ascending VM order.
+func (s *scheduler) candidates(ji *jobInfo, t int, fn func(v int, et float64)) {
+	for _, v32 := range ji.capable[t] {
+		v := int(v32)
+		if !s.free(v) {
+			continue
+		}
+		if et := s.et(ji, t, v); ji.meets(s.now, et) {
+			fn(v, et)
+		}
+	}
+}
+
+// assignEach builds a one-VM-per-task assignment, tasks in index order,
+// each taking the candidate with the smallest key (ties: lowest VM). It
+// returns nil if some task has no candidate, else the assignment and the
+// job's duration (its longest task).
+func (s *scheduler) assignEach(ji *jobInfo, key func(t, v int, et float64) float64) ([][]int, float64) {
+	s.newMark()
+	groups := make([][]int, len(ji.j.Tasks))
+	dur := 0.0
+	for t := range ji.j.Tasks {
+		best, bestKey, bestEt := -1, math.Inf(1), 0.0
+		s.candidates(ji, t, func(v int, et float64) {
+			if k := key(t, v, et); best < 0 || k < bestKey {
+				best, bestKey, bestEt = v, k, et
+			}
+		})
+		if best < 0 {
+			return nil, 0
+		}
+		s.taken[best] = s.mark
+		groups[t] = []int{best}
+		dur = math.Max(dur, bestEt)
+	}
+	return groups, dur
+}
+
+// start starts ji now with groups[t] the VMs of task t. It checks what the
+// engine cannot (distinct idle VMs that hold every task, the deadline met)
+// and sets the job's rate so that it lasts as long as its slowest task.
+func (s *scheduler) start(ji *jobInfo, groups [][]int) error {
+	j := ji.j
+	if ji.state != waiting || len(groups) != len(j.Tasks) {
+		return s.bad(fmt.Errorf("cloud: job %d: start with %d task groups in state %d; accepted: a waiting job, one group per task (%d)", j.ID, len(groups), ji.state, len(j.Tasks)))
+	}
+	s.newMark()
+	dur, n := 0.0, 0
+	for t, g := range groups {
+		if len(g) == 0 {
+			return s.bad(fmt.Errorf("cloud: job %d task %d has no VM", j.ID, t))
+		}
+		for _, v := range g {
+			if v < 0 || v >= len(s.w.VMs) || !s.free(v) || !Fits(&j.Tasks[t], &s.w.VMs[v]) {
+				return s.bad(fmt.Errorf("cloud: job %d task %d on VM %d: busy, used twice or too small", j.ID, t, v))
+			}
+			s.taken[v] = s.mark
+		}
+		dur = math.Max(dur, s.w.GroupTime(j, &j.Tasks[t], g))
+		n += len(g)
+	}
+	if !ji.meets(s.now, dur) {
+		return s.bad(fmt.Errorf("cloud: job %d would end at %g, after its deadline %g", j.ID, s.now+dur, ji.abs))
+	}
+	var err error
+	if n == len(j.Tasks) {
+		err = s.c.Start(ji.sj)
+	} else {
+		err = s.c.StartShaped(ji.sj, []int{n})
+	}
+	if err == nil {
+		err = s.c.SetRate(ji.sj, ji.work/dur)
+	}
+	if err != nil {
+		return s.bad(err)
+	}
+	for _, g := range groups {
+		for _, v := range g {
+			s.busy[v] = true
+		}
+	}
+	s.idle -= n
+	ji.state, ji.groups, ji.start, ji.end = running, groups, s.now, s.now+dur
+	s.pol.leave(ji)
+	ji.capable = nil
+	return nil
+}
+
+// bad records a policy error; Run returns it.
+func (s *scheduler) bad(err error) error {
+	s.fail(err)
+	return err
+}

@@ -1,0 +1,65 @@
+package consolidation
+
+import (
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
+)
+
+// Family returns the consolidation family of seed 000: processors split
+// into a foreground and a background VM (sim.Platform.Tiers, sim.TwoTier
+// sharing) and the schedulers KEASY, REASY and MEASY. The runner builds
+// the tiered platform for an entry with Tiers > 1 and draws the per-process
+// CPU usage (workload.cpu_*); FWload and JWload are the shared SWF models
+// of workload/models.
+func Family() family.Family { return fam{} }
+
+type fam struct{}
+
+func (fam) Name() string { return "consolidation" }
+func (fam) Doc() string {
+	return "seed 000: two-tier VMs per processor (foreground/background, CPU priority), CPU usage, migration cost; KEASY, REASY, MEASY"
+}
+
+// Schedulers registers KEASY, REASY and MEASY.
+func (fam) Schedulers() []strategies.Entry {
+	threshold := strategies.ParamSpec{
+		Name: "threshold", Kind: strategies.Float, Default: DefaultThreshold, Min: 0.01, Max: 1,
+		Doc: "foreground CPU usage at or above which a processor's background VM takes no process (§2.1: 96%)",
+	}
+	build := func(d Deploy) strategies.Factory {
+		return func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
+			cfg := Config{Deploy: d, Threshold: ps.Float("threshold")}
+			if d == Migrate {
+				cfg.MigrationCost = ps.Float("migration_cost")
+			}
+			return New(p, cfg)
+		}
+	}
+	return []strategies.Entry{
+		{
+			Name:    "keasy",
+			Summary: "FCFS + EASY over two-tier VMs with SJF to the background; a background job moving to other processors is killed and restarted (seed 000)",
+			Params:  []strategies.ParamSpec{threshold},
+			New:     build(Kill),
+			Tiers:   2,
+		},
+		{
+			Name:    "reasy",
+			Summary: "as keasy, but a background job only moves up on its own processors and holds a reservation for them (seed 000)",
+			Params:  []strategies.ParamSpec{threshold},
+			New:     build(Reserve),
+			Tiers:   2,
+		},
+		{
+			Name:    "measy",
+			Summary: "as keasy, but a background job moving to other processors migrates with its progress, at migration_cost seconds (seed 000)",
+			Params: []strategies.ParamSpec{threshold, {
+				Name: "migration_cost", Kind: strategies.Float, Default: float64(DefaultMigrationCost), Min: 0, Max: 1e9,
+				Doc: "seconds a migrated job makes no progress (§3: 20; §3.5.3 sweeps up to 1500+)",
+			}},
+			New:   build(Migrate),
+			Tiers: 2,
+		},
+	}
+}

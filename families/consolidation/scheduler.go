@@ -1,0 +1,429 @@
+package consolidation
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Deploy is what a variant does with a background job that must move to
+// the foreground on other processors (Algorithm 2).
+type Deploy int
+
+// The three variants of seed 000.
+const (
+	Kill    Deploy = iota // KEASY: kill and restart from scratch
+	Reserve               // REASY: wait for its own foreground VMs
+	Migrate               // MEASY: migrate, progress kept, at a cost
+)
+
+// String names the variant's scheduler.
+func (d Deploy) String() string {
+	return [...]string{"keasy", "reasy", "measy"}[d]
+}
+
+// DefaultThreshold is the foreground usage above which a background VM
+// hosts no process (§2.1 point 3, §2.2.1 point 3).
+const DefaultThreshold = 0.96
+
+// DefaultMigrationCost is MEASY's migration cost in seconds (§3).
+const DefaultMigrationCost = 20
+
+// Config configures a Scheduler.
+type Config struct {
+	Deploy Deploy
+	// Threshold is the foreground usage, in (0, 1], at or above which the
+	// background VM of a processor accepts no process.
+	Threshold float64
+	// MigrationCost is the time a migrated job makes no progress (Migrate
+	// only).
+	MigrationCost sim.Time
+}
+
+// Validate reports every bad field.
+func (c Config) Validate() error {
+	var bad []string
+	if c.Deploy < Kill || c.Deploy > Migrate {
+		bad = append(bad, fmt.Sprintf("deploy %d; accepted: Kill, Reserve or Migrate", c.Deploy))
+	}
+	if !(c.Threshold > 0 && c.Threshold <= 1) {
+		bad = append(bad, fmt.Sprintf("threshold %g; accepted: in (0, 1]", c.Threshold))
+	}
+	if !(c.MigrationCost >= 0) || math.IsInf(c.MigrationCost, 1) {
+		bad = append(bad, fmt.Sprintf("migration cost %g; accepted: finite and ≥ 0 seconds", c.MigrationCost))
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("consolidation: %v", bad)
+	}
+	return nil
+}
+
+// Scheduler is KEASY, REASY or MEASY on a two-tier platform.
+type Scheduler struct {
+	cfg   Config
+	procs int
+	// cands holds J_q ∪ J_bg in arrival order; fg the jobs in the
+	// foreground.
+	cands []*sim.Job
+	fg    []*sim.Job
+	// Idle VMs per tier that may take a process, sorted (eligible); valid
+	// within one pass until a placement changes them.
+	lists  [2][]candidate
+	store  [2][]candidate
+	listed [2]bool
+	// Scratch space reused between passes.
+	picked, byUsage, paired []int
+	ends                    []fgEnd
+	sjf, blockers           []*sim.Job
+	avoid                   []int
+}
+
+// fgEnd is a foreground job with its expected termination time.
+type fgEnd struct {
+	job *sim.Job
+	at  sim.Time
+}
+
+// New returns a scheduler for platform p, which must have two tiers.
+func New(p sim.Platform, cfg Config) (*Scheduler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Tiers != 2 {
+		return nil, fmt.Errorf("%s needs a platform of two VM tiers per processor, got %d tier(s); accepted: platform tiers 2", cfg.Deploy, max(p.Tiers, 1))
+	}
+	return &Scheduler{cfg: cfg, procs: p.Pools[0].Capacity}, nil
+}
+
+// Pass runs Algorithm 1 (Algorithm 3 for REASY's reservation).
+func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
+	s.invalidate()
+	s.forget(ch.Ended)
+	s.cands = append(s.cands, ch.Arrived...)
+
+	// Step 1: FCFS to the foreground.
+	for i := 0; i < len(s.cands); {
+		j := s.cands[i]
+		if j.Demand[0] > c.FreeIn(0) {
+			break
+		}
+		if s.deploy(c, j) {
+			s.toForeground(i)
+			continue
+		}
+		i++
+	}
+	if len(s.cands) == 0 {
+		return
+	}
+
+	// Step 2: reservation for the head, then backfill.
+	head := s.cands[0]
+	shadow, extra := s.reservation(c, head)
+	// REASY's head in the background waits for the foreground VMs of its
+	// own processors: its extra VMs are "the ones now idle and no process
+	// of the job is running in their background VMs" (§2.3.1), so a job
+	// backfilled on them (one ending after T_S) must avoid its processors.
+	var avoid []int
+	if s.cfg.Deploy == Reserve && head.State() == sim.Running {
+		_, avoid = c.Placement(head)
+		avoid = append(s.avoid[:0], avoid...)
+		s.avoid = avoid
+	}
+	now := c.Now()
+	for i := 0; i < len(s.cands); {
+		j := s.cands[i]
+		nj := j.Demand[0]
+		if nj > c.FreeIn(0) {
+			i++
+			continue
+		}
+		late := j.Estimate+now > shadow
+		if !late || nj <= extra {
+			var deployed bool
+			if late && avoid != nil && j.State() == sim.Queued {
+				deployed = s.place(c, j, 0, s.eligibleAvoiding(c, nj, avoid))
+			} else {
+				deployed = s.deploy(c, j)
+			}
+			if late {
+				extra -= nj
+			}
+			if deployed {
+				s.toForeground(i)
+				continue
+			}
+		}
+		i++
+	}
+
+	// Step 3: SJF to the background.
+	s.sjf = s.sjf[:0]
+	for _, j := range s.cands {
+		if j.State() == sim.Queued {
+			s.sjf = append(s.sjf, j)
+		}
+	}
+	slices.SortStableFunc(s.sjf, func(a, b *sim.Job) int { return cmpTime(a.Estimate, b.Estimate) })
+	for _, j := range s.sjf {
+		if procs := s.eligible(c, 1, j.Demand[0]); procs != nil {
+			s.place(c, j, 1, procs)
+		} else if len(s.lists[1]) == 0 {
+			break // no background VM left for anyone
+		}
+	}
+}
+
+// forget drops ended jobs from the candidate and foreground lists.
+func (s *Scheduler) forget(ended []*sim.Job) {
+	if len(ended) == 0 {
+		return
+	}
+	keep := func(j *sim.Job) bool { return !j.State().Final() }
+	s.cands = slices.DeleteFunc(s.cands, func(j *sim.Job) bool { return !keep(j) })
+	s.fg = slices.DeleteFunc(s.fg, func(j *sim.Job) bool { return !keep(j) })
+}
+
+// toForeground moves candidate i to the foreground list.
+func (s *Scheduler) toForeground(i int) {
+	s.fg = append(s.fg, s.cands[i])
+	s.cands = slices.Delete(s.cands, i, i+1)
+}
+
+// deploy is Algorithm 2: it moves j to the foreground if the variant allows
+// and reports whether it did. The caller has checked that enough
+// foreground VMs are idle.
+func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
+	if j.State() == sim.Queued {
+		return s.place(c, j, 0, s.eligible(c, 0, j.Demand[0]))
+	}
+	_, own := c.Placement(j)
+	ownFree := true
+	for _, p := range own {
+		if o, _ := c.Occupant(0, p); o != nil {
+			ownFree = false
+			break
+		}
+	}
+	var err error
+	switch {
+	case ownFree:
+		s.paired = append(s.paired[:0], own...)
+		err = c.Relocate(j, 0, s.paired, sim.Relocation{})
+	case s.cfg.Deploy == Kill:
+		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Restart: true})
+	case s.cfg.Deploy == Migrate:
+		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Pause: s.cfg.MigrationCost})
+	default:
+		return false // REASY: only on its own processors
+	}
+	// j left the background: the utilisation order of both tiers changed.
+	s.invalidate()
+	return err == nil
+}
+
+// eligibleFor returns the foreground VMs a background job moves to, paired
+// with its processes. Its own background processes still count in the
+// utilisation order of their processors (Relocate frees them only when it
+// moves the job).
+func (s *Scheduler) eligibleFor(c *sim.Cluster, j *sim.Job) []int {
+	procs := s.eligible(c, 0, j.Demand[0])
+	if procs == nil {
+		return nil
+	}
+	return s.pair(j, procs)
+}
+
+// place starts j (queued) in tier on procs, pairing processes with
+// processors as Dispatch does.
+func (s *Scheduler) place(c *sim.Cluster, j *sim.Job, tier int, procs []int) bool {
+	if procs == nil {
+		return false
+	}
+	return c.StartOn(j, tier, s.pair(j, procs)) == nil
+}
+
+// eligible returns n processors whose VM in tier is idle (for the
+// background: and whose foreground usage is below the threshold), in
+// ascending order of the usage estimate of their other VM (then by index);
+// nil if fewer than n qualify. The candidates of a tier are sorted once and
+// consumed from the front as jobs take them; a placement in one tier changes
+// the order of the other, so it drops the other's list (invalidate).
+func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
+	if !s.listed[tier] {
+		s.build(c, tier)
+	}
+	l := s.lists[tier]
+	if len(l) < n {
+		return nil
+	}
+	s.picked = s.picked[:0]
+	for _, e := range l[:n] {
+		s.picked = append(s.picked, e.proc)
+	}
+	s.lists[tier] = l[n:]
+	s.listed[1-tier] = false
+	return s.picked
+}
+
+// eligibleAvoiding is eligible for the foreground, skipping the processors
+// in avoid (REASY's head's own): n idle foreground VMs in ascending order of
+// utilisation, taken out of the list, or nil if fewer than n qualify.
+func (s *Scheduler) eligibleAvoiding(c *sim.Cluster, n int, avoid []int) []int {
+	if !s.listed[0] {
+		s.build(c, 0)
+	}
+	s.picked = s.picked[:0]
+	for _, e := range s.lists[0] {
+		if len(s.picked) == n {
+			break
+		}
+		if !slices.Contains(avoid, e.proc) {
+			s.picked = append(s.picked, e.proc)
+		}
+	}
+	if len(s.picked) < n {
+		return nil
+	}
+	// Drop the picked VMs from the list, in place, keeping its order.
+	l := s.lists[0][:0]
+	for _, e := range s.lists[0] {
+		if !slices.Contains(s.picked, e.proc) {
+			l = append(l, e)
+		}
+	}
+	s.lists[0] = l
+	s.listed[1] = false
+	return s.picked
+}
+
+// build sorts the idle VMs of a tier that may take a process.
+func (s *Scheduler) build(c *sim.Cluster, tier int) {
+	other := 1 - tier
+	l := s.store[tier][:0]
+	for p := 0; p < s.procs; p++ {
+		if o, _ := c.Occupant(tier, p); o != nil {
+			continue
+		}
+		u := 0.0
+		if o, i := c.Occupant(other, p); o != nil {
+			var known bool
+			u, known = usage(o, i)
+			if tier == 1 && known && u >= s.cfg.Threshold {
+				continue
+			}
+		}
+		l = append(l, candidate{proc: p, util: u})
+	}
+	slices.SortFunc(l, func(a, b candidate) int {
+		if c := cmpTime(a.util, b.util); c != 0 {
+			return c
+		}
+		return a.proc - b.proc
+	})
+	s.store[tier], s.lists[tier], s.listed[tier] = l, l, true
+}
+
+// invalidate drops both candidate lists (a job left the background).
+func (s *Scheduler) invalidate() { s.listed = [2]bool{} }
+
+// candidate is an idle VM and the usage estimate of its processor's other
+// VM.
+type candidate struct {
+	proc int
+	util float64
+}
+
+// pair assigns j's processes, in descending order of estimated usage, to
+// procs (already in ascending order of utilisation): procs[k] goes to the
+// k-th busiest process. It returns the processor of each process, in
+// scratch space valid until the next call (the cluster copies it).
+func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
+	n := j.Demand[0]
+	s.byUsage = s.byUsage[:0]
+	for i := 0; i < n; i++ {
+		s.byUsage = append(s.byUsage, i)
+	}
+	if j.CPUEstimate != nil {
+		u := j.CPUEstimate
+		slices.SortFunc(s.byUsage, func(a, b int) int {
+			if c := cmpTime(u[b], u[a]); c != 0 {
+				return c
+			}
+			return a - b // equal usages keep process order
+		})
+	}
+	s.paired = slices.Grow(s.paired[:0], n)[:n]
+	for k, i := range s.byUsage {
+		s.paired[i] = procs[k]
+	}
+	return s.paired
+}
+
+// usage returns the scheduler's estimate of process i of j and whether it
+// is known (false without CPU-usage information: then 0 is returned as a
+// neutral sort key, so every unknown process counts the same).
+func usage(j *sim.Job, i int) (float64, bool) {
+	if j.CPUEstimate == nil {
+		return 0, false
+	}
+	return j.CPUEstimate[i], true
+}
+
+// reservation returns the shadow time T_S and the extra foreground VMs N_E
+// of head (Step 2 of Algorithm 1; Algorithm 3 for REASY when head runs in
+// the background).
+func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time, extra int) {
+	need := head.Demand[0]
+	future := c.FreeIn(0)
+	if s.cfg.Deploy == Reserve && head.State() == sim.Running {
+		// Algorithm 3: the foreground jobs on head's own processors.
+		_, own := c.Placement(head)
+		blockers := s.blockers[:0]
+		defer func() { s.blockers = blockers[:0] }()
+		sum := 0
+		for _, p := range own {
+			o, _ := c.Occupant(0, p)
+			if o == nil || slices.Contains(blockers, o) {
+				continue
+			}
+			blockers = append(blockers, o)
+			sum += o.Demand[0]
+			shadow = math.Max(shadow, s.termination(c, o))
+		}
+		return shadow, future + sum - need
+	}
+	s.ends = s.ends[:0]
+	for _, j := range s.fg {
+		s.ends = append(s.ends, fgEnd{job: j, at: s.termination(c, j)})
+	}
+	slices.SortStableFunc(s.ends, func(a, b fgEnd) int { return cmpTime(a.at, b.at) })
+	for _, e := range s.ends {
+		future += e.job.Demand[0]
+		if future >= need {
+			return e.at, future - need
+		}
+	}
+	return 0, 0 // unreachable: the foreground jobs hold every busy VM
+}
+
+// termination is a foreground job's expected end: now plus what is left of
+// its estimate.
+func (s *Scheduler) termination(c *sim.Cluster, j *sim.Job) sim.Time {
+	return c.Now() + math.Max(0, j.Estimate-c.Progress(j))
+}
+
+func cmpTime(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,317 @@
+package ktier
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// DefaultThreshold is the foreground CPU usage at or above which a node's
+// background VMs take no new process (seed 000's 96%, §2.1).
+const DefaultThreshold = 0.96
+
+// Config configures CMBF.
+type Config struct {
+	// Threshold is the foreground usage estimate, in (0, 1], at or above
+	// which a node's background VMs take no new process (§3.2).
+	Threshold float64
+}
+
+// Validate names a bad field and what is accepted.
+func (c Config) Validate() error {
+	if !(c.Threshold > 0 && c.Threshold <= 1) {
+		return fmt.Errorf("cmbf: threshold %g; accepted: in (0, 1]", c.Threshold)
+	}
+	return nil
+}
+
+// Scheduler is seed 003's modified CMBF on K-tier VMs. Each pass walks the
+// queue Q in arrival order (suspended jobs are back in Q at their arrival
+// position) and for each job j needing N_j processes:
+//
+//  1. dispatch: if N_j foreground VMs are idle, j runs there (a fresh job
+//     starts, a suspended one resumes with its progress); a job that was
+//     not the head of Q joins the backfilled set;
+//  2. suspend (the paper's Basic CMBF): else, if the idle foreground VMs
+//     plus those held by backfilled jobs that arrived later than j are at
+//     least N_j, those later jobs are suspended in descending order of
+//     arrival (saving their state: sim.Cluster.Preempt keeps their
+//     progress; they go back to Q) until N_j are idle, and j is dispatched
+//     there — the starvation policy of §3.3: a job runs as soon as its
+//     processors are idle or held by later arrivals;
+//  3. VM selection (§3.2, modified for K tiers): else a job that never ran
+//     is placed on N_j idle background VMs of one tier (the lowest tier
+//     that has enough) on nodes whose foreground usage estimate is below
+//     the threshold (an idle foreground counts as 0; no CPU information:
+//     every node qualifies), the nodes with the least estimated busy CPU
+//     over all tiers first. A background job holds no foreground VM, so it
+//     is never suspended.
+//
+// After the walk, a background job whose own nodes' foreground VMs are all
+// idle moves up to them (a swap of VM priorities, progress kept, §3.2: "change
+// jobs running on the background to foreground when there is enough
+// resource"); it joins the backfilled set when a job that arrived earlier is
+// still waiting. On a dedicated machine (K = 1) steps 1 and 2 are the
+// paper's CMBF itself.
+type Scheduler struct {
+	cfg   Config
+	procs int
+	// queue holds the waiting jobs (fresh and suspended) in arrival order.
+	queue []*sim.Job
+	// order is each known job's arrival rank.
+	order map[*sim.Job]uint64
+	next  uint64
+	// backfilled are the foreground jobs that later arrivals may not have
+	// but earlier ones may suspend; background the jobs in background VMs;
+	// suspended the jobs stopped with their progress kept.
+	backfilled, background []*sim.Job
+	suspended              map[*sim.Job]bool
+	// Suspensions counts the suspensions so far; Promotions the
+	// background jobs moved to the foreground.
+	Suspensions, Promotions int
+	// bgMin is the smallest job size for which no background placement
+	// was found in this pass since the last suspension: larger jobs are
+	// not tried (placements only take VMs away; a suspension frees
+	// foreground VMs and resets it).
+	bgMin int
+	// scratch
+	later []*sim.Job
+	cands []cand
+	pick  []int
+}
+
+// cand is an eligible idle background VM: its node and the node's
+// estimated busy CPU.
+type cand struct {
+	p    int
+	busy float64
+}
+
+// New returns CMBF for platform p: dedicated processors (one pool) or one
+// processor pool split into K VM tiers.
+func New(p sim.Platform, cfg Config) (*Scheduler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if len(p.Pools) != 1 {
+		return nil, fmt.Errorf("cmbf: %d resource pools; accepted: one processor pool (optionally split into VM tiers)", len(p.Pools))
+	}
+	return &Scheduler{cfg: cfg, procs: p.Pools[0].Capacity, order: map[*sim.Job]uint64{}, suspended: map[*sim.Job]bool{}}, nil
+}
+
+// Pass implements sim.Scheduler.
+func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
+	for _, j := range ch.Ended {
+		s.backfilled = remove(s.backfilled, j)
+		s.background = remove(s.background, j)
+		delete(s.order, j)
+	}
+	for _, j := range ch.Arrived {
+		if n := j.Demand[0]; n > s.procs || n < 1 {
+			c.Reject(j, fmt.Sprintf("needs %d processes; the machine has %d nodes", n, s.procs))
+			continue
+		}
+		s.order[j] = s.next
+		s.next++
+		s.queue = append(s.queue, j)
+	}
+	s.bgMin = math.MaxInt
+	for qi := 0; qi < len(s.queue); {
+		j := s.queue[qi]
+		n := j.Demand[0]
+		switch {
+		case n <= c.FreeIn(0):
+		case n <= c.FreeIn(0)+s.laterHeld(j):
+			s.suspendFor(c, j)
+		default:
+			if c.Tiers() > 1 && !s.suspended[j] && n < s.bgMin {
+				if s.startBackground(c, j) {
+					s.queue = slices.Delete(s.queue, qi, qi+1)
+					s.background = append(s.background, j)
+					continue
+				}
+				s.bgMin = n
+			}
+			qi++
+			continue
+		}
+		s.dispatch(c, j, qi == 0)
+		s.queue = slices.Delete(s.queue, qi, qi+1)
+	}
+	s.promote(c)
+}
+
+// laterHeld returns the foreground VMs held by backfilled jobs that
+// arrived later than j.
+func (s *Scheduler) laterHeld(j *sim.Job) int {
+	n := 0
+	for _, b := range s.backfilled {
+		if s.order[b] > s.order[j] {
+			n += b.Demand[0]
+		}
+	}
+	return n
+}
+
+// suspendFor suspends backfilled jobs that arrived later than j, latest
+// first, until j's processes fit in the idle foreground VMs, and puts them
+// back in the queue at their arrival position.
+func (s *Scheduler) suspendFor(c *sim.Cluster, j *sim.Job) {
+	s.later = s.later[:0]
+	for _, b := range s.backfilled {
+		if s.order[b] > s.order[j] {
+			s.later = append(s.later, b)
+		}
+	}
+	slices.SortFunc(s.later, func(a, b *sim.Job) int { return cmpRank(s.order[b], s.order[a]) })
+	for _, b := range s.later {
+		if j.Demand[0] <= c.FreeIn(0) {
+			break
+		}
+		if c.Preempt(b) != nil {
+			return
+		}
+		s.Suspensions++
+		s.bgMin = math.MaxInt
+		s.suspended[b] = true
+		s.backfilled = remove(s.backfilled, b)
+		at, _ := slices.BinarySearchFunc(s.queue, s.order[b], func(q *sim.Job, r uint64) int { return cmpRank(s.order[q], r) })
+		s.queue = slices.Insert(s.queue, at, b)
+	}
+}
+
+// dispatch runs j in idle foreground VMs (the lowest-numbered nodes): a
+// fresh job starts, a suspended one resumes where it stopped.
+func (s *Scheduler) dispatch(c *sim.Cluster, j *sim.Job, head bool) {
+	var err error
+	if s.suspended[j] {
+		delete(s.suspended, j)
+		err = c.Resume(j)
+	} else {
+		err = c.Start(j)
+	}
+	if err == nil && !head {
+		s.backfilled = append(s.backfilled, j)
+	}
+}
+
+// startBackground places j on idle background VMs of one tier (§3.2) and
+// reports whether it did.
+func (s *Scheduler) startBackground(c *sim.Cluster, j *sim.Job) bool {
+	n := j.Demand[0]
+	for tier := 1; tier < c.Tiers(); tier++ {
+		if c.FreeIn(tier) < n {
+			continue
+		}
+		s.cands = s.cands[:0]
+		for p := 0; p < s.procs; p++ {
+			if o, _ := c.Occupant(tier, p); o != nil {
+				continue
+			}
+			fg, known := 0.0, true
+			if o, i := c.Occupant(0, p); o != nil {
+				fg, known = usage(o, i)
+			}
+			if known && fg >= s.cfg.Threshold {
+				continue
+			}
+			busy := 0.0
+			for k := 0; k < c.Tiers(); k++ {
+				if o, i := c.Occupant(k, p); o != nil {
+					u, _ := usage(o, i)
+					busy += u
+				}
+			}
+			s.cands = append(s.cands, cand{p, busy})
+		}
+		if len(s.cands) < n {
+			continue
+		}
+		slices.SortStableFunc(s.cands, func(a, b cand) int {
+			switch {
+			case a.busy < b.busy:
+				return -1
+			case a.busy > b.busy:
+				return 1
+			}
+			return a.p - b.p
+		})
+		s.pick = s.pick[:0]
+		for _, cd := range s.cands[:n] {
+			s.pick = append(s.pick, cd.p)
+		}
+		return c.StartOn(j, tier, slices.Clone(s.pick)) == nil
+	}
+	return false
+}
+
+// promote moves background jobs whose own nodes' foreground VMs are idle
+// up to them, in arrival order.
+func (s *Scheduler) promote(c *sim.Cluster) {
+	for i := 0; i < len(s.background); {
+		j := s.background[i]
+		_, procs := c.Placement(j)
+		free := true
+		for _, p := range procs {
+			if o, _ := c.Occupant(0, p); o != nil {
+				free = false
+				break
+			}
+		}
+		if !free {
+			i++
+			continue
+		}
+		if c.Relocate(j, 0, slices.Clone(procs), sim.Relocation{}) != nil {
+			return
+		}
+		s.Promotions++
+		s.background = slices.Delete(s.background, i, i+1)
+		if len(s.queue) > 0 && s.order[s.queue[0]] < s.order[j] {
+			s.backfilled = append(s.backfilled, j)
+		}
+	}
+}
+
+// usage returns the scheduler's estimate of process i of j and whether it
+// is known (without CPU-usage information: 0, false).
+func usage(j *sim.Job, i int) (float64, bool) {
+	if j.CPUEstimate == nil {
+		return 0, false
+	}
+	return j.CPUEstimate[i], true
+}
+
+func cmpRank(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func remove(js []*sim.Job, j *sim.Job) []*sim.Job {
+	if i := slices.Index(js, j); i >= 0 {
+		return slices.Delete(js, i, i+1)
+	}
+	return js
+}
+
+// MetricSuspensions names the suspension count in a cell's results
+// (the Parquet column metric_suspensions).
+const MetricSuspensions = "suspensions"
+
+// ExtraMetrics implements family.MetricReporter: the number of
+// suspensions of the run (Suspensions), so that seed 003's results report
+// them next to utilisation, wait and bounded slowdown.
+func (s *Scheduler) ExtraMetrics() []family.Metric {
+	return []family.Metric{{Name: MetricSuspensions, Value: float64(s.Suspensions)}}
+}

@@ -1,0 +1,48 @@
+package ktier
+
+import (
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
+)
+
+// Family returns the K-tier VM family of seed 003: every node split into
+// one foreground VM and K−1 background VMs (Sharing), and modified CMBF
+// (Scheduler). Its workloads are the shared SWF models (FWload, JWload) and
+// real traces, with seed 000's per-process CPU usage (workload.cpu_*).
+func Family() family.Family { return fam{} }
+
+type fam struct{}
+
+func (fam) Name() string { return "ktier" }
+func (fam) Doc() string {
+	return "seed 003: K VMs per node (one foreground, K−1 background, CPU priority); modified CMBF with suspension of later backfilled jobs"
+}
+
+// Schedulers registers CMBF.
+func (fam) Schedulers() []strategies.Entry {
+	return []strategies.Entry{{
+		Name:    "cmbf",
+		Summary: "modified CMBF on K-tier VMs (seed 003): FCFS + backfilling to the foreground, later backfilled jobs suspended (progress kept) for an earlier one, background VMs below the threshold",
+		Params: []strategies.ParamSpec{
+			{Name: "k", Kind: strategies.Int, Default: int64(4), Min: 1, Max: sim.MaxTiers,
+				Doc: "VMs per node K: one foreground and K−1 background (1 = dedicated nodes: the paper's Basic CMBF; 2 = seed 000's platform)"},
+			{Name: "threshold", Kind: strategies.Float, Default: DefaultThreshold, Min: 0.01, Max: 1,
+				Doc: "foreground CPU usage at or above which a node's background VMs take no process (§3.2; seed 000: 96%)"},
+		},
+		New: func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
+			return New(p, Config{Threshold: ps.Float("threshold")})
+		},
+		// Tiers marks a scheduler of VM tiers for the shared suite's random
+		// workloads (run at K = 2); runs get K from the parameter k.
+		Tiers:      2,
+		Preemptive: true,
+		Tiered: func(ps strategies.Params, seed uint64) (int, sim.Sharing) {
+			return ps.Int("k"), NewSharing(seed)
+		},
+	}}
+}
+
+// ExtraMetricNames implements family.MetricNamer: CMBF reports its
+// suspensions (Scheduler.ExtraMetrics).
+func (fam) ExtraMetricNames() []string { return []string{MetricSuspensions} }

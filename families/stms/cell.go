@@ -1,0 +1,211 @@
+package stms
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/workload/seed002"
+)
+
+// Seed 002's random streams besides the workload's (family.GeneratorStream):
+// resource failures (per job, so every scheme of a grid point meets the
+// same failure draws: a paired comparison), the mGA, and the
+// runtime-estimate errors (one uniform per job whatever pet_error is, so a
+// pet_error axis scales the same draws).
+const (
+	Seed002FailureStream  = 0x510e527fade682d1
+	Seed002GAStream       = 0x9b05688c2b3e6c1f
+	Seed002EstimateStream = 0x1f83d9abfb41bd6b
+)
+
+// Seed002World decodes a seed002 model's parameters and draws its
+// resources and jobs from PCG(seed, GeneratorStream). It returns the STMS
+// family's world (failures from PCG(…, Seed002FailureStream), mGA from
+// PCG(seed, Seed002GAStream)), the platform (one unit per resource) and
+// the sim jobs (ID i+1 for the i-th job, work = its actual size in flops,
+// estimate = the size the scheduler is told, at the mean availability).
+// With pet_error e the scheduler is told actual·(1+ε), ε = e·(2u − 1) with
+// u from PCG(seed, Seed002EstimateStream), one per job.
+func Seed002World(params map[string]any, seed uint64) (*World, sim.Platform, []*sim.Job, error) {
+	v, err := WorkloadModel().Decode(params)
+	if err != nil {
+		return nil, sim.Platform{}, nil, err
+	}
+	if err := WorkloadModel().CheckParams(params); err != nil {
+		return nil, sim.Platform{}, nil, err
+	}
+	p := Seed002Params(v)
+	g, err := seed002.New(p, rand.New(rand.NewPCG(seed, family.GeneratorStream)))
+	if err != nil {
+		return nil, sim.Platform{}, nil, fmt.Errorf("workload.generator: %w", err)
+	}
+	w := &World{Base: DefaultConfig(STMS), GASeed: [2]uint64{seed, Seed002GAStream}}
+	b := &w.Base
+	b.Alpha, b.Interval, b.Batch = v.Float("alpha"), v.Float("interval"), v.Int("batch")
+	b.TraceInterval, b.TraceOverhead = v.Float("trace_interval"), v.Float("trace_overhead")
+	b.MigrationCost, b.TransferFactor = v.Float("migration_cost"), v.Float("transfer_factor")
+	b.Dispatch, _ = DispatchOf(v.Str("dispatch"))
+	b.FailureSeed = [2]uint64{seed, Seed002FailureStream}
+	for _, r := range g.Resources() {
+		w.Resources = append(w.Resources, Resource{Speed: r.Availability, Bandwidth: r.Bandwidth, Lambda: r.FailureCoeff, RAL: r.AvailabilityLevel})
+	}
+	petErr := v.Float("pet_error")
+	est := rand.New(rand.NewPCG(seed, Seed002EstimateStream))
+	meanSpeed := (p.Availability.Lo + p.Availability.Hi) / 2
+	jobs := make([]*sim.Job, 0, p.Jobs)
+	demand := []int{1}
+	for {
+		j, err := g.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, sim.Platform{}, nil, err
+		}
+		told := j.Size * (1 + petErr*(2*est.Float64()-1))
+		w.Jobs = append(w.Jobs, Job{Size: told, Data: j.DataSize, SDV: j.ServiceDemand, Deadline: j.Deadline})
+		jobs = append(jobs, sim.NewJob(int64(len(jobs)+1), j.Submit, demand, told*1e6/meanSpeed, j.Size*1e6, 0))
+	}
+	return w, Platform(len(w.Resources)), jobs, nil
+}
+
+// runCell simulates one seed002 cell under an STMS scheme. A scheme
+// other than STMS also needs STMS's utilisation and cost on the same
+// workload and failures for eq. 12 (cost_effectiveness): the runner
+// simulates that baseline too (with the cell's mGA settings), keeping the
+// last few so the schemes of one grid point run on one worker share it.
+func runCell(c family.Cell) (*family.Result, error) {
+	s, out, err := simulateSeed002(c.Params, c.Seed, c.Scheduler, c.SchedulerParams)
+	if err != nil {
+		return nil, err
+	}
+	var base *Baseline
+	if c.Scheduler == STMS.String() {
+		// This run is the baseline of the cell's other schemes.
+		baselines.get(baselineKey(c.Params, c.Seed, c.SchedulerParams), func() (Baseline, error) {
+			return baselineOf(s, out), nil
+		})
+	} else {
+		b, err := seed002Baseline(c.Params, c.Seed, c.SchedulerParams)
+		if err != nil {
+			return nil, fmt.Errorf("STMS baseline for eq. 12: %w", err)
+		}
+		base = &b
+	}
+	res := &family.Result{}
+	for _, m := range s.Metrics(out, base) {
+		res.Metrics = append(res.Metrics, family.Metric{Name: m.Name, Value: m.Value})
+	}
+	if c.KeepJobs {
+		res.Jobs = out
+	}
+	return res, nil
+}
+
+func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp map[string]any) (*Scheduler, []*sim.Job, error) {
+	w, plat, jobs, err := Seed002World(params, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := Registry(w).New(scheduler, plat, sp)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, _, err := sim.Run(plat, s, sim.NewSliceStream(jobs), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.(*Scheduler), out, nil
+}
+
+// seed002Baseline returns STMS's utilisation and cost overhead for the
+// cell (workload params, seed) with the mGA settings of sp.
+func seed002Baseline(params map[string]any, seed uint64, sp map[string]any) (Baseline, error) {
+	shared := sharedParams(sp)
+	return baselines.get(baselineKey(params, seed, shared), func() (Baseline, error) {
+		s, out, err := simulateSeed002(params, seed, STMS.String(), shared)
+		if err != nil {
+			return Baseline{}, err
+		}
+		return baselineOf(s, out), nil
+	})
+}
+
+// sharedParams keeps the scheduler parameters STMS shares with every
+// scheme.
+func sharedParams(sp map[string]any) map[string]any {
+	shared := map[string]any{}
+	for _, n := range SharedParams() {
+		if v, ok := sp[n]; ok {
+			shared[n] = v
+		}
+	}
+	return shared
+}
+
+func baselineKey(params map[string]any, seed uint64, sp map[string]any) string {
+	return fmt.Sprintf("%d|%s|%s", seed, canonParams(params), canonParams(sharedParams(sp)))
+}
+
+func baselineOf(s *Scheduler, out []*sim.Job) Baseline {
+	var b Baseline
+	for _, m := range s.Metrics(out, nil) {
+		switch m.Name {
+		case "utilization":
+			b.Utilization = m.Value
+		case "cost_overhead":
+			b.CostOverhead = m.Value
+		}
+	}
+	return b
+}
+
+func canonParams(m map[string]any) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(&b, "%s=%v;", k, m[k])
+	}
+	return b.String()
+}
+
+// baselineCache keeps the last few STMS baselines; a value is computed
+// once even when several goroutines ask for it at the same time.
+type baselineCache struct {
+	mu    sync.Mutex
+	order []string
+	m     map[string]*baselineEntry
+}
+
+type baselineEntry struct {
+	once sync.Once
+	b    Baseline
+	err  error
+}
+
+const baselineCacheSize = 32
+
+var baselines = &baselineCache{m: map[string]*baselineEntry{}}
+
+func (c *baselineCache) get(key string, compute func() (Baseline, error)) (Baseline, error) {
+	c.mu.Lock()
+	e, ok := c.m[key]
+	if !ok {
+		e = &baselineEntry{}
+		c.m[key] = e
+		c.order = append(c.order, key)
+		if len(c.order) > baselineCacheSize {
+			delete(c.m, c.order[0])
+			c.order = c.order[1:]
+		}
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.b, e.err = compute() })
+	return e.b, e.err
+}

@@ -1,0 +1,13 @@
+// Package family defines what a paper family is to the rest of schedfarm:
+// the Family interface (name, one-line doc, scheduler registry entries) and
+// the optional capabilities a family may add — workload models of its own
+// (ModelOwner), a platform of its own with the glue that turns a cell into
+// a run (PlatformRunner), checks of its spec fields (SpecChecker) and the
+// workloads the shared invariant suite runs its schedulers on
+// (SuiteProvider).
+//
+// The families themselves live in families/<name>/, one folder each, and
+// are listed with one line each in families.Builtin. The engine (sim), the
+// farm (coordinator, worker, broker), experiments and results know families
+// only through this package and that list.
+package family

@@ -1,0 +1,113 @@
+package family
+
+import (
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
+	"github.com/schedfarm/schedfarm/workload/models"
+)
+
+// Family is one paper family: the unit of extension. A family lives in one
+// folder under families/ and is listed with one line in families.Builtin.
+// Everything the rest of schedfarm needs from it goes through this
+// interface and the optional ones below (ModelOwner, PlatformRunner,
+// SpecChecker, SuiteProvider), which a family implements only when it has
+// that capability.
+type Family interface {
+	// Name is the family's name, the name of its folder under families/.
+	Name() string
+	// Doc is one line: the papers, the platform, the schedulers.
+	Doc() string
+	// Schedulers are the family's entries in the scheduler registry: the
+	// schedulers that run on the engine's shared platforms (processors,
+	// VM tiers, typed pools). A family whose workload model brings its
+	// own platform (PlatformRunner) may have none.
+	Schedulers() []strategies.Entry
+}
+
+// ModelOwner is implemented by a family that brings workload generator
+// models of its own (seed 001's cloud, seed 002's grid, seed 004's
+// projects); families.Models adds them to the shared SWF models of
+// workload/models (fwload, jwload, lublin99).
+type ModelOwner interface {
+	Models() []models.Model
+}
+
+// PlatformRunner is implemented by a family whose workload model brings
+// its own platform and job attributes (models.Cloud, models.Grid): its
+// cells are simulated by Run instead of the SWF runner.
+type PlatformRunner interface {
+	// Output is the model output whose cells Run simulates.
+	Output() models.Output
+	// SchedulerNames lists the schedulers that run such cells, in the
+	// paper's order.
+	SchedulerNames() []string
+	// CheckScheduler validates a scheduler and its parameters without
+	// simulating, naming what would be accepted.
+	CheckScheduler(name string, params map[string]any) error
+	// MetricNames lists every metric Run can report, in order.
+	MetricNames() []string
+	// Run simulates one cell.
+	Run(c Cell) (*Result, error)
+}
+
+// GeneratorStream is the second PCG word of a generated workload's random
+// source: a cell draws its workload from PCG(cell seed, GeneratorStream),
+// and anything else random (platform noise, failures, a genetic algorithm)
+// from streams of its own, so changing a scheduler never changes the
+// workload it sees.
+const GeneratorStream = 0x6a09e667f3bcc909
+
+// Cell is one cell of a PlatformRunner family.
+type Cell struct {
+	// Model is the workload model (workload.generator.model).
+	Model string
+	// Params are the generator's parameters (workload.generator.*), not yet
+	// decoded (models.Decode).
+	Params map[string]any
+	// Scheduler and SchedulerParams name the scheduler of the family and its
+	// parameters (scheduler.*).
+	Scheduler       string
+	SchedulerParams map[string]any
+	// Seed is the cell seed; the workload comes from PCG(Seed,
+	// GeneratorStream).
+	Seed uint64
+	// KeepJobs asks for the simulated jobs in Result.Jobs.
+	KeepJobs bool
+}
+
+// Result is the outcome of PlatformRunner.Run.
+type Result struct {
+	// Metrics in the order of MetricNames.
+	Metrics []Metric
+	// Jobs are the simulated jobs in submit order (only with KeepJobs).
+	Jobs []*sim.Job
+	// Gamma is the bounded-slowdown threshold of the per-job records
+	// (0: sim.DefaultGamma).
+	Gamma float64
+}
+
+// Metric is one named result value of a cell.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// MetricReporter is implemented by a scheduler that counts something of its
+// own worth a result column (seed 003's CMBF: its suspensions). After an
+// SWF run the runner appends ExtraMetrics to its own metrics
+// (runner.Result.Metrics), so they reach the cell's result and its Parquet
+// row as metric_<name> columns. Names must not repeat the runner's. A
+// scheduler without it adds nothing: in a results file holding cells of
+// both kinds, the extra columns are null for the cells of the others.
+type MetricReporter interface {
+	// ExtraMetrics returns the scheduler's metrics at the end of a run, in
+	// a fixed order, every name every time (a count of zero is reported).
+	ExtraMetrics() []Metric
+}
+
+// MetricNamer is implemented by a family whose schedulers report metrics
+// of their own (MetricReporter): it names them, so that spec validation
+// accepts them in a spec's metrics list.
+type MetricNamer interface {
+	ExtraMetricNames() []string
+}

@@ -1,0 +1,164 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// IsTuneTable reports whether a table is a tuner's evaluations (its
+// metadata says so).
+func IsTuneTable(t Table) bool { return IsTuneMeta(t.Meta) }
+
+// IsTuneMeta reports whether a file's metadata (FileMeta) marks a tuner's
+// evaluations.
+func IsTuneMeta(meta map[string]string) bool { return meta["schedfarm.kind"] == "tune" }
+
+// PlotTune draws a tuner's evaluations table into dir: convergence.{png,svg}
+// (the best feasible objective so far and each generation's mean objective,
+// against the generation) and, with a second objective, front.{png,svg}
+// (every distinct evaluation's two objectives, the Pareto front joined).
+// It returns the files written.
+func PlotTune(t Table, dir string) ([]string, error) {
+	objective := strings.Fields(t.Meta["schedfarm.objective"])
+	maximize := len(objective) > 1 && objective[1] == "maximize"
+	name := "objective"
+	if len(objective) > 0 {
+		name = objective[0]
+	}
+	type gen struct {
+		sum  float64
+		n    int
+		best float64
+	}
+	byGen := map[int64]*gen{}
+	maxGen := int64(-1)
+	better := func(a, b float64) bool {
+		if maximize {
+			return a > b
+		}
+		return a < b
+	}
+	for r := range t.Rows {
+		if t.Value(r, "phase") != "search" {
+			continue
+		}
+		g, _ := t.Value(r, "generation").(int64)
+		obj, ok := t.Value(r, "objective").(float64)
+		if !ok {
+			continue
+		}
+		s := byGen[g]
+		if s == nil {
+			s = &gen{best: math.NaN()}
+			byGen[g] = s
+		}
+		s.sum += obj
+		s.n++
+		if feasible, _ := t.Value(r, "feasible").(bool); feasible && (math.IsNaN(s.best) || better(obj, s.best)) {
+			s.best = obj
+		}
+		maxGen = max(maxGen, g)
+	}
+	if maxGen < 0 {
+		return nil, fmt.Errorf("no search evaluations to plot")
+	}
+	var bestPts, meanPts plotter.XYs
+	so := math.NaN()
+	for g := int64(0); g <= maxGen; g++ {
+		s := byGen[g]
+		if s == nil {
+			continue
+		}
+		if !math.IsNaN(s.best) && (math.IsNaN(so) || better(s.best, so)) {
+			so = s.best
+		}
+		if !math.IsNaN(so) {
+			bestPts = append(bestPts, plotter.XY{X: float64(g), Y: so})
+		}
+		meanPts = append(meanPts, plotter.XY{X: float64(g), Y: s.sum / float64(s.n)})
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s: convergence", t.Meta["schedfarm.tune"])
+	p.X.Label.Text = "generation"
+	p.Y.Label.Text = name
+	p.Legend.Top = true
+	for i, series := range []struct {
+		label string
+		pts   plotter.XYs
+	}{{"best feasible so far", bestPts}, {"generation mean", meanPts}} {
+		if len(series.pts) == 0 {
+			continue
+		}
+		l, sc, err := plotter.NewLinePoints(series.pts)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, sc.Color, sc.Shape = plotutil.Color(i), plotutil.Color(i), plotutil.Shape(i)
+		p.Add(l, sc)
+		p.Legend.Add(series.label, l, sc)
+	}
+	p.Add(plotter.NewGrid())
+	var files []string
+	save := func(p *plot.Plot, base string) error {
+		for _, ext := range []string{".png", ".svg"} {
+			f := filepath.Join(dir, base+ext)
+			if err := p.Save(7*vg.Inch, 4.5*vg.Inch, f); err != nil {
+				return fmt.Errorf("plot %s: %w", f, err)
+			}
+			files = append(files, f)
+		}
+		return nil
+	}
+	if err := save(p, "convergence"); err != nil {
+		return files, err
+	}
+	second := strings.Fields(t.Meta["schedfarm.second"])
+	if len(second) == 0 {
+		return files, nil
+	}
+	var all, front plotter.XYs
+	for r := range t.Rows {
+		if t.Value(r, "phase") != "search" || t.Value(r, "cached") == true {
+			continue
+		}
+		x, ok1 := t.Value(r, "objective").(float64)
+		y, ok2 := t.Value(r, "second").(float64)
+		if !ok1 || !ok2 {
+			continue
+		}
+		all = append(all, plotter.XY{X: x, Y: y})
+		if t.Value(r, "front") == true {
+			front = append(front, plotter.XY{X: x, Y: y})
+		}
+	}
+	q := plot.New()
+	q.Title.Text = fmt.Sprintf("%s: evaluations and Pareto front", t.Meta["schedfarm.tune"])
+	q.X.Label.Text = name
+	q.Y.Label.Text = second[0]
+	q.Legend.Top = true
+	sc, err := plotter.NewScatter(all)
+	if err != nil {
+		return files, err
+	}
+	sc.Color = plotutil.Color(1)
+	q.Add(sc)
+	q.Legend.Add("evaluations", sc)
+	if len(front) > 0 {
+		l, fs, err := plotter.NewLinePoints(front)
+		if err != nil {
+			return files, err
+		}
+		l.Color, fs.Color, fs.Shape = plotutil.Color(0), plotutil.Color(0), plotutil.Shape(1)
+		q.Add(l, fs)
+		q.Legend.Add("Pareto front", l, fs)
+	}
+	q.Add(plotter.NewGrid())
+	return files, save(q, "front")
+}

@@ -1,0 +1,107 @@
+// Package tune searches an experiment's parameter space with a genetic
+// algorithm (github.com/MaxHalford/eaopt) whose every evaluation is farm
+// cells: `schedfarm tune spec.yaml`.
+//
+// # Spec
+//
+// A tune spec names a base experiment (an experiment spec's platform,
+// workload, one scheduler, fixed grid points as axes, replications and
+// seed), the search space (continuous and integer ranges, categorical
+// lists; the scheduler itself may be one), the objective (a metric's mean
+// over the grid points and replications, minimised or maximised),
+// constraints such as `utilization >= 0.8`, an optional second objective
+// (its Pareto front is reported), the algorithm and its budget, and a
+// confirmation run. Every problem of a spec is reported at once, each with
+// its line and field; the search space is validated by building trial
+// experiments at its bounds, so a parameter that does not apply to the
+// scheduler or the model, or a bound out of range, is an error before
+// anything runs.
+//
+// The fields:
+//
+//	name: tune-depth                  # enters every cell ID and seed
+//	base:                             # an experiment spec without name and output
+//	  platform: {procs: 128}
+//	  workload: {...}
+//	  schedulers: [depth]             # one (the search may vary it)
+//	  axes: [{param: workload.load, values: [0.7, 0.9]}]  # fixed grid points
+//	  replications: 3
+//	  seed: 1
+//	search:
+//	  - {param: scheduler.k, int: [0, 32]}
+//	  - {param: scheduler.threshold, float: [0.5, 1.0]}
+//	  - {param: scheduler, choices: [depth, easy]}
+//	  - {param: scheduler.depth.k, int: [0, 8]}   # applies to depth's cells only
+//	  - {param: scheduler.delta, float: [0, 1], complement: scheduler.omega}
+//	objective: {metric: wait_mean, goal: minimize}  # mean over points and replications
+//	constraints: ["utilization >= 0.8"]
+//	second: {metric: bsld_mean, goal: minimize}     # optional: Pareto front
+//	algorithm: {name: ga, population: 8, generations: 5, budget: 40}
+//	confirm: {replications: 10}       # the best again, fresh seeds, and the base as written
+//	output: tune-depth.parquet        # per-cell results; evaluations in tune-depth.evals.parquet
+//
+// # Evaluations are farm cells
+//
+// A genome (one value per search parameter) becomes the base experiment's
+// cells with those values: one per grid point and replication. Every
+// searched parameter is a common-random-numbers parameter of its cells
+// (experiments.Cell.CRN, out of the seed), so a cell's seed comes from its
+// grid point and replication only — never from the genome — and every
+// genome of every generation meets the same workloads: differences are the
+// parameters'. IDs and seeds are derived by experiments.CellID and CellSeed
+// from the cell's own parameters, base seed and CRN names, as a worker
+// re-derives them before it runs a cell. A cell's ID covers its parameters,
+// so identical genomes are the same cells: evaluated once (the search keeps
+// a cache of genomes, the runner one of cells). A generation's new cells are
+// published together (coordinator.Run) and the generation waits for them.
+// An evaluation has at most MaxEvalCells cells.
+//
+// # Determinism and resumption
+//
+// The search draws from PCG(seed) only (eaopt takes a *math/rand.Rand: a
+// PCG from math/rand/v2 behind it), never from the wall clock, and an
+// evaluation depends only on its cells' results, which are deterministic;
+// so the same spec gives the same search on one worker or many. The
+// per-cell results are journalled; rerunning a killed tune replays the
+// search from the start, taking every finished cell from the journal, and
+// continues where it stopped with the same result as an uninterrupted run.
+//
+// # Algorithms
+//
+// All three run on eaopt's GA driver (populations, sorting, hall of fame,
+// early stop) with a model of this package that evaluates a generation's
+// genomes together as one batch of cells, on the genome's [0, 1]^d encoding
+// (a Float gene maps linearly to [lo, hi], an Int gene to one of the hi −
+// lo + 1 integers in equal slices, a Choice gene to one of k choices):
+//
+//   - "ga": elitism (the best is kept), tournament selection of 3, uniform
+//     crossover with probability p_cross (0.7), Gaussian mutation of each
+//     gene with probability p_mut (0.3) and deviation sigma (0.2).
+//   - "de": differential evolution, DE/rand/1/bin: a trial x_a + f·(x_b −
+//     x_c) crossed gene by gene with probability cr (defaults f 0.8, cr
+//     0.9); a trial replaces its parent when no worse.
+//   - "pso": particle swarm (inertia weight w 0.7, coefficients c1 and c2
+//     1.5, velocities bounded to ±0.5).
+//
+// eaopt's own GA model evaluates genomes one by one inside its loop and
+// keeps the second child of a crossover unevaluated, and its DiffEvo and
+// SPSO helpers minimise a func([]float64) float64 called once per agent:
+// neither can hand a generation to the farm as one batch, so the three
+// models are this package's, through eaopt's public Model interface.
+// Infeasible genomes (a constraint violated or a cell failed) get a finite
+// penalty, never ±Inf.
+//
+// The budget, when given, counts distinct genomes and is never exceeded: a
+// generation's genomes past it are replaced by genomes already evaluated.
+// A search also stops after 25 generations without a new genome (a
+// converged population).
+//
+// # Results
+//
+// Besides the ordinary per-cell Parquet file, an evaluations table
+// (<output>.evals.parquet): one row per evaluation with its generation and
+// index, every parameter as a typed column, the objective with its 95% CI,
+// the constraint values, the second objective and every metric's mean and
+// CI; then a confirmation of the best genome with fresh seeds and more
+// replications (no winner's curse).
+package tune

@@ -1,0 +1,201 @@
+package tune
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// Column names of the evaluations table besides the parameters (p_<name>,
+// as in the per-cell file) and metrics (m_<metric>_mean, m_<metric>_ci).
+const (
+	ColGeneration  = "generation"
+	ColIndex       = "index"
+	ColPhase       = "phase" // "search", "confirm" or "baseline" (the base as written, with the confirmation's seeds)
+	ColCached      = "cached"
+	ColObjective   = "objective"
+	ColObjectiveCI = "objective_ci"
+	ColSecond      = "second"
+	ColSecondCI    = "second_ci"
+	ColFeasible    = "feasible"
+	ColFitness     = "fitness"
+	ColCells       = "cells"
+	ColFailed      = "failed"
+	ColFront       = "front" // on the Pareto front
+)
+
+// MetaKind marks an evaluations table in its Parquet metadata.
+const MetaKind = "schedfarm.kind"
+
+// WriteEvals writes the evaluations table of a search (and its
+// confirmation) to spec.EvalsOutput.
+func WriteEvals(spec *Spec, res *Result) error {
+	t := results.Table{Meta: map[string]string{
+		MetaKind:              "tune",
+		"schedfarm.tune":      spec.Name,
+		"schedfarm.objective": spec.Objective.Metric + " " + goal(spec.Objective) + " " + spec.Objective.Points,
+	}}
+	if spec.Second != nil {
+		t.Meta["schedfarm.second"] = spec.Second.Metric + " " + goal(*spec.Second) + " " + spec.Second.Points
+	}
+	add := func(name, kind string) { t.Columns = append(t.Columns, results.TableColumn{Name: name, Kind: kind}) }
+	add(ColGeneration, experiments.KindInt)
+	add(ColIndex, experiments.KindInt)
+	add(ColPhase, experiments.KindString)
+	add(ColCached, experiments.KindBool)
+	for _, p := range spec.Params {
+		add(results.ParamColumn(p.Name), paramKind(p))
+	}
+	add(ColObjective, experiments.KindFloat)
+	add(ColObjectiveCI, experiments.KindFloat)
+	if spec.Second != nil {
+		add(ColSecond, experiments.KindFloat)
+		add(ColSecondCI, experiments.KindFloat)
+		add(ColFront, experiments.KindBool)
+	}
+	for _, c := range spec.Constraints {
+		add(constraintColumn(c), experiments.KindFloat)
+	}
+	add(ColFeasible, experiments.KindBool)
+	add(ColFitness, experiments.KindFloat)
+	add(ColCells, experiments.KindInt)
+	add(ColFailed, experiments.KindInt)
+	var metrics []string
+	for _, e := range append(slices.Clone(res.Evals), res.Confirm, res.Baseline) {
+		if e == nil {
+			continue
+		}
+		for m := range e.Metrics {
+			if !slices.Contains(metrics, m) {
+				metrics = append(metrics, m)
+			}
+		}
+	}
+	slices.Sort(metrics)
+	for _, m := range metrics {
+		add(results.MetricColumn(m)+"_mean", experiments.KindFloat)
+		add(results.MetricColumn(m)+"_ci", experiments.KindFloat)
+	}
+	onFront := map[*Eval]bool{}
+	for _, e := range res.Front {
+		onFront[e] = true
+	}
+	row := func(e *Eval, phase string) []any {
+		f := func(x float64) any {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil
+			}
+			return x
+		}
+		r := []any{int64(e.Generation), int64(e.Index), phase, e.Cached}
+		for i, p := range spec.Params {
+			if e.Values == nil {
+				r = append(r, nil) // the base as written
+				continue
+			}
+			r = append(r, cellValue(p, e.Values[i]))
+		}
+		r = append(r, f(e.Objective), f(e.ObjectiveCI))
+		if spec.Second != nil {
+			r = append(r, f(e.Second), f(e.SecondCI), onFront[e])
+		}
+		for i := range spec.Constraints {
+			r = append(r, f(e.Constraints[i]))
+		}
+		r = append(r, e.Feasible, f(e.Fitness), int64(e.Cells), int64(e.Failed))
+		for _, m := range metrics {
+			st, ok := e.Metrics[m]
+			if !ok {
+				r = append(r, nil, nil)
+				continue
+			}
+			r = append(r, f(st.Mean), f(st.HalfWidth))
+		}
+		return r
+	}
+	for _, e := range res.Evals {
+		t.Rows = append(t.Rows, row(e, "search"))
+	}
+	if res.Confirm != nil {
+		t.Rows = append(t.Rows, row(res.Confirm, "confirm"))
+	}
+	if res.Baseline != nil {
+		t.Rows = append(t.Rows, row(res.Baseline, "baseline"))
+	}
+	return results.WriteTable(spec.EvalsOutput, t)
+}
+
+func goal(o Objective) string {
+	if o.Maximize {
+		return "maximize"
+	}
+	return "minimize"
+}
+
+func constraintColumn(c Constraint) string {
+	op := "ge"
+	if c.Op == "<=" {
+		op = "le"
+	}
+	return fmt.Sprintf("c_%s_%s_%g", c.Metric, op, c.Value)
+}
+
+// paramKind is the column kind of a parameter's values.
+func paramKind(p Param) string {
+	switch p.Kind {
+	case Int:
+		return experiments.KindInt
+	case Float:
+		return experiments.KindFloat
+	}
+	kind := ""
+	for _, c := range p.Choices {
+		k := experiments.KindString
+		switch normalize(c).(type) {
+		case int64:
+			k = experiments.KindInt
+		case float64:
+			k = experiments.KindFloat
+		case bool:
+			k = experiments.KindBool
+		}
+		if kind != "" && kind != k {
+			return experiments.KindString
+		}
+		kind = k
+	}
+	return kind
+}
+
+// cellValue converts a value to its column's kind.
+func cellValue(p Param, v any) any {
+	switch paramKind(p) {
+	case experiments.KindString:
+		return fmt.Sprint(v)
+	case experiments.KindFloat:
+		if i, ok := v.(int64); ok {
+			return float64(i)
+		}
+	}
+	return v
+}
+
+// Describe renders an evaluation's parameters for humans.
+func Describe(spec *Spec, e *Eval) string {
+	if e.Values == nil {
+		return "the base as written"
+	}
+	var parts []string
+	for i, p := range spec.Params {
+		v := e.Values[i]
+		if f, ok := v.(float64); ok {
+			v = fmt.Sprintf("%.4g", f)
+		}
+		parts = append(parts, fmt.Sprintf("%s=%v", p.Name, v))
+	}
+	return strings.Join(parts, " ")
+}

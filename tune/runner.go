@@ -1,0 +1,172 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// FarmRunner runs cells on the farm: each call publishes the cells it has
+// no result for (coordinator.Run) and waits for them, writing every result
+// to the per-cell output. Results already in that output's journal (a tune
+// that was interrupted) are known from the start and never run again.
+type FarmRunner struct {
+	js    jetstream.JetStream
+	exp   string
+	w     *results.Writer
+	topo  broker.Topology
+	logf  func(string, ...any)
+	known map[string]experiments.CellResult
+	// ensured: a generation has run, so the streams and the workers'
+	// consumer exist and later generations skip broker.Ensure.
+	ensured bool
+	// Published counts the cells published so far.
+	Published int
+	// DataRoot is the directory the workers mirror (coordinator.Config).
+	DataRoot string
+	// Progress, when set, receives the progress of each call's cells (a
+	// generation's): every snapshot and the last one with done true.
+	Progress func(s coordinator.Snapshot, done bool)
+}
+
+// NewFarmRunner opens (or resumes) the spec's per-cell output and returns
+// a runner over js. Close closes the output.
+func NewFarmRunner(js jetstream.JetStream, spec *Spec, topo broker.Topology, logf func(string, ...any)) (*FarmRunner, error) {
+	prev, err := results.ReadJournal(spec.Output)
+	if err != nil {
+		return nil, fmt.Errorf("tune: read %s: %w", results.JournalPath(spec.Output), err)
+	}
+	w, err := results.Open(results.Options{Path: spec.Output, Experiment: spec.Name, Logf: logf})
+	if err != nil {
+		return nil, fmt.Errorf("tune: open %s: %w", spec.Output, err)
+	}
+	f := &FarmRunner{js: js, exp: spec.Name, w: w, topo: topo, logf: logf, known: map[string]experiments.CellResult{}}
+	for _, r := range prev {
+		if r.Result.Status == experiments.StatusOK {
+			f.known[r.Cell.ID] = r.Result
+		}
+	}
+	return f, nil
+}
+
+// Known returns how many cell results the runner started with.
+func (f *FarmRunner) Known() int { return len(f.known) }
+
+// Run implements Runner. The cells with a result already are passed to the
+// coordinator as done, so that a redelivered result of one (a tune killed
+// after writing it, before acking it) is dropped as a duplicate.
+func (f *FarmRunner) Run(ctx context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
+	var all []experiments.Cell
+	done := map[string]bool{}
+	seen := map[string]bool{}
+	todo := 0
+	for _, c := range cells {
+		if seen[c.ID] {
+			continue
+		}
+		seen[c.ID] = true
+		all = append(all, c)
+		if _, ok := f.known[c.ID]; ok {
+			done[c.ID] = true
+		} else {
+			todo++
+		}
+	}
+	if todo == 0 {
+		return f.known, nil
+	}
+	f.Published += todo
+	var prog coordinator.Progress
+	if f.Progress != nil {
+		prog = progressFunc(f.Progress)
+	}
+	_, err := coordinator.Run(ctx, f.js, coordinator.Config{
+		Experiment: f.exp, Cells: all, Done: done, Sink: teeSink{f}, Topology: f.topo, Logf: f.logf, Progress: prog,
+		DataRoot: f.DataRoot, TopologyReady: f.ensured,
+	})
+	if err != nil {
+		return nil, err
+	}
+	f.ensured = true
+	return f.known, nil
+}
+
+// Close closes the per-cell output (its Parquet file written).
+func (f *FarmRunner) Close() error { return f.w.Close() }
+
+// progressFunc adapts a function to coordinator.Progress.
+type progressFunc func(coordinator.Snapshot, bool)
+
+func (p progressFunc) Update(s coordinator.Snapshot) { p(s, false) }
+func (p progressFunc) Finish(s coordinator.Snapshot) { p(s, true) }
+
+// teeSink writes results to the output and keeps them.
+type teeSink struct{ f *FarmRunner }
+
+func (t teeSink) Write(c experiments.Cell, r experiments.CellResult) error {
+	if err := t.f.w.Write(c, r); err != nil {
+		return err
+	}
+	t.f.known[c.ID] = r
+	return nil
+}
+
+func (t teeSink) Flush() error { return t.f.w.Flush() }
+
+// LocalRunner runs cells in this process, Workers at a time (tests and
+// benchmarks; `schedfarm tune` runs on the farm).
+type LocalRunner struct {
+	Workers int
+	mu      sync.Mutex
+	known   map[string]experiments.CellResult
+	// Ran counts the cells simulated.
+	Ran int
+}
+
+// Run implements Runner.
+func (l *LocalRunner) Run(ctx context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
+	l.mu.Lock()
+	if l.known == nil {
+		l.known = map[string]experiments.CellResult{}
+	}
+	var todo []experiments.Cell
+	for _, c := range cells {
+		if _, ok := l.known[c.ID]; !ok {
+			l.known[c.ID] = experiments.CellResult{} // claimed
+			todo = append(todo, c)
+		}
+	}
+	l.mu.Unlock()
+	n := max(l.Workers, 1)
+	ch := make(chan experiments.Cell)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range ch {
+				r, err := experiments.RunCell(ctx, c)
+				if err != nil {
+					r.CellID, r.Status, r.Error = c.ID, experiments.StatusFailed, err.Error()
+				}
+				l.mu.Lock()
+				l.known[c.ID] = r
+				l.Ran++
+				l.mu.Unlock()
+			}
+		}()
+	}
+	for _, c := range todo {
+		ch <- c
+	}
+	close(ch)
+	wg.Wait()
+	return l.known, ctx.Err()
+}

@@ -1,0 +1,167 @@
+package worker
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/experiments"
+)
+
+// checkSpecCells expands spec, sends up to n of its cells (spread over the
+// grid and the replications) through JSON and the data root, and requires
+// CheckCell to accept each.
+func checkSpecCells(t *testing.T, spec *experiments.Spec, root *DataRoot, n int) {
+	t.Helper()
+	cells := spec.Cells()
+	step := max(1, len(cells)/n)
+	for i := 0; i < len(cells); i += step {
+		c := cells[i]
+		// What the coordinator publishes: the spec's directory relative
+		// to the data root.
+		rel, err := filepath.Rel(root.Dir(), c.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Dir = filepath.ToSlash(rel)
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeCell("", data, 0)
+		if err != nil {
+			t.Fatalf("%s: cell %d: decode: %v", spec.File, i, err)
+		}
+		if got, err = root.Resolve(got); err != nil {
+			t.Fatalf("%s: cell %d: data root: %v", spec.File, i, err)
+		}
+		if err := CheckCell(got, experiments.BuiltinCatalog()); err != nil {
+			t.Errorf("%s: cell %d (%s, replication %d) refused: %v\n%s", spec.File, i, c.Scheduler, c.Replication, err, data)
+		}
+	}
+}
+
+// Every committed spec's cells pass the worker's re-validation: the check
+// refuses nothing that spec expansion produces.
+func TestCheckCellAcceptsEveryShippedSpecsCells(t *testing.T) {
+	specs, err := filepath.Glob("../experiments/*.yaml")
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no specs: %v", err)
+	}
+	root, err := OpenDataRoot("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	n := 40
+	if testing.Short() {
+		n = 5
+	}
+	for _, p := range specs {
+		spec, err := experiments.Load(p, experiments.BuiltinCatalog())
+		if err != nil {
+			t.Logf("%s does not load (%v); skipped", p, strings.SplitN(err.Error(), "\n", 2)[0])
+			continue
+		}
+		checkSpecCells(t, spec, root, n)
+	}
+}
+
+// Sweeps that combine trace-estimate settings, common random numbers,
+// scheduler-scoped axes and a trace below the spec's directory give cells
+// the worker accepts.
+func TestCheckCellAcceptsSweptCombinations(t *testing.T) {
+	dir := t.TempDir()
+	writeTrace(t, filepath.Join(dir, "traces", "t.swf"))
+	spec := writeSpec(t, dir, "specs/s.yaml", `name: combos
+platform: {procs: 16}
+workload:
+  trace: ../traces/t.swf
+  max_estimate: 36000
+  warmup: 20
+schedulers: [easy, {name: depth, params: {k: 2}}]
+axes:
+  - param: workload.user_estimates
+    values: [none, tsafrir05]
+  - param: workload.load
+    values: [0.5, 0.9]
+    common_random_numbers: true
+  - param: scheduler.depth.k
+    values: [1, 3]
+  - param: workload.jobs
+    values: [10, 30]
+replications: 3
+seed: 5
+`)
+	root, err := OpenDataRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	checkSpecCells(t, spec, root, 1000)
+}
+
+func writeSpec(t *testing.T, dir, name, text string) *experiments.Spec {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := experiments.Load(p, experiments.BuiltinCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// writeTrace writes a small valid SWF trace for 16 processors.
+func writeTrace(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("; Version: 2.2\n; MaxProcs: 16\n")
+	for i := 1; i <= 40; i++ {
+		run, procs := 50+(i*37)%400, 1+(i*7)%8
+		b.WriteString(strings.Join([]string{itoa(i), itoa(i * 30), "-1", itoa(run), itoa(procs), "-1", "-1", itoa(procs), itoa(run * 2), "-1", "1", "1", "1", "1", "1", "-1", "-1", "-1"}, " "))
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// BenchmarkCheckCell measures the worker's re-validation of one
+// quickstart cell (decode, data root, spec validation, ID and seed).
+func BenchmarkCheckCell(b *testing.B) {
+	spec, err := experiments.Load("../experiments/quickstart.yaml", experiments.BuiltinCatalog())
+	if err != nil {
+		b.Fatal(err)
+	}
+	root, err := OpenDataRoot("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	c := spec.Cells()[7]
+	c.Dir = ""
+	data, err := json.Marshal(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gate := NewTrust(root, nil, 0)
+	for b.Loop() {
+		if _, err := gate.Admit("", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
