@@ -36,6 +36,8 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "output directory (default reproduction/, or reproduction-quick/ with --quick)")
 	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated concurrently in this process (0 with --nats: only remote workers)")
 	natsURL := fs.String("nats", os.Getenv("SCHEDFARM_NATS"), "NATS server URL of a farm to run on (credentials as for run, from the environment); default: an embedded server")
+	var dataRoot string
+	registerDataRoot(fs, &dataRoot)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: schedfarm reproduce [--quick] [-o dir] [--workers N] [--nats URL] [paper…]")
 		fmt.Fprintln(stderr, "  paper: a claims file, or its name in "+claimsDir+" (e.g. seed002); default: every one there")
@@ -75,6 +77,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	}
 	var runFlags []string
 	runFlags = append(runFlags, "--workers", strconv.Itoa(*workers), "--progress-every", "60s")
+	if dataRoot != "" {
+		runFlags = append(runFlags, "--data-root", dataRoot)
+	}
 	if *natsURL != "" {
 		runFlags = append(runFlags, "--nats", *natsURL)
 	} else {
@@ -175,7 +180,7 @@ func reproduceSpec(f *claims.File, sp claims.Spec, dir string, quick bool, runFl
 	if quick {
 		edits = sp.Quick
 	}
-	name, rewritten, err := rewriteSpec(data, filepath.Dir(src), dir, edits)
+	name, rewritten, err := rewriteSpec(data, filepath.Dir(src), dir, filepath.Join(dir, "specs"), edits)
 	if err != nil {
 		return specRun{}, fmt.Errorf("%s: %w", src, err)
 	}
@@ -212,10 +217,14 @@ func reproduceSpec(f *claims.File, sp claims.Spec, dir string, quick bool, runFl
 	return r, nil
 }
 
-// rewriteSpec returns the spec's name and its YAML with the output (and
-// per-job output) in outDir, a relative trace path made absolute against
-// specDir, and the edits applied.
-func rewriteSpec(data []byte, specDir, outDir string, edits []claims.Edit) (string, []byte, error) {
+// rewriteSpec returns the spec's name and its YAML, to be written into
+// newDir, with the output (and per-job output) in outDir, a relative trace
+// path that named a file beside specDir rewritten to name the same file
+// from newDir, and the edits applied. The trace path stays relative: the
+// farm sends cells' files relative to its data root and refuses absolute
+// paths, so the rewritten spec runs under the same --data-root as the
+// original.
+func rewriteSpec(data []byte, specDir, outDir, newDir string, edits []claims.Edit) (string, []byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return "", nil, err
@@ -235,7 +244,11 @@ func rewriteSpec(data []byte, specDir, outDir string, edits []claims.Edit) (stri
 	}
 	if w := yamlnode.Get(root, "workload"); w != nil {
 		if t := yamlnode.Get(w, "trace"); t != nil && t.Value != "" && !filepath.IsAbs(t.Value) {
-			t.Value = filepath.Join(specDir, t.Value)
+			rel, err := relativeTo(newDir, filepath.Join(specDir, t.Value))
+			if err != nil {
+				return "", nil, fmt.Errorf("workload.trace %q: %w", t.Value, err)
+			}
+			t.Value = rel
 		}
 	}
 	for _, e := range edits {
@@ -250,6 +263,20 @@ func rewriteSpec(data []byte, specDir, outDir string, edits []claims.Edit) (stri
 		return "", nil, err
 	}
 	return name, b.Bytes(), nil
+}
+
+// relativeTo returns the path of target as seen from dir, both made
+// absolute first (so a relative output directory works too).
+func relativeTo(dir, target string) (string, error) {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	absTarget, err := filepath.Abs(target)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Rel(absDir, absTarget)
 }
 
 // applyEdit sets the value at a dotted path of a spec ("axes.<param>"

@@ -42,7 +42,7 @@ func TestShippedClaimsFiles(t *testing.T) {
 				if quick {
 					edits = sp.Quick
 				}
-				name, rewritten, err := rewriteSpec(data, filepath.Dir(src), t.TempDir(), edits)
+				name, rewritten, err := rewriteSpec(data, filepath.Dir(src), t.TempDir(), t.TempDir(), edits)
 				if err != nil {
 					t.Errorf("%s: %v", src, err)
 					continue

@@ -53,3 +53,43 @@ func TestReproduceQuick(t *testing.T) {
 		t.Errorf("unknown paper: exit %d, %s", code, e.String())
 	}
 }
+
+// A claims file whose spec names a trace by a relative path runs under
+// reproduce: the rewritten spec (in the output's specs/) still names the
+// trace relatively, so the farm, which refuses absolute paths and files
+// outside its data root, accepts it; the cells read the real trace.
+func TestReproduceTraceSpec(t *testing.T) {
+	src, err := filepath.Abs("testdata/reproduce-trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "repro")
+	var stdout, stderr bytes.Buffer
+	code := runReproduce([]string{"-o", out, "--workers", "1", "--data-root", "/", filepath.Join(src, "claims", "tiny.yaml")}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	spec, err := os.ReadFile(filepath.Join(out, "specs", "tiny-trace.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := filepath.Rel(filepath.Join(out, "specs"), filepath.Join(src, "traces", "tiny.swf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(spec), "trace: "+want+"\n") {
+		t.Errorf("rewritten spec does not name the trace as %s:\n%s", want, spec)
+	}
+	recs, err := results.ReadFile(filepath.Join(out, "tiny-trace.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d cells; want 2", len(recs))
+	}
+	for _, r := range recs {
+		if jobs, _ := r.Metric("jobs"); r.Result.Status != "ok" || jobs != 4 {
+			t.Errorf("cell %s: status %s, %v jobs; want ok and the trace's 4 jobs", r.Cell.ID, r.Result.Status, jobs)
+		}
+	}
+}
