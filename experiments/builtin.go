@@ -146,12 +146,9 @@ func (c builtinCatalog) CheckModelScheduler(model, name string, params map[strin
 
 // MetricNames lists the metrics of runner.Result.Metrics (SWF workloads:
 // those of every scheduler, then the extra ones some schedulers report,
-// families.ExtraMetricNames) or
-// runner.JobsResult.Metrics (project workloads).
+// families.ExtraMetricNames) or those of the family whose platform runs
+// the output's cells (runner.ModelMetricNames: cloud, grid, projects).
 func (c builtinCatalog) MetricNames(output string) []string {
-	if output == OutputProjects {
-		return runner.ProjectMetricNames()
-	}
 	if names := runner.ModelMetricNames(output); names != nil {
 		return names
 	}

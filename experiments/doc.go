@@ -42,8 +42,8 @@
 // Catalog.ModelOutput = OutputProjects) brings its own platform (one pool
 // per resource type) and takes its parameters under workload.generator
 // only; platform, estimates, overrun, load, jobs, warmup and lenient are
-// errors there, and the cells report the project metrics (pta, jta, …) of
-// runner.JobsResult.Metrics besides the job ones:
+// errors there, its schedulers are its family's (families/twotier), and
+// the cells report the project metrics (pta, jta, …) besides the job ones:
 //
 //	workload:
 //	  generator: {model: seed004, projects: 1000, high_priority: 0.2}
@@ -140,8 +140,11 @@
 // # Running
 //
 // RunCell (what a worker calls) turns a cell's parameters into a
-// runner.Config (Config) or, for a project workload, a runner.JobsConfig
-// (ProjectsConfig) and simulates it; a generator workload is built from the
-// cell seed. The example specs quickstart.yaml and load-sweep.yaml and the
+// runner.Config (Config) or, for a model that brings its own platform
+// (cloud, grid, projects), a runner.ModelCell (ModelConfig) for its family
+// (family.PlatformRunner), and simulates it; a generator workload is built
+// from the cell seed. The workload fields a family defines
+// (family.SpecChecker: workload.cpu_usage, …) go to the run as they are
+// (runner.Config.FamilyFields); the family reads them. The example specs quickstart.yaml and load-sweep.yaml and the
 // seed-004 Figure 8–12 specs (seed004-fig*.yaml) live next to this file.
 package experiments

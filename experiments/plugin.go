@@ -133,9 +133,6 @@ func timeoutSeconds(v any) (float64, bool) {
 // under the cell's scheduler name); the returned function closes it. A
 // cell whose workload brings its own platform cannot run a plugin.
 func withPlugin(c Cell, cfg runner.Config) (runner.Config, func(), error) {
-	if model, ok := projectModel(c); ok {
-		return cfg, nil, fmt.Errorf("scheduler plugins run on SWF workloads; model %q generates projects", model)
-	}
 	if model, ok := familyModel(c); ok {
 		return cfg, nil, fmt.Errorf("scheduler plugins run on SWF workloads; model %q brings its own platform", model)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 
@@ -24,9 +23,6 @@ import (
 // stream) and handed over as cfg.Source; without platform.procs the machine
 // is the generator's procs.
 func Config(c Cell) (runner.Config, error) {
-	if model, ok := projectModel(c); ok {
-		return runner.Config{}, fmt.Errorf("workload model %q generates projects; use ProjectsConfig", model)
-	}
 	if model, ok := familyModel(c); ok {
 		return runner.Config{}, fmt.Errorf("workload model %q brings its own platform; use ModelConfig", model)
 	}
@@ -67,12 +63,8 @@ func Config(c Cell) (runner.Config, error) {
 			ok = setInt(&cfg.MaxEstimate, p.Value)
 		case p.Name == "workload.est_bins":
 			ok = setString(&estBins, p.Value)
-		case p.Name == pCPUUsage:
-			cfg.CPUMean, ok = p.Value.(float64)
-		case p.Name == pCPUEstimate:
-			ok = setString(&cfg.CPUEstimate, p.Value)
-		case p.Name == pCPUError:
-			cfg.CPUError, ok = p.Value.(float64)
+		case isFamilyField(p.Name):
+			ok = setFamilyField(&cfg, p)
 		case p.Name == "workload.generator.model":
 			ok = setString(&model, p.Value)
 		case strings.HasPrefix(p.Name, "workload.generator."):
@@ -133,50 +125,17 @@ func traceEstimates(cfg *runner.Config, userEst, estBins, model string) error {
 	return nil
 }
 
-// projectModel returns the cell's generator model when it is a Projects
-// model of workload/models.
-func projectModel(c Cell) (string, bool) {
-	v, _ := c.Lookup("workload.generator.model")
-	model, _ := v.(string)
-	out, ok := families.Models().OutputOf(model)
-	return model, ok && out == models.Projects
-}
-
-// ProjectsConfig turns a cell whose workload is a project model (seed004)
-// into a runner.JobsConfig: the model generates the projects from the cell
-// seed (the same PCG stream as Config's generators) and the platform is one
-// pool per resource type. Only workload.generator.* and scheduler.*
-// parameters are accepted.
-func ProjectsConfig(c Cell) (runner.JobsConfig, error) {
-	model, ok := projectModel(c)
-	if !ok {
-		return runner.JobsConfig{}, fmt.Errorf("the cell's workload is not a project model (workload.generator.model = %q)", model)
-	}
-	cfg := runner.JobsConfig{Scheduler: c.Scheduler}
-	gen, sched, err := ownPlatformParams(c, model)
-	if err != nil {
-		return cfg, err
-	}
-	cfg.SchedulerParams = sched
-	w, err := families.Models().NewProjects(model, gen, rand.New(rand.NewPCG(c.Seed, generatorStream)))
-	if err != nil {
-		return cfg, fmt.Errorf("workload.generator: %w", err)
-	}
-	cfg.Platform, cfg.Jobs = runner.ProjectJobs(w.Capacities, w.Projects)
-	return cfg, nil
-}
-
-// familyModel returns the cell's generator model when its cells run a
-// scheduler family of their own (runner.OwnsPlatform: seed 001, seed 002).
+// familyModel returns the cell's generator model when its cells run on a
+// platform of their family's own (runner.OwnsPlatform: seed 001's cloud,
+// seed 002's grid, seed 004's projects).
 func familyModel(c Cell) (string, bool) {
 	v, _ := c.Lookup("workload.generator.model")
 	model, _ := v.(string)
 	return model, model != "" && runner.OwnsPlatform(model)
 }
 
-// ModelConfig turns a cell whose model brings its own platform and
-// scheduler family (seed 001's cloud, seed 002's grid) into a
-// runner.ModelCell. Only workload.generator.* and scheduler.* parameters
+// ModelConfig turns a cell whose model brings its own platform (seed 001's
+// cloud, seed 002's grid, seed 004's projects) into a runner.ModelCell. Only workload.generator.* and scheduler.* parameters
 // are accepted.
 func ModelConfig(c Cell) (runner.ModelCell, error) {
 	model, ok := familyModel(c)
@@ -214,6 +173,28 @@ func ownPlatformParams(c Cell, model string) (gen, sched map[string]any, err err
 		return nil, nil, fmt.Errorf("parameters %s do not apply to model %q (accepted: workload.generator.*, scheduler.*)", strings.Join(unknown, ", "), model)
 	}
 	return gen, sched, nil
+}
+
+// isFamilyField reports whether name is a workload field a family defines
+// (family.SpecChecker: the VM tiers' workload.cpu_usage, …).
+func isFamilyField(name string) bool {
+	_, ok := families.WorkloadField(name)
+	return ok
+}
+
+// setFamilyField hands a family's workload field to the run as it is
+// (runner.Config.FamilyFields): the family reads and checks it. It reports
+// whether the value has the field's kind.
+func setFamilyField(cfg *runner.Config, p Param) bool {
+	fd, _ := families.WorkloadField(p.Name)
+	if kindOf(p.Value) != fd.Kind {
+		return false
+	}
+	if cfg.FamilyFields == nil {
+		cfg.FamilyFields = map[string]any{}
+	}
+	cfg.FamilyFields[p.Name] = p.Value
+	return true
 }
 
 func setInt(dst *int, v any) bool {
@@ -257,20 +238,7 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 		err     error
 	}
 	var simulate func() outcome
-	if _, ok := projectModel(c); ok && c.Plugin == nil {
-		cfg, err := ProjectsConfig(c)
-		if err != nil {
-			res.Status, res.Error = StatusFailed, err.Error()
-			return res, nil
-		}
-		simulate = func() outcome {
-			out, err := runner.RunJobs(cfg)
-			if err != nil {
-				return outcome{err: err}
-			}
-			return outcome{metrics: out.Metrics(), jobs: out.Jobs}
-		}
-	} else if _, ok := familyModel(c); ok && c.Plugin == nil {
+	if _, ok := familyModel(c); ok && c.Plugin == nil {
 		cfg, err := ModelConfig(c)
 		if err != nil {
 			res.Status, res.Error = StatusFailed, err.Error()

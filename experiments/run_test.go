@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 func TestRunCellGeneratorDeterministic(t *testing.T) {
@@ -168,22 +170,31 @@ jobs_output: j.parquet
 		t.Fatalf("seeds %x %x %x %x: want equal across the axis and schedulers, different across replications",
 			cells[0].Seed, cells[1].Seed, cells[2].Seed, cells[4].Seed)
 	}
-	fast, err := ProjectsConfig(cells[0])
-	if err != nil {
-		t.Fatal(err)
+	run := func(c Cell) *runner.ModelResult {
+		t.Helper()
+		cfg, err := ModelConfig(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.KeepJobs = true
+		out, err := runner.RunModel(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
-	slow, _ := ProjectsConfig(cells[2])
-	if !reflect.DeepEqual(fast.Platform, slow.Platform) || len(fast.Jobs) != len(slow.Jobs) {
-		t.Fatalf("platforms %v / %v, %d / %d jobs", fast.Platform, slow.Platform, len(fast.Jobs), len(slow.Jobs))
+	fast, slow := run(cells[0]), run(cells[2])
+	if len(fast.Jobs) != len(slow.Jobs) {
+		t.Fatalf("%d / %d jobs", len(fast.Jobs), len(slow.Jobs))
 	}
 	for i, j := range fast.Jobs {
 		k := slow.Jobs[i]
 		if r := k.Submit / j.Submit; r < 4-1e-9 || r > 4+1e-9 || !reflect.DeepEqual(j.Demand, k.Demand) || j.Estimate != k.Estimate || j.Project != k.Project {
 			t.Fatalf("job %d: submit ratio %g, demand %v vs %v", j.ID, r, j.Demand, k.Demand)
 		}
-	}
-	if len(fast.Platform.Pools) != 5 {
-		t.Fatalf("%d pools", len(fast.Platform.Pools))
+		if len(j.Demand) != 5 {
+			t.Fatalf("job %d: demand %v, want one entry per resource type (5)", j.ID, j.Demand)
+		}
 	}
 	for _, c := range cells[:4] {
 		r, err := RunCell(context.Background(), c)
@@ -196,14 +207,14 @@ jobs_output: j.parquet
 			t.Fatalf("%s at %v: pta %g jta %g pta_high %g, %d job records", c.Scheduler, c.Params, pta, jta, high, len(r.Jobs))
 		}
 	}
-	// Config refuses a project cell; ProjectsConfig refuses parameters that
+	// Config refuses a project cell; ModelConfig refuses parameters that
 	// do not apply.
-	if _, err := Config(cells[0]); err == nil || !strings.Contains(err.Error(), "ProjectsConfig") {
+	if _, err := Config(cells[0]); err == nil || !strings.Contains(err.Error(), "ModelConfig") {
 		t.Errorf("Config on a project cell: %v", err)
 	}
 	bad := cells[0]
 	bad.Params = append(append([]Param(nil), bad.Params...), Param{Name: "workload.load", Value: 0.5})
-	if _, err := ProjectsConfig(bad); err == nil || !strings.Contains(err.Error(), "workload.load") {
+	if _, err := ModelConfig(bad); err == nil || !strings.Contains(err.Error(), "workload.load") {
 		t.Errorf("workload.load on a project cell: %v", err)
 	}
 }

@@ -2,9 +2,12 @@
 // the Family interface (name, one-line doc, scheduler registry entries) and
 // the optional capabilities a family may add — workload models of its own
 // (ModelOwner), a platform of its own with the glue that turns a cell into
-// a run (PlatformRunner), checks of its spec fields (SpecChecker) and the
-// workloads the shared invariant suite runs its schedulers on
-// (SuiteProvider).
+// a run (PlatformRunner), checks of its spec fields (SpecChecker, and
+// FieldsChecker for checks of several together), the workloads the shared
+// invariant suite runs its schedulers on (SuiteProvider) and metrics of
+// its schedulers' own (MetricReporter, MetricNamer). A scheduler that needs
+// its SWF runs prepared (VM tiers, per-process CPU usage) says so in its
+// registry entry (strategies.Entry.Prepare).
 //
 // The families themselves live in families/<name>/, one folder each, and
 // are listed with one line each in families.Builtin. The engine (sim), the

@@ -21,3 +21,14 @@ type Field struct {
 type SpecChecker interface {
 	SpecFields() []Field
 }
+
+// FieldsChecker is implemented by a SpecChecker whose fields must also be
+// checked together (seed 000: cpu_error only with cpu_estimate noisy). The
+// runner calls it on every SWF run, whatever the scheduler, so that a run
+// given inconsistent fields fails rather than ignoring them; values are
+// the run's fields by full name (all families', absent when not given),
+// each of its Field.Kind. A family with FieldsChecker does all the checks
+// of its fields there; without it the runner applies each Field.Check.
+type FieldsChecker interface {
+	CheckFields(values map[string]any) error
+}

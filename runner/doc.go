@@ -6,9 +6,12 @@
 // the same numbers. The scheduler registry and the workload models come
 // from the families (families.Schedulers, families.Models); a cell of a
 // model with a platform of its own goes to its family (RunModel,
-// family.PlatformRunner). An entry on VM tiers gets its tiered platform and
-// per-process CPU usages here (tiers.go: seed 000's two tiers, or the
-// entry's own, strategies.Entry.Tiered).
+// family.PlatformRunner). The runner knows no family: a scheduler whose
+// entry prepares its runs (strategies.Entry.Prepare: the VM-tier families'
+// tiered platform and per-process CPU usage) does so between reading the
+// jobs and building the scheduler (prepare.go), from the workload fields
+// the families define (Config.FamilyFields, checked on every run by
+// families.CheckWorkloadFields).
 //
 // A scheduler that implements io.Closer (a plugin process,
 // strategies/plugin) is closed when its run ends.

@@ -61,13 +61,18 @@ type Config struct {
 	MaxJobs int
 	// Lenient skips malformed SWF lines (counted) instead of failing.
 	Lenient bool
-	// CPUMean moves the per-process CPU usage of multi-process jobs to this
-	// mean (0: seed 000's uniform [0.4, 1]; 1: every process 100%, §3.5.2);
-	// CPUEstimate is what the scheduler is told ("" or "exact", "noisy",
-	// "none" for no information, §3.5.1) and CPUError the relative error
-	// bound of "noisy". They matter only to schedulers on VM tiers
-	// (strategies.Entry.Tiers), for which the runner draws every job's
-	// usage.
+	// FamilyFields are the values of the workload fields the families
+	// define (family.SpecChecker: the VM tiers' workload.cpu_usage,
+	// cpu_estimate and cpu_error), by full name, each of its field's kind
+	// (float64 for "float", …). Every run checks them
+	// (families.CheckWorkloadFields); a scheduler whose entry prepares its
+	// runs (strategies.Entry.Prepare) reads them.
+	FamilyFields map[string]any
+	// CPUMean, CPUEstimate and CPUError are the sim command's --cpu-usage,
+	// --cpu-estimate and --cpu-error: FamilyFields workload.cpu_usage,
+	// cpu_estimate and cpu_error, a zero value meaning not given.
+	//
+	// Deprecated: set FamilyFields. These remain until cmd/schedfarm does.
 	CPUMean     float64
 	CPUEstimate string
 	CPUError    float64
@@ -122,7 +127,8 @@ func (c Config) withDefaults() (Config, error) {
 	if err := c.Registry.Check(c.Scheduler, c.SchedulerParams); err != nil {
 		errs = append(errs, err)
 	}
-	if _, err := c.cpuParams(); err != nil {
+	c.FamilyFields = c.familyFields()
+	if err := families.CheckWorkloadFields(c.FamilyFields); err != nil {
 		errs = append(errs, err)
 	}
 	return c, errors.Join(errs...)
@@ -256,7 +262,7 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := tiered(cfg, entry, &res.Platform, jobs); err != nil {
+	if err := prepare(cfg, entry, &res.Platform, jobs); err != nil {
 		return nil, err
 	}
 	sched, err := cfg.Registry.New(cfg.Scheduler, res.Platform, cfg.SchedulerParams)

@@ -5,8 +5,9 @@
 // engine's contract). The concrete schedulers live in their families
 // (families/<name>/, each contributing its entries through
 // family.Family.Schedulers), and families.Schedulers builds the registry of
-// them all. An entry that needs VM tiers per processor (Entry.Tiers: seed
-// 000's keasy, reasy, measy) gets a tiered platform from the runner.
+// them all. An entry that needs more than dedicated processors on an SWF
+// run (VM tiers per processor, per-process CPU usage: seeds 000 and 003)
+// prepares the run itself (Entry.Prepare, RunSetup).
 //
 // A registry is built by a function, never by init(), so a test or a plugin
 // host can build its own: strategies/plugin runs external scheduler

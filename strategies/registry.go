@@ -19,14 +19,16 @@ type Entry struct {
 	Params  []ParamSpec // accepted parameters; others are errors
 	New     Factory
 	// Tiers is the number of VM tiers per processor the scheduler needs
-	// (sim.Platform.Tiers); 0 means a dedicated machine. The runner builds
-	// such a platform for it.
+	// (sim.Platform.Tiers); 0 means a dedicated machine. The shared
+	// invariant suite runs such a scheduler on tiered platforms; an SWF
+	// run gets its tiers from Prepare.
 	Tiers int
-	// Tiered, when set, gives the VM tiers per processor and the
-	// CPU-sharing model the scheduler needs from its parameters (seed 003:
-	// K tiers); seed feeds the sharing model's per-job draws. It overrides
-	// Tiers; tiers ≤ 1 means a dedicated machine.
-	Tiered func(ps Params, seed uint64) (tiers int, sharing sim.Sharing)
+	// Prepare, when set, readies an SWF run for the scheduler before it
+	// is built (RunSetup): the platform it needs (VM tiers and their
+	// sharing model) and what its family's workload gives the jobs
+	// (per-process CPU usage). Without it the run is dedicated processors
+	// and the jobs as read.
+	Prepare func(r *RunSetup) error
 	// Preemptive marks a scheduler that suspends and resumes jobs: the
 	// shared invariant suite then checks occupancy after every pass rather
 	// than over each job's first start and last end.

@@ -8,10 +8,10 @@ import (
 
 // Family returns the consolidation family of seed 000: processors split
 // into a foreground and a background VM (sim.Platform.Tiers, sim.TwoTier
-// sharing) and the schedulers KEASY, REASY and MEASY. The runner builds
-// the tiered platform for an entry with Tiers > 1 and draws the per-process
-// CPU usage (workload.cpu_*); FWload and JWload are the shared SWF models
-// of workload/models.
+// sharing) and the schedulers KEASY, REASY and MEASY. Each entry prepares
+// its runs (Entry.Prepare, tiers.go): the tiered platform and the
+// per-process CPU usage of the workload fields (workload.cpu_*, spec.go);
+// FWload and JWload are the shared SWF models of workload/models.
 func Family() family.Family { return fam{} }
 
 type fam struct{}
@@ -43,6 +43,7 @@ func (fam) Schedulers() []strategies.Entry {
 			Params:  []strategies.ParamSpec{threshold},
 			New:     build(Kill),
 			Tiers:   2,
+			Prepare: prepareTwoTiers,
 		},
 		{
 			Name:    "reasy",
@@ -50,6 +51,7 @@ func (fam) Schedulers() []strategies.Entry {
 			Params:  []strategies.ParamSpec{threshold},
 			New:     build(Reserve),
 			Tiers:   2,
+			Prepare: prepareTwoTiers,
 		},
 		{
 			Name:    "measy",
@@ -58,8 +60,9 @@ func (fam) Schedulers() []strategies.Entry {
 				Name: "migration_cost", Kind: strategies.Float, Default: float64(DefaultMigrationCost), Min: 0, Max: 1e9,
 				Doc: "seconds a migrated job makes no progress (§3: 20; §3.5.3 sweeps up to 1500+)",
 			}},
-			New:   build(Migrate),
-			Tiers: 2,
+			New:     build(Migrate),
+			Tiers:   2,
+			Prepare: prepareTwoTiers,
 		},
 	}
 }

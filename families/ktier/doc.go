@@ -13,7 +13,8 @@
 //	            backfilled jobs, §3.2's VM selection, promotion to the
 //	            foreground)
 //	family.go   the family's registry entry: scheduler cmbf, parameters k
-//	            and threshold; K chooses the platform (strategies.Entry.Tiered)
+//	            and threshold; K chooses the platform, and the jobs get seed
+//	            000's CPU usage (strategies.Entry.Prepare, consolidation.Tier)
 //	suite.go    its workloads for the shared invariant suite (K = 1…4):
 //	            a suspended job never loses progress, never two jobs in a VM
 //

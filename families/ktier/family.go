@@ -1,6 +1,7 @@
 package ktier
 
 import (
+	"github.com/schedfarm/schedfarm/families/consolidation"
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
@@ -37,10 +38,21 @@ func (fam) Schedulers() []strategies.Entry {
 		// workloads (run at K = 2); runs get K from the parameter k.
 		Tiers:      2,
 		Preemptive: true,
-		Tiered: func(ps strategies.Params, seed uint64) (int, sim.Sharing) {
-			return ps.Int("k"), NewSharing(seed)
-		},
+		Prepare:    prepare,
 	}}
+}
+
+// prepare is CMBF's Entry.Prepare: K = k VMs per node with the K-tier
+// sharing model and seed 000's per-process CPU usage, drawn as for the
+// two-tier schedulers (consolidation.Tier: same streams, so CMBF at K = 2
+// and MEASY see the same usages and overheads); K = 1 leaves dedicated
+// nodes and the jobs without CPU usage.
+func prepare(r *strategies.RunSetup) error {
+	k := r.Params.Int("k")
+	if k <= 1 {
+		return nil
+	}
+	return consolidation.Tier(r, k, func(seed uint64) sim.Sharing { return NewSharing(seed) })
 }
 
 // ExtraMetricNames implements family.MetricNamer: CMBF reports its

@@ -9,7 +9,8 @@ import (
 
 // Family returns the two-tier project family of seed 004: N resource
 // types with capacities, projects made of jobs (the seed004 workload
-// model), and the schedulers 2TSB, 2TFB, 2TFB-SF and 2TPB.
+// model), and the schedulers 2TSB, 2TFB, 2TFB-SF and 2TPB. Its cells run
+// through Run (cell.go): one pool per resource type, the project metrics.
 func Family() family.Family { return fam{} }
 
 type fam struct{}
@@ -68,3 +69,12 @@ func (fam) Schedulers() []strategies.Entry {
 
 // Models returns the family's workload model, seed004 (family.ModelOwner).
 func (fam) Models() []models.Model { return []models.Model{WorkloadModel()} }
+
+// The family.PlatformRunner of models.Projects.
+func (fam) Output() models.Output    { return models.Projects }
+func (fam) SchedulerNames() []string { return schedulerNames() }
+func (fam) CheckScheduler(name string, params map[string]any) error {
+	return checkScheduler(name, params)
+}
+func (fam) MetricNames() []string                     { return cellMetricNames() }
+func (fam) Run(c family.Cell) (*family.Result, error) { return runCell(c) }

@@ -1,10 +1,9 @@
-package runner_test
+package twotier
 
 import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/seed004"
 )
 
@@ -18,13 +17,13 @@ func BenchmarkSeed004Projects10k(b *testing.B) {
 			var jobs int
 			for b.Loop() {
 				b.StopTimer()
-				plat, js, err := runner.Seed004Workload(p, 0.2, rand.New(rand.NewPCG(1, 4)))
+				plat, js, err := Seed004Workload(p, 0.2, rand.New(rand.NewPCG(1, 4)))
 				if err != nil {
 					b.Fatal(err)
 				}
 				jobs = len(js)
 				b.StartTimer()
-				if _, err := runner.RunJobs(runner.JobsConfig{Platform: plat, Jobs: js, Scheduler: s}); err != nil {
+				if _, _, err := RunProjects(plat, js, s, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -68,8 +68,8 @@ func TestTieredRunsGetSeed000Usages(t *testing.T) {
 }
 
 func TestTieredUsageOptions(t *testing.T) {
-	none := runTiered(t, "keasy", Config{CPUEstimate: "none"})
-	full := runTiered(t, "keasy", Config{CPUMean: 1})
+	none := runTiered(t, "keasy", Config{FamilyFields: map[string]any{"workload.cpu_estimate": "none"}})
+	full := runTiered(t, "keasy", Config{FamilyFields: map[string]any{"workload.cpu_usage": 1.0}})
 	for i, j := range none.Jobs {
 		if j.CPUEstimate != nil {
 			t.Fatalf("job %d: estimate %v without information", j.ID, j.CPUEstimate)
@@ -85,10 +85,51 @@ func TestTieredUsageOptions(t *testing.T) {
 	if s := full.Summary; s.Finished != 2000 {
 		t.Errorf("finished %d of 2000", s.Finished)
 	}
-	for _, bad := range []Config{{CPUMean: 1.5}, {CPUEstimate: "guess"}, {CPUError: 0.2}, {CPUEstimate: "noisy", CPUError: 2}} {
-		bad.Source, bad.Scheduler = workload.NewSliceSource(nil), "keasy"
-		if _, err := bad.withDefaults(); err == nil {
-			t.Errorf("%+v accepted", bad)
+	// Every run checks the fields, whatever its scheduler; the sim
+	// command's CPU flags (Config.CPUMean, …) are the same fields.
+	for _, bad := range []Config{
+		{FamilyFields: map[string]any{"workload.cpu_usage": 1.5}}, {FamilyFields: map[string]any{"workload.cpu_estimate": "guess"}},
+		{FamilyFields: map[string]any{"workload.cpu_error": 0.2}}, {FamilyFields: map[string]any{"workload.cpu_estimate": "noisy", "workload.cpu_error": 2.0}},
+		{FamilyFields: map[string]any{"workload.cpu_usage": int64(1)}}, {FamilyFields: map[string]any{"workload.cpu_speed": 1.0}},
+		{CPUMean: 1.5}, {CPUEstimate: "guess"}, {CPUError: 0.2}, {CPUEstimate: "noisy", CPUError: 2},
+	} {
+		for _, s := range []string{"keasy", "easy"} {
+			bad.Source, bad.Scheduler = workload.NewSliceSource(nil), s
+			if _, err := bad.withDefaults(); err == nil {
+				t.Errorf("%s: %+v accepted", s, bad)
+			}
+		}
+	}
+	shim := runTiered(t, "keasy", Config{CPUMean: 1, CPUEstimate: "none"})
+	for i, j := range shim.Jobs {
+		if j.CPUEstimate != nil || j.Procs() != full.Jobs[i].Procs() || j.Procs() > 0 && j.CPU(0) != full.Jobs[i].CPU(0) {
+			t.Fatalf("job %d: CPUMean 1 and CPUEstimate none do not act as the workload fields", j.ID)
+		}
+	}
+}
+
+// A K-tier run (seed 003's CMBF) draws the same CPU usages as the two-tier
+// schedulers of the same cell (consolidation.Tier), at every K > 1; at
+// K = 1 the nodes are dedicated and the jobs have none.
+func TestKTierRunsShareTheUsages(t *testing.T) {
+	k2 := runTiered(t, "keasy", Config{})
+	for _, k := range []int64{1, 3} {
+		c := runTiered(t, "cmbf", Config{SchedulerParams: map[string]any{"k": k}})
+		if got := c.Platform.Tiers; (k == 1) != !c.Platform.Tiered() || k > 1 && got != int(k) {
+			t.Fatalf("cmbf k=%d ran on %d tiers", k, got)
+		}
+		for i, j := range c.Jobs {
+			if k == 1 {
+				if j.CPUEstimate != nil {
+					t.Fatalf("k=1: job %d has CPU estimates", j.ID)
+				}
+				continue
+			}
+			for p := 0; p < j.Procs(); p++ {
+				if j.CPU(p) != k2.Jobs[i].CPU(p) {
+					t.Fatalf("k=%d: job %d process %d: usage %g, keasy's %g", k, j.ID, p, j.CPU(p), k2.Jobs[i].CPU(p))
+				}
+			}
 		}
 	}
 }
