@@ -175,13 +175,6 @@ func ownPlatformParams(c Cell, model string) (gen, sched map[string]any, err err
 	return gen, sched, nil
 }
 
-// isFamilyField reports whether name is a workload field a family defines
-// (family.SpecChecker: the VM tiers' workload.cpu_usage, …).
-func isFamilyField(name string) bool {
-	_, ok := families.WorkloadField(name)
-	return ok
-}
-
 // setFamilyField hands a family's workload field to the run as it is
 // (runner.Config.FamilyFields): the family reads and checks it. It reports
 // whether the value has the field's kind.

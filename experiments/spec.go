@@ -150,9 +150,10 @@ type rawWorkload struct {
 	MaxEstimate   any    `yaml:"max_estimate"`
 	EstBins       any    `yaml:"est_bins"`
 
-	CPUUsage    any    `yaml:"cpu_usage"`
-	CPUEstimate string `yaml:"cpu_estimate"`
-	CPUError    any    `yaml:"cpu_error"`
+	// Family holds every other key: the workload fields the families
+	// define (family.SpecChecker, e.g. cpu_usage), by short name; any
+	// other is an unknown field (unknownWorkloadFields).
+	Family map[string]any `yaml:",inline"`
 }
 
 type rawAxis struct {
@@ -259,16 +260,22 @@ func Parse(data []byte, file string, cat Catalog) (*Spec, error) {
 	var raw rawSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
+	var decodeErrs []FieldError
 	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
 		var te *yaml.TypeError
 		if !errors.As(err, &te) {
 			return nil, &SpecError{File: file, Errors: []FieldError{yamlSyntaxError(err)}}
 		}
-		var errs []FieldError
 		for _, msg := range te.Errors {
-			errs = append(errs, decodeError(msg, &root))
+			decodeErrs = append(decodeErrs, decodeError(msg, &root))
 		}
-		return nil, &SpecError{File: file, Errors: errs}
+	}
+	if unknown := unknownWorkloadFields(raw.Workload, lines); len(unknown) > 0 {
+		decodeErrs = append(decodeErrs, unknown...)
+		sortByLine(decodeErrs)
+	}
+	if len(decodeErrs) > 0 {
+		return nil, &SpecError{File: file, Errors: decodeErrs}
 	}
 
 	dir := "."
@@ -280,16 +287,21 @@ func Parse(data []byte, file string, cat Catalog) (*Spec, error) {
 	spec.File = file
 	spec.lines = lines
 	if len(v.errs) > 0 {
-		sort.SliceStable(v.errs, func(i, j int) bool {
-			li, lj := v.errs[i].Line, v.errs[j].Line
-			if li == 0 || lj == 0 {
-				return li != 0 && lj == 0
-			}
-			return li < lj
-		})
+		sortByLine(v.errs)
 		return nil, &SpecError{File: file, Errors: v.errs}
 	}
 	return spec, nil
+}
+
+// sortByLine orders errors by line, stably, those without a line last.
+func sortByLine(errs []FieldError) {
+	sort.SliceStable(errs, func(i, j int) bool {
+		li, lj := errs[i].Line, errs[j].Line
+		if li == 0 || lj == 0 {
+			return li != 0 && lj == 0
+		}
+		return li < lj
+	})
 }
 
 var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)

@@ -57,15 +57,6 @@ func workloadParams() map[string]paramDef {
 	return defs
 }
 
-// CPU-usage parameters of seed 000's VM tiers (runner.Config.CPUMean,
-// CPUEstimate, CPUError); their definitions and checks are the
-// consolidation family's (families/consolidation/spec.go).
-const (
-	pCPUUsage    = "workload.cpu_usage"
-	pCPUEstimate = "workload.cpu_estimate"
-	pCPUError    = "workload.cpu_error"
-)
-
 func positiveInt(what string) func(any) string {
 	return func(v any) string {
 		if n := v.(int64); n <= 0 {

@@ -201,11 +201,13 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 			name string
 			set  bool
 		}{{"estimates", w.Estimates != ""}, {"overrun", w.Overrun != ""}, {"load", w.Load != nil},
-			{"jobs", w.Jobs != nil}, {"warmup", w.Warmup != nil}, {"lenient", w.Lenient},
-			{"cpu_usage", w.CPUUsage != nil}, {"cpu_estimate", w.CPUEstimate != ""}, {"cpu_error", w.CPUError != nil}} {
+			{"jobs", w.Jobs != nil}, {"warmup", w.Warmup != nil}, {"lenient", w.Lenient}} {
 			if f.set {
 				v.errorf("workload."+f.name, "applies to SWF workloads only; model %q generates %s workloads (accepted: its parameters under workload.generator; see schedfarm workload models)", s.Workload.Generator.Model, s.Workload.Output)
 			}
+		}
+		for _, fd := range givenFamilyFields(w) {
+			v.errorf(fd.name, "applies to SWF workloads only; model %q generates %s workloads (accepted: its parameters under workload.generator; see schedfarm workload models)", s.Workload.Generator.Model, s.Workload.Output)
 		}
 		return ps
 	}
@@ -248,13 +250,7 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 		s.Workload.Lenient = true
 		add("workload.lenient", true)
 	}
-	for _, f := range []struct {
-		name string
-		raw  any
-	}{{pCPUUsage, w.CPUUsage}, {pCPUEstimate, w.CPUEstimate}, {pCPUError, w.CPUError}} {
-		if f.raw == nil || f.raw == "" {
-			continue
-		}
+	for _, f := range givenFamilyFields(w) {
 		if val, ok := v.knownValue(f.name, f.name, defs[f.name], f.raw); ok {
 			add(f.name, val)
 		}

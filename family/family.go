@@ -10,8 +10,8 @@ import (
 // folder under families/ and is listed with one line in families.Builtin.
 // Everything the rest of schedfarm needs from it goes through this
 // interface and the optional ones below (ModelOwner, PlatformRunner,
-// SpecChecker, SuiteProvider), which a family implements only when it has
-// that capability.
+// SpecChecker, FieldsChecker, SuiteProvider, MetricNamer), which a family
+// implements only when it has that capability.
 type Family interface {
 	// Name is the family's name, the name of its folder under families/.
 	Name() string
@@ -33,8 +33,9 @@ type ModelOwner interface {
 }
 
 // PlatformRunner is implemented by a family whose workload model brings
-// its own platform and job attributes (models.Cloud, models.Grid): its
-// cells are simulated by Run instead of the SWF runner.
+// its own platform and job attributes (models.Cloud, models.Grid,
+// models.Projects): its cells are simulated by Run instead of the SWF
+// runner.
 type PlatformRunner interface {
 	// Output is the model output whose cells Run simulates.
 	Output() models.Output

@@ -77,4 +77,13 @@
 //   - Without CPU-usage information (estimate mode none, §3.5.1) every
 //     process counts as equal: processors are taken in index order and the
 //     background threshold is not applied, since it cannot be evaluated.
+//
+// # Runs
+//
+// Every entry prepares its SWF runs (strategies.Entry.Prepare, tiers.go):
+// two VM tiers per processor with sim.TwoTier sharing, and each process's
+// CPU usage drawn from the spec's workload fields cpu_usage, cpu_estimate
+// and cpu_error (spec.go; CPUModel), on PCG streams of the run seed that no
+// scheduler shares. Tier and CPUModel are exported for the K-tier family
+// (families/ktier), which draws the same usages.
 package consolidation

@@ -116,4 +116,13 @@
 // time: 2TFB and 2TFB-SF may move a planned start later, but never past it,
 // and it never changes once set, so the shared invariant suite's "promises
 // never move later" check holds for every member.
+//
+// # Cells
+//
+// The seed004 model (workloadmodel.go) generates projects, not SWF jobs, so
+// the family is the family.PlatformRunner of models.Projects: a cell's
+// projects become one pool per resource type and their jobs (ProjectJobs),
+// run under one of the family's schedulers (RunProjects), and the cell
+// reports the job metrics and the project metrics of Chapter 5 (cell.go,
+// cellmetrics.go).
 package twotier
