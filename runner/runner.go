@@ -68,14 +68,6 @@ type Config struct {
 	// (families.CheckWorkloadFields); a scheduler whose entry prepares its
 	// runs (strategies.Entry.Prepare) reads them.
 	FamilyFields map[string]any
-	// CPUMean, CPUEstimate and CPUError are the sim command's --cpu-usage,
-	// --cpu-estimate and --cpu-error: FamilyFields workload.cpu_usage,
-	// cpu_estimate and cpu_error, a zero value meaning not given.
-	//
-	// Deprecated: set FamilyFields. These remain until cmd/schedfarm does.
-	CPUMean     float64
-	CPUEstimate string
-	CPUError    float64
 	// Seed feeds anything random in the run; the classic schedulers use
 	// none. Modelled estimates (UserEstimates) draw from their own stream,
 	// PCG(Seed, EstimatesStream).
@@ -127,7 +119,6 @@ func (c Config) withDefaults() (Config, error) {
 	if err := c.Registry.Check(c.Scheduler, c.SchedulerParams); err != nil {
 		errs = append(errs, err)
 	}
-	c.FamilyFields = c.familyFields()
 	if err := families.CheckWorkloadFields(c.FamilyFields); err != nil {
 		errs = append(errs, err)
 	}

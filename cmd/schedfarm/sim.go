@@ -48,10 +48,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.WarmupJobs, "warmup", 0, "exclude the first N jobs from the per-job aggregates")
 	fs.IntVar(&cfg.MaxJobs, "max-jobs", 0, "simulate only the first N jobs (0 = all)")
 	fs.BoolVar(&cfg.Lenient, "lenient", false, "skip malformed SWF lines (counted) instead of failing")
-	fs.Float64Var(&cfg.CPUMean, "cpu-usage", 0, "VM-tier schedulers (keasy, reasy, measy): mean CPU usage of a multi-process job's processes, in (0, 1] (0 = seed 000's uniform [0.4, 1])")
-	fs.StringVar(&cfg.CPUEstimate, "cpu-estimate", "exact", "VM-tier schedulers: the CPU usage they are told: exact, noisy or none (no information)")
-	fs.Float64Var(&cfg.CPUError, "cpu-error", 0, "VM-tier schedulers: relative error bound of --cpu-estimate noisy, in [0, 1]")
+	fields := map[string]any{}
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed (VM-tier schedulers: CPU usages and sharing overheads)")
+	registerFieldFlags(fs, fields) // after the command's own flags: those win a name
 	pluginPath := fs.String("plugin", "", "run the scheduler plugin at this path instead of a built-in scheduler (--param sets its parameters; see README, Scheduler plugins)")
 	pluginTimeout := fs.Duration("plugin-timeout", plugin.DefaultPassTimeout, "with --plugin: how long the plugin may take to answer one pass before it is killed and the run fails")
 	schedule := fs.String("schedule", "", "write the simulated schedule as SWF to this file (.gz to compress)")
@@ -73,6 +72,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(params) > 0 {
 		cfg.SchedulerParams = params
+	}
+	if len(fields) > 0 {
+		cfg.FamilyFields = fields
 	}
 	began := time.Now()
 	var bin plugin.Binary
