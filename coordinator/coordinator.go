@@ -44,9 +44,9 @@ type Config struct {
 	// Topology sets the workers consumer's AckWait and MaxDeliver.
 	Topology broker.Topology
 	// TopologyReady says the caller has already run broker.Ensure with
-	// Topology on this connection (a tuner running one sweep per
-	// generation), so Run only looks the streams up instead of creating or
-	// updating them again.
+	// Topology on this connection (several sweeps on one connection), so
+	// Run (or a Session's first run) only looks the streams up instead of
+	// creating or updating them again.
 	TopologyReady bool
 	// Progress receives progress snapshots; nothing is shown when nil.
 	Progress Progress
@@ -97,6 +97,12 @@ type Summary struct {
 }
 
 func (c *Config) validate() error {
+	return errors.Join(append(c.validateSession(), validateCells(c.Experiment, c.Cells)...)...)
+}
+
+// validateSession checks the fields that stay the same across a session's
+// runs.
+func (c *Config) validateSession() []error {
 	var errs []error
 	if c.Experiment == "" {
 		errs = append(errs, errors.New("experiment name: empty; want the spec's name"))
@@ -104,22 +110,32 @@ func (c *Config) validate() error {
 	if c.Sink == nil {
 		errs = append(errs, errors.New("result sink: nil; want a sink such as the Parquet writer"))
 	}
-	seen := make(map[string]int, len(c.Cells))
-	for i, cell := range c.Cells {
+	return errs
+}
+
+// validateCells checks the cells of one run.
+func validateCells(experiment string, cells []experiments.Cell) []error {
+	var errs []error
+	seen := make(map[string]int, len(cells))
+	for i, cell := range cells {
 		switch {
 		case cell.ID == "":
 			errs = append(errs, fmt.Errorf("cell %d: empty id; want the cell's stable hash", i))
-		case cell.Experiment != c.Experiment:
-			errs = append(errs, fmt.Errorf("cell %d (%s): experiment %q; want %q", i, cell.ID, cell.Experiment, c.Experiment))
+		case cell.Experiment != experiment:
+			errs = append(errs, fmt.Errorf("cell %d (%s): experiment %q; want %q", i, cell.ID, cell.Experiment, experiment))
 		}
 		if j, dup := seen[cell.ID]; dup && cell.ID != "" {
 			errs = append(errs, fmt.Errorf("cell %d: id %s repeats cell %d; want unique ids", i, cell.ID, j))
 		}
 		seen[cell.ID] = i
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
+// coordinator is the state of a Session. What it has learnt about the
+// experiment's cells (cells, done, digests) and its broker handles (streams,
+// object store, consumers) last for the session; sum, left, started, prog
+// and the pending results belong to the run under way.
 type coordinator struct {
 	cfg     Config
 	js      jetstream.JetStream
@@ -128,11 +144,26 @@ type coordinator struct {
 	resSt   jetstream.Stream
 	jobs    jetstream.ObjectStore // per-job records too large for a message
 
+	// opened: the streams and object store are looked up and both
+	// consumers are pulling into resCh and advCh, until quit is closed.
+	opened              bool
+	results, advisories jetstream.MessagesContext
+	resCh, advCh        <-chan jetstream.Msg
+	quit                chan struct{}
+	// session: runs of a Session (not the one run of Run), which purge the
+	// experiment's leftover cell messages at the end of every run.
+	session bool
+	// clean: the last run ended without error and every cell the session
+	// knows has its result, so Close may purge the experiment's leftovers.
+	clean  bool
+	closed bool
+
 	mu   sync.Mutex
 	done map[string]bool
 
 	sum     Summary
-	todo    int
+	left    map[string]bool // cells of this run still without a result
+	prog    Progress
 	started time.Time
 	pending []jetstream.Msg // written but not yet flushed and acked
 	first   time.Time       // when the oldest pending result was written
@@ -148,10 +179,80 @@ type coordinator struct {
 // until every cell has a result, flushes the sink and returns a summary. It
 // does not close the sink. Cancelling ctx stops it after flushing and acking
 // what was written; the run can be resumed later.
+//
+// Run is a Session of one run: it creates the experiment's consumers, runs,
+// and on success purges what is left of the experiment from the streams.
 func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, error) {
 	if err := cfg.validate(); err != nil {
 		return Summary{}, fmt.Errorf("coordinator: %w", err)
 	}
+	c := newCoordinator(js, cfg)
+	defer c.close(ctx)
+	return c.run(ctx, Batch{Cells: cfg.Cells, Done: cfg.Done, Progress: cfg.Progress})
+}
+
+// Session is a coordinator kept open across several runs of one experiment
+// — a tuner's generations — so that the fixed cost of a run is paid once:
+// the streams and the object store are looked up (or created) and the
+// experiment's durable results and advisories consumers created once, at
+// the first run with cells to publish, and they keep pulling between runs.
+// Every run keeps Run's guarantees: results are written to the sink, made
+// durable by its Flush and only then acked; a cell already done (in a
+// run's Done or written by an earlier run of the session) is neither
+// published nor written again, and a late duplicate result of one is
+// dropped. After a run that leaves every cell the session knows with a
+// result, the experiment's leftover cell messages (a redelivered copy of a
+// finished cell) are purged, so no worker runs them again. A Session is not
+// safe for concurrent runs; Close ends it.
+type Session struct{ c *coordinator }
+
+// Batch is what one run of a Session publishes and collects.
+type Batch struct {
+	// Cells are the run's cells; every one must carry the session's
+	// experiment, with unique ids.
+	Cells []experiments.Cell
+	// Done holds the ids of cells already in the output; they are neither
+	// published nor written again (cells written by earlier runs of the
+	// session count as done too).
+	Done map[string]bool
+	// Progress receives the run's progress; nothing is shown when nil.
+	Progress Progress
+}
+
+// NewSession returns a session over js for cfg's experiment. cfg.Cells,
+// cfg.Done and cfg.Progress are not used: each run brings its own (Batch).
+// Nothing is sent to the broker before the first run with cells to
+// publish. TopologyReady says the caller has run broker.Ensure already;
+// otherwise the first such run does.
+func NewSession(js jetstream.JetStream, cfg Config) (*Session, error) {
+	if err := errors.Join(cfg.validateSession()...); err != nil {
+		return nil, fmt.Errorf("coordinator: %w", err)
+	}
+	c := newCoordinator(js, cfg)
+	c.session = true
+	return &Session{c: c}, nil
+}
+
+// Run publishes the batch's cells that are not done yet and collects their
+// results into the session's sink, as Run does for a whole experiment, and
+// returns the run's summary once every one of them has its result (flushed
+// and acked). Cancelling ctx stops it after flushing and acking what was
+// written; a later run (or a later process) can take the cells up again.
+func (s *Session) Run(ctx context.Context, b Batch) (Summary, error) {
+	if err := errors.Join(validateCells(s.c.cfg.Experiment, b.Cells)...); err != nil {
+		return Summary{}, fmt.Errorf("coordinator: %w", err)
+	}
+	return s.c.run(ctx, b)
+}
+
+// Close ends the session: when its last run succeeded and every cell it
+// knows has its result, it purges what is left of the experiment from the
+// streams (as Run does at its end; a purge that fails is logged, the
+// leftovers are harmless duplicates), then stops the consumers. The sink
+// is not closed. Close is idempotent.
+func (s *Session) Close(ctx context.Context) { s.c.close(ctx) }
+
+func newCoordinator(js jetstream.JetStream, cfg Config) *coordinator {
 	if cfg.FlushEvery <= 0 {
 		cfg.FlushEvery = 256
 	}
@@ -161,22 +262,47 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, erro
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	c := &coordinator{cfg: cfg, js: js, cells: make(map[string]experiments.Cell, len(cfg.Cells)),
-		done: make(map[string]bool, len(cfg.Cells)), started: time.Now()}
-	c.sum.Total = len(cfg.Cells)
-	if err := CheckDataRoot(cfg.DataRoot, cfg.Cells); err != nil {
+	cfg.Cells, cfg.Done, cfg.Progress = nil, nil, nil
+	return &coordinator{cfg: cfg, js: js, cells: map[string]experiments.Cell{},
+		done: map[string]bool{}, digests: map[string][32]byte{}}
+}
+
+// close purges the experiment's leftovers when the session ended clean and
+// stops the consumers.
+func (c *coordinator) close(ctx context.Context) {
+	if c.closed {
+		return
+	}
+	c.closed = true
+	if c.opened && c.clean {
+		c.tidy(ctx, true)
+	}
+	c.stopConsumers()
+}
+
+// run publishes b's cells not yet done and collects results until each of
+// them has one.
+func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
+	if c.closed {
+		return Summary{}, errors.New("coordinator: run on a closed session")
+	}
+	c.clean = false
+	c.sum, c.prog, c.started = Summary{Total: len(b.Cells)}, b.Progress, time.Now()
+	c.left = make(map[string]bool, len(b.Cells))
+	if err := CheckDataRoot(c.cfg.DataRoot, b.Cells); err != nil {
 		return Summary{}, fmt.Errorf("coordinator: %w", err)
 	}
-	root, err := filepath.Abs(cmp.Or(cfg.DataRoot, "."))
+	root, err := filepath.Abs(cmp.Or(c.cfg.DataRoot, "."))
 	if err != nil {
 		return Summary{}, fmt.Errorf("coordinator: data root: %w", err)
 	}
-	c.digests = map[string][32]byte{}
 	var todo []experiments.Cell
-	for _, cell := range cfg.Cells {
+	for _, cell := range b.Cells {
 		c.cells[cell.ID] = cell
-		if cfg.Done[cell.ID] {
-			c.done[cell.ID] = true
+		if b.Done[cell.ID] {
+			c.done[cell.ID] = true // no publisher is running: no lock needed
+		}
+		if c.done[cell.ID] {
 			c.sum.Skipped++
 			continue
 		}
@@ -190,67 +316,69 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, erro
 		}
 		c.digests[cell.ID] = cellDigest(data)
 		todo = append(todo, w)
+		c.left[cell.ID] = true
 	}
 
-	c.todo = len(todo)
 	c.progress(false)
 	if len(todo) == 0 {
 		c.sum.Wall = time.Since(c.started)
 		c.progress(true)
+		c.clean = c.allDone()
 		return c.sum, nil
 	}
-	if err := c.setup(ctx); err != nil {
-		return c.sum, fmt.Errorf("coordinator: %w", err)
+	if !c.opened {
+		if err := c.open(ctx); err != nil {
+			return c.sum, err
+		}
 	}
-	results, err := c.consume(ctx, c.resSt, broker.ResultFilter(cfg.Experiment))
-	if err != nil {
-		return c.sum, fmt.Errorf("coordinator: results consumer: %w", err)
-	}
-	defer results.Stop()
-	advSt, err := js.Stream(ctx, broker.AdvisoriesStream)
-	if err != nil {
-		return c.sum, fmt.Errorf("coordinator: advisories stream: %w", err)
-	}
-	advisories, err := c.consume(ctx, advSt, "")
-	if err != nil {
-		return c.sum, fmt.Errorf("coordinator: advisories consumer: %w", err)
-	}
-	defer advisories.Stop()
 
 	pubErr := make(chan error, 1)
 	pubCtx, cancelPub := context.WithCancel(ctx)
-	defer cancelPub()
 	go func() { pubErr <- c.publish(pubCtx, todo) }()
+	// An early return stops the publisher and waits for it, so that the
+	// next run of a session finds no goroutine of this one.
+	defer func() {
+		cancelPub()
+		if pubErr != nil {
+			<-pubErr
+		}
+	}()
 
-	resCh := pump(results)
-	advCh := pump(advisories)
-	tick := time.NewTicker(min(cfg.FlushInterval, 250*time.Millisecond))
+	tick := time.NewTicker(min(c.cfg.FlushInterval, 250*time.Millisecond))
 	defer tick.Stop()
-	for c.sum.OK+c.sum.Failed < c.todo {
+	reopened := 0
+	for len(c.left) > 0 {
 		select {
 		case <-ctx.Done():
-			return c.finish(fmt.Errorf("coordinator: interrupted with %d of %d cells to go: %w", c.todo-c.sum.OK-c.sum.Failed, c.sum.Total, ctx.Err()))
+			return c.finish(fmt.Errorf("coordinator: interrupted with %d of %d cells to go: %w", len(c.left), c.sum.Total, ctx.Err()))
 		case err := <-pubErr:
+			pubErr = nil
 			if err != nil {
 				return c.finish(fmt.Errorf("coordinator: publish cells: %w", err))
 			}
-			c.sum.Published, pubErr = len(todo), nil
-		case msg, ok := <-resCh:
+			c.sum.Published = len(todo)
+		case msg, ok := <-c.resCh:
 			if !ok {
-				return c.finish(errors.New("coordinator: results subscription closed"))
+				if err := c.reopen(ctx, &reopened, "results"); err != nil {
+					return c.finish(err)
+				}
+				continue
 			}
 			if err := c.onResult(msg); err != nil {
 				return c.finish(err)
 			}
-		case msg, ok := <-advCh:
+		case msg, ok := <-c.advCh:
 			if !ok {
-				return c.finish(errors.New("coordinator: advisories subscription closed"))
+				if err := c.reopen(ctx, &reopened, "advisories"); err != nil {
+					return c.finish(err)
+				}
+				continue
 			}
 			if err := c.onAdvisory(ctx, msg); err != nil {
 				return c.finish(err)
 			}
 		case <-tick.C:
-			if len(c.pending) > 0 && time.Since(c.first) >= cfg.FlushInterval {
+			if len(c.pending) > 0 && time.Since(c.first) >= c.cfg.FlushInterval {
 				if err := c.flush(); err != nil {
 					return c.finish(err)
 				}
@@ -261,30 +389,112 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) (Summary, erro
 	if pubErr != nil {
 		// Every cell has its result, so every publication was acked; the
 		// publisher is about to report.
-		if err := <-pubErr; err != nil {
+		err := <-pubErr
+		pubErr = nil
+		if err != nil {
 			return c.finish(fmt.Errorf("coordinator: publish cells: %w", err))
 		}
 		c.sum.Published = len(todo)
 	}
 	sum, err := c.finish(nil)
 	if err == nil {
-		c.tidy(ctx)
+		c.clean = c.allDone()
+		if c.session && c.clean {
+			c.tidy(ctx, false)
+		}
 	}
 	return sum, err
+}
+
+// allDone reports whether every cell the coordinator knows has its result.
+func (c *coordinator) allDone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range c.cells {
+		if !c.done[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxReopens bounds how often one run re-creates consumers that stopped.
+const maxReopens = 3
+
+// reopen re-creates the consumers of a session after the one named what
+// stopped (its consumer was deleted, e.g. by a broker that lost its store
+// between two runs): the streams are looked up, or created again, as at
+// the first run. Run, which creates its consumers just before it publishes,
+// reports the closed subscription instead.
+func (c *coordinator) reopen(ctx context.Context, n *int, what string) error {
+	if !c.session || *n >= maxReopens || c.js.Conn().IsClosed() {
+		return fmt.Errorf("coordinator: %s subscription closed", what)
+	}
+	*n++
+	c.cfg.Logf("coordinator: the %s subscription closed; creating the consumers again", what)
+	c.stopConsumers()
+	c.cfg.TopologyReady = true // look the streams up; Ensure if they are gone
+	if err := c.open(ctx); err != nil {
+		return fmt.Errorf("coordinator: %s subscription closed; opening it again: %w", what, err)
+	}
+	return nil
+}
+
+// open looks up (or creates) the streams and the object store and starts
+// both consumers.
+func (c *coordinator) open(ctx context.Context) error {
+	if err := c.setup(ctx); err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	var err error
+	if c.results, err = c.consume(ctx, c.resSt, broker.ResultFilter(c.cfg.Experiment)); err != nil {
+		return fmt.Errorf("coordinator: results consumer: %w", err)
+	}
+	advSt, err := c.js.Stream(ctx, broker.AdvisoriesStream)
+	if err != nil {
+		c.results.Stop()
+		return fmt.Errorf("coordinator: advisories stream: %w", err)
+	}
+	if c.advisories, err = c.consume(ctx, advSt, ""); err != nil {
+		c.results.Stop()
+		return fmt.Errorf("coordinator: advisories consumer: %w", err)
+	}
+	c.quit = make(chan struct{})
+	c.resCh = pump(c.results, c.quit)
+	c.advCh = pump(c.advisories, c.quit)
+	c.opened = true
+	return nil
+}
+
+// stopConsumers stops both consumers' pulls and their pumps.
+func (c *coordinator) stopConsumers() {
+	if !c.opened {
+		return
+	}
+	c.opened = false
+	close(c.quit)
+	c.results.Stop()
+	c.advisories.Stop()
 }
 
 // tidy removes what is left of a finished experiment from the streams:
 // every cell has its result, so remaining cell messages and results are
 // redundant duplicates (e.g. results delivered to a coordinator that
-// crashed and done since).
-func (c *coordinator) tidy(ctx context.Context) {
-	for _, p := range []struct {
+// crashed and done since). Between the runs of a session only the cell
+// messages are purged (results is false): a late duplicate result reaches
+// the session's consumer, which drops and acks it.
+func (c *coordinator) tidy(ctx context.Context, results bool) {
+	purges := []struct {
 		st      jetstream.Stream
 		subject string
 	}{
 		{c.cellsSt, broker.CellFilter(c.cfg.Experiment)},
 		{c.resSt, broker.ResultFilter(c.cfg.Experiment)},
-	} {
+	}
+	if !results {
+		purges = purges[:1]
+	}
+	for _, p := range purges {
 		// A clustered stream that just lost its leader answers nothing
 		// until it elects the next one: retry for a bounded while, then
 		// leave the duplicates (they are harmless, only wasted space).
@@ -382,8 +592,9 @@ func (c *coordinator) consume(ctx context.Context, st jetstream.Stream, filter s
 	return cons.Messages(jetstream.PullMaxMessages(512))
 }
 
-// pump turns a message iterator into a channel, closed when it stops.
-func pump(it jetstream.MessagesContext) <-chan jetstream.Msg {
+// pump turns a message iterator into a channel, closed when the iterator
+// stops or quit is closed.
+func pump(it jetstream.MessagesContext, quit <-chan struct{}) <-chan jetstream.Msg {
 	ch := make(chan jetstream.Msg)
 	go func() {
 		defer close(ch)
@@ -392,7 +603,11 @@ func pump(it jetstream.MessagesContext) <-chan jetstream.Msg {
 			if err != nil {
 				return
 			}
-			ch <- msg
+			select {
+			case ch <- msg:
+			case <-quit:
+				return
+			}
 		}
 	}()
 	return ch
@@ -682,6 +897,7 @@ func (c *coordinator) write(cell experiments.Cell, res experiments.CellResult) e
 	c.mu.Lock()
 	c.done[cell.ID] = true
 	c.mu.Unlock()
+	delete(c.left, cell.ID)
 	if res.Status == experiments.StatusOK {
 		c.sum.OK++
 	} else {
@@ -734,18 +950,20 @@ func (c *coordinator) deleteJobs(name string) {
 }
 
 func (c *coordinator) progress(final bool) {
-	if c.cfg.Progress == nil {
+	if c.prog == nil {
 		return
 	}
-	s := Snapshot{Total: c.sum.Total, Done: c.sum.Skipped + c.sum.OK + c.sum.Failed, Failed: c.sum.Failed,
+	// min: a run of a session can also write late results of cells of an
+	// earlier, interrupted run.
+	s := Snapshot{Total: c.sum.Total, Done: min(c.sum.Total, c.sum.Skipped+c.sum.OK+c.sum.Failed), Failed: c.sum.Failed,
 		Skipped: c.sum.Skipped, Rejected: c.sum.Rejected, Elapsed: time.Since(c.started)}
 	if n := c.sum.OK + c.sum.Failed; n > 0 && s.Elapsed > 0 {
 		s.Rate = float64(n) / s.Elapsed.Seconds()
 		s.ETA = time.Duration(float64(s.Total-s.Done) / s.Rate * float64(time.Second))
 	}
 	if final {
-		c.cfg.Progress.Finish(s)
+		c.prog.Finish(s)
 	} else {
-		c.cfg.Progress.Update(s)
+		c.prog.Update(s)
 	}
 }

@@ -20,4 +20,11 @@
 // for the very cell message this coordinator published (the digest the
 // worker reports), is counted and logged as rejected (Summary.Rejected,
 // Snapshot.Rejected) and never written.
+//
+// Run runs one experiment to its end. A Session runs an experiment in
+// several batches over the same streams and consumers (a tuner's
+// generations, each one run): the fixed cost of a run — looking the streams
+// and the object store up, creating the experiment's durable results and
+// advisories consumers, purging the finished experiment — is paid once per
+// session instead of once per batch, with the same guarantees per batch.
 package coordinator

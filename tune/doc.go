@@ -53,7 +53,12 @@
 // re-derives them before it runs a cell. A cell's ID covers its parameters,
 // so identical genomes are the same cells: evaluated once (the search keeps
 // a cache of genomes, the runner one of cells). A generation's new cells are
-// published together (coordinator.Run) and the generation waits for them.
+// published together and the generation waits for them: every generation is
+// one run of a coordinator.Session that the runner opens at its first cells
+// and keeps for the whole tune, so the streams, the object store and the
+// experiment's durable consumers are looked up and created once, not once
+// a generation; each generation's results are still fsynced (the journal)
+// before they are acked.
 // An evaluation has at most MaxEvalCells cells.
 //
 // # Determinism and resumption

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -14,9 +15,13 @@ import (
 )
 
 // FarmRunner runs cells on the farm: each call publishes the cells it has
-// no result for (coordinator.Run) and waits for them, writing every result
-// to the per-cell output. Results already in that output's journal (a tune
-// that was interrupted) are known from the start and never run again.
+// no result for and waits for them, writing every result to the per-cell
+// output. All calls share one coordinator.Session, opened by the first call
+// with cells to publish and closed by Close, so a generation pays none of
+// a coordinator run's fixed cost (stream and object-store look-ups, the
+// experiment's two durable consumers, the purge of a finished experiment)
+// again. Results already in that output's journal (a tune that was
+// interrupted) are known from the start and never run again.
 type FarmRunner struct {
 	js    jetstream.JetStream
 	exp   string
@@ -24,12 +29,11 @@ type FarmRunner struct {
 	topo  broker.Topology
 	logf  func(string, ...any)
 	known map[string]experiments.CellResult
-	// ensured: a generation has run, so the streams and the workers'
-	// consumer exist and later generations skip broker.Ensure.
-	ensured bool
+	sess  *coordinator.Session
 	// Published counts the cells published so far.
 	Published int
-	// DataRoot is the directory the workers mirror (coordinator.Config).
+	// DataRoot is the directory the workers mirror (coordinator.Config),
+	// read when the first call opens the session.
 	DataRoot string
 	// Progress, when set, receives the progress of each call's cells (a
 	// generation's): every snapshot and the last one with done true.
@@ -82,24 +86,38 @@ func (f *FarmRunner) Run(ctx context.Context, cells []experiments.Cell) (map[str
 	if todo == 0 {
 		return f.known, nil
 	}
+	if f.sess == nil {
+		s, err := coordinator.NewSession(f.js, coordinator.Config{
+			Experiment: f.exp, Sink: teeSink{f}, Topology: f.topo, Logf: f.logf, DataRoot: f.DataRoot,
+		})
+		if err != nil {
+			return nil, err
+		}
+		f.sess = s
+	}
 	f.Published += todo
 	var prog coordinator.Progress
 	if f.Progress != nil {
 		prog = progressFunc(f.Progress)
 	}
-	_, err := coordinator.Run(ctx, f.js, coordinator.Config{
-		Experiment: f.exp, Cells: all, Done: done, Sink: teeSink{f}, Topology: f.topo, Logf: f.logf, Progress: prog,
-		DataRoot: f.DataRoot, TopologyReady: f.ensured,
-	})
-	if err != nil {
+	if _, err := f.sess.Run(ctx, coordinator.Batch{Cells: all, Done: done, Progress: prog}); err != nil {
 		return nil, err
 	}
-	f.ensured = true
 	return f.known, nil
 }
 
-// Close closes the per-cell output (its Parquet file written).
-func (f *FarmRunner) Close() error { return f.w.Close() }
+// Close ends the coordinator session (the experiment's leftovers purged
+// when every cell has its result) and closes the per-cell output (its
+// Parquet file written).
+func (f *FarmRunner) Close() error {
+	if f.sess != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		f.sess.Close(ctx)
+		cancel()
+		f.sess = nil
+	}
+	return f.w.Close()
+}
 
 // progressFunc adapts a function to coordinator.Progress.
 type progressFunc func(coordinator.Snapshot, bool)
