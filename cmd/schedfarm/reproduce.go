@@ -38,6 +38,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	natsURL := fs.String("nats", os.Getenv("SCHEDFARM_NATS"), "NATS server URL of a farm to run on (credentials as for run, from the environment); default: an embedded server")
 	var dataRoot string
 	registerDataRoot(fs, &dataRoot)
+	judgeOnly := fs.Bool("judge-only", false, "run nothing: judge the claims again from an earlier run's results in the output directory (after a claims file's causes or bands changed); the wall clocks reported are that run's, read from each spec's log")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: schedfarm reproduce [--quick] [-o dir] [--workers N] [--nats URL] [paper…]")
 		fmt.Fprintln(stderr, "  paper: a claims file, or its name in "+claimsDir+" (e.g. seed002); default: every one there")
@@ -91,7 +92,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	for _, f := range papers {
 		sec := paperSection{file: f, recs: claims.Records{}}
 		for _, sp := range f.Specs {
-			r, err := reproduceSpec(f, sp, dir, *quick, runFlags, stderr)
+			r, err := reproduceSpec(f, sp, dir, *quick, *judgeOnly, runFlags, stderr)
 			if err != nil {
 				fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
 				code = 1
@@ -109,7 +110,16 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	}
 	report := filepath.Join(dir, "REPRODUCTION.md")
 	var b bytes.Buffer
-	writeReproduction(&b, sections, *quick, time.Since(start), *workers, *natsURL != "")
+	wall := time.Since(start)
+	if *judgeOnly {
+		wall = 0
+		for _, s := range sections {
+			for _, r := range s.runs {
+				wall += r.wall
+			}
+		}
+	}
+	writeReproduction(&b, sections, *quick, *judgeOnly, wall, *workers, *natsURL != "")
 	if err := os.WriteFile(report, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
 		return 1
@@ -169,8 +179,9 @@ type paperSection struct {
 
 // reproduceSpec writes the spec (its quick version with --quick) into
 // dir/specs with its output in dir, runs it with `schedfarm run` and reads
-// its results.
-func reproduceSpec(f *claims.File, sp claims.Spec, dir string, quick bool, runFlags []string, stderr io.Writer) (specRun, error) {
+// its results. With judgeOnly it runs nothing: it reads the results an
+// earlier run left in dir, and that run's wall clock from the spec's log.
+func reproduceSpec(f *claims.File, sp claims.Spec, dir string, quick, judgeOnly bool, runFlags []string, stderr io.Writer) (specRun, error) {
 	src := filepath.Join(filepath.Dir(f.Path), sp.Path)
 	data, err := os.ReadFile(src)
 	if err != nil {
@@ -184,20 +195,28 @@ func reproduceSpec(f *claims.File, sp claims.Spec, dir string, quick bool, runFl
 	if err != nil {
 		return specRun{}, fmt.Errorf("%s: %w", src, err)
 	}
-	path := filepath.Join(dir, "specs", name+".yaml")
-	if err := os.WriteFile(path, rewritten, 0o644); err != nil {
-		return specRun{}, err
+	r := specRun{name: name, output: filepath.Join(dir, name+".parquet")}
+	logPath := filepath.Join(dir, name+".log")
+	if judgeOnly {
+		if r.wall, err = loggedWall(logPath, name); err != nil {
+			return specRun{}, err
+		}
+	} else {
+		path := filepath.Join(dir, "specs", name+".yaml")
+		if err := os.WriteFile(path, rewritten, 0o644); err != nil {
+			return specRun{}, err
+		}
+		log, err := os.Create(logPath)
+		if err != nil {
+			return specRun{}, err
+		}
+		defer log.Close()
+		t0 := time.Now()
+		if code := runRun(append(slices.Clone(runFlags), path), log, log); code != 0 {
+			return specRun{}, fmt.Errorf("%s: schedfarm run exited %d (see %s)", name, code, log.Name())
+		}
+		r.wall = time.Since(t0)
 	}
-	log, err := os.Create(filepath.Join(dir, name+".log"))
-	if err != nil {
-		return specRun{}, err
-	}
-	defer log.Close()
-	t0 := time.Now()
-	if code := runRun(append(slices.Clone(runFlags), path), log, log); code != 0 {
-		return specRun{}, fmt.Errorf("%s: schedfarm run exited %d (see %s)", name, code, log.Name())
-	}
-	r := specRun{name: name, output: filepath.Join(dir, name+".parquet"), wall: time.Since(t0)}
 	if r.recs, err = results.ReadFile(r.output); err != nil {
 		return specRun{}, err
 	}
@@ -263,6 +282,34 @@ func rewriteSpec(data []byte, specDir, outDir, newDir string, edits []claims.Edi
 		return "", nil, err
 	}
 	return name, b.Bytes(), nil
+}
+
+// loggedWall returns the sweep time of the earlier run whose `schedfarm
+// run` output is in logPath: its line "experiment <name>: … in <duration>"
+// (the last one, should the log hold several).
+func loggedWall(logPath, name string) (time.Duration, error) {
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		return 0, fmt.Errorf("%s: no earlier run to judge (%w); run reproduce without --judge-only first", name, err)
+	}
+	var wall time.Duration
+	found := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "experiment "+name+": ") {
+			continue
+		}
+		i := strings.LastIndex(line, " in ")
+		if i < 0 {
+			continue
+		}
+		if d, err := time.ParseDuration(line[i+len(" in "):]); err == nil {
+			wall, found = d, true
+		}
+	}
+	if !found {
+		return 0, fmt.Errorf("%s: %s has no finished run (no line \"experiment %s: … in <duration>\"); run reproduce without --judge-only first", name, logPath, name)
+	}
+	return wall, nil
 }
 
 // relativeTo returns the path of target as seen from dir, both made
@@ -347,10 +394,13 @@ func tally(rs []claims.Result) string {
 
 // writeReproduction renders the reproduction report: per paper its specs'
 // runs, the claims table and the plots of the metrics the claims read.
-func writeReproduction(w *bytes.Buffer, secs []paperSection, quick bool, wall time.Duration, workers int, remote bool) {
+func writeReproduction(w *bytes.Buffer, secs []paperSection, quick, judgeOnly bool, wall time.Duration, workers int, remote bool) {
 	mode := "full"
 	if quick {
 		mode = "quick (fewer jobs and replications; the verdicts are a smoke test, not findings)"
+	}
+	if judgeOnly {
+		mode += ", judged again from an earlier run's results (--judge-only: the wall clocks are that run's, the sum of its specs')"
 	}
 	where := fmt.Sprintf("an embedded broker, %d local workers", workers)
 	if remote {

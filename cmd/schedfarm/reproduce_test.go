@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
@@ -48,7 +49,40 @@ func TestReproduceQuick(t *testing.T) {
 	if !strings.Contains(stdout.String(), "mini: a test paper: 1 ") {
 		t.Errorf("no tally on stdout:\n%s", stdout.String())
 	}
+	// --judge-only runs nothing: the same results judged again give the
+	// same verdicts, with the earlier run's wall clock from its log.
+	journal, err := os.Stat(filepath.Join(out, "mini-repro.parquet.journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jout, jerr bytes.Buffer
+	if code := runReproduce([]string{"--quick", "--judge-only", "-o", out, "--workers", "2", "testdata/reproduce/claims.yaml"}, &jout, &jerr); code != 0 {
+		t.Fatalf("--judge-only: exit %d\n%s%s", code, jout.String(), jerr.String())
+	}
+	if after, err := os.Stat(journal.Name()); err == nil && !after.ModTime().Equal(journal.ModTime()) {
+		t.Errorf("--judge-only touched the journal")
+	}
+	judged, err := os.ReadFile(filepath.Join(out, "REPRODUCTION.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall, err := loggedWall(filepath.Join(out, "mini-repro.log"), "mini-repro")
+	if err != nil || wall <= 0 {
+		t.Fatalf("the earlier run's wall clock from its log: %v, %v", wall, err)
+	}
+	if !strings.Contains(string(judged), "judged again from an earlier run's results") || !strings.Contains(string(judged), "| mini-repro | 12 | 0 | "+wall.Round(time.Second).String()+" |") {
+		t.Errorf("--judge-only report lacks its mode or the earlier run's wall clock %v:\n%s", wall, judged)
+	}
+	verdicts := func(md []byte) string { return string(md[strings.Index(string(md), "| id |"):strings.Index(string(md), "### ")]) }
+	if verdicts(judged) != verdicts(md) {
+		t.Errorf("verdicts changed when judged again:\nbefore:\n%s\nafter:\n%s", verdicts(md), verdicts(judged))
+	}
+	empty := t.TempDir()
 	var e bytes.Buffer
+	if code := runReproduce([]string{"--judge-only", "-o", empty, "testdata/reproduce/claims.yaml"}, &e, &e); code == 0 || !strings.Contains(e.String(), "no earlier run to judge") {
+		t.Errorf("--judge-only with no earlier run: exit %d, %s", code, e.String())
+	}
+	e.Reset()
 	if code := runReproduce([]string{"-o", out, "nosuchpaper"}, &e, &e); code != 2 || !strings.Contains(e.String(), "nosuchpaper: no such claims file") {
 		t.Errorf("unknown paper: exit %d, %s", code, e.String())
 	}
