@@ -93,6 +93,24 @@ type Metric struct {
 	Value float64
 }
 
+// AppendDistMetrics appends the mean, median, p95 and max of the
+// summary's wait, response, slowdown and bounded-slowdown distributions
+// ("wait_mean", …, "bsld_max"), the per-job metrics every job-level
+// family reports under the same names.
+func AppendDistMetrics(ms []Metric, s sim.Summary) []Metric {
+	for _, d := range []struct {
+		name string
+		d    sim.Dist
+	}{{"wait", s.Wait}, {"response", s.Response}, {"slowdown", s.Slowdown}, {"bsld", s.BSLD}} {
+		ms = append(ms,
+			Metric{Name: d.name + "_mean", Value: d.d.Mean},
+			Metric{Name: d.name + "_median", Value: d.d.Median},
+			Metric{Name: d.name + "_p95", Value: d.d.P95},
+			Metric{Name: d.name + "_max", Value: d.d.Max})
+	}
+	return ms
+}
+
 // MetricReporter is implemented by a scheduler that counts something of its
 // own worth a result column (seed 003's CMBF: its suspensions). After an
 // SWF run the runner appends ExtraMetrics to its own metrics

@@ -35,7 +35,7 @@ func (r *Result) Metrics() []Metric {
 		{Name: "altered", Value: float64(r.Adjust.Altered())},
 		{Name: "backfilled", Value: float64(s.Backfilled)},
 	}
-	ms = appendDists(ms, s)
+	ms = family.AppendDistMetrics(ms, s)
 	ms = append(ms,
 		Metric{Name: "utilization", Value: s.Utilization},
 		Metric{Name: "makespan", Value: s.Makespan},
@@ -45,22 +45,6 @@ func (r *Result) Metrics() []Metric {
 		Metric{Name: "restarts", Value: float64(s.Restarts)},
 		Metric{Name: "swaps", Value: float64(s.Swaps)})
 	return append(ms, r.Extra...)
-}
-
-// appendDists appends the mean, median, p95 and max of the summary's wait,
-// response, slowdown and bounded-slowdown distributions.
-func appendDists(ms []Metric, s sim.Summary) []Metric {
-	for _, d := range []struct {
-		name string
-		d    sim.Dist
-	}{{"wait", s.Wait}, {"response", s.Response}, {"slowdown", s.Slowdown}, {"bsld", s.BSLD}} {
-		ms = append(ms,
-			Metric{Name: d.name + "_mean", Value: d.d.Mean},
-			Metric{Name: d.name + "_median", Value: d.d.Median},
-			Metric{Name: d.name + "_p95", Value: d.d.P95},
-			Metric{Name: d.name + "_max", Value: d.d.Max})
-	}
-	return ms
 }
 
 // MetricNames returns the names Metrics uses for every scheduler, in order

@@ -24,16 +24,7 @@ func cellMetrics(s sim.Summary, p Metrics) []family.Metric {
 		{Name: "rejected", Value: float64(s.Rejected)},
 		{Name: "backfilled", Value: float64(s.Backfilled)},
 	}
-	for _, d := range []struct {
-		name string
-		d    sim.Dist
-	}{{"wait", s.Wait}, {"response", s.Response}, {"slowdown", s.Slowdown}, {"bsld", s.BSLD}} {
-		ms = append(ms,
-			m{Name: d.name + "_mean", Value: d.d.Mean},
-			m{Name: d.name + "_median", Value: d.d.Median},
-			m{Name: d.name + "_p95", Value: d.d.P95},
-			m{Name: d.name + "_max", Value: d.d.Max})
-	}
+	ms = family.AppendDistMetrics(ms, s)
 	ms = append(ms,
 		m{Name: "utilization", Value: s.Utilization},
 		m{Name: "makespan", Value: s.Makespan},
