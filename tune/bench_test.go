@@ -252,7 +252,7 @@ func (r *timedRunner) Run(ctx context.Context, cells []experiments.Cell) (map[st
 // replications, at most 24 distinct cells) — on the farm with 1 and with 2
 // worker slots and reports the speedup. The cells are the size of those of
 // the farm's own speedup measure (the quickstart: 20,000 Lublin jobs, about
-// 0.2–0.3 s a cell on this machine), so that the number is the farm's on a
+// 0.2 s a cell on the 2-vCPU machine), so that the number is the farm's on a
 // tuner's generation rather than how well 10-ms cells scale on two vCPUs;
 // the generation is the shipped tune's. Beside it: the speedup of the same
 // cells on 1 and 2 goroutines without the farm (raw-speedup: what the
