@@ -73,7 +73,9 @@ func TestReproduceQuick(t *testing.T) {
 	if !strings.Contains(string(judged), "judged again from an earlier run's results") || !strings.Contains(string(judged), "| mini-repro | 12 | 0 | "+wall.Round(time.Second).String()+" |") {
 		t.Errorf("--judge-only report lacks its mode or the earlier run's wall clock %v:\n%s", wall, judged)
 	}
-	verdicts := func(md []byte) string { return string(md[strings.Index(string(md), "| id |"):strings.Index(string(md), "### ")]) }
+	verdicts := func(md []byte) string {
+		return string(md[strings.Index(string(md), "| id |"):strings.Index(string(md), "### ")])
+	}
 	if verdicts(judged) != verdicts(md) {
 		t.Errorf("verdicts changed when judged again:\nbefore:\n%s\nafter:\n%s", verdicts(md), verdicts(judged))
 	}
