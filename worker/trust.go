@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/internal/wire"
 )
 
@@ -236,10 +237,17 @@ var estimateGroup = map[string]bool{
 	"workload.jobs": true, "workload.warmup": true,
 }
 
-// fixedWorkload are the workload fields CheckCell gives as fixed values.
-var fixedWorkload = map[string]bool{
-	"trace": true, "overrun": true, "load": true, "lenient": true,
-	"cpu_usage": true, "cpu_estimate": true, "cpu_error": true,
+// fixedWorkload reports whether CheckCell gives the workload field key
+// (workload.<key>) as a fixed value: the spec's own trace settings and
+// every family's workload fields (families.WorkloadFields, e.g. seed 000's
+// cpu_usage), which a spec checks together rather than one per axis.
+func fixedWorkload(key string) bool {
+	switch key {
+	case "trace", "overrun", "load", "lenient":
+		return true
+	}
+	_, ok := families.WorkloadField("workload." + key)
+	return ok
 }
 
 // cellSpec writes the one-cell spec of c as YAML. axisNames[i] is the
@@ -291,7 +299,7 @@ func cellSpec(c experiments.Cell) (doc []byte, axisNames []string, err error) {
 			addAxis(p.Name, false, values...)
 		case len(parts) == 2 && parts[0] == "platform":
 			set(platform, parts[1], scalar(p.Value))
-		case len(parts) == 2 && parts[0] == "workload" && fixedWorkload[parts[1]]:
+		case len(parts) == 2 && parts[0] == "workload" && fixedWorkload(parts[1]):
 			set(workload, parts[1], scalar(p.Value))
 		case len(parts) == 3 && parts[0] == "workload" && parts[1] == "generator":
 			set(generator, parts[2], scalar(p.Value))

@@ -104,6 +104,39 @@ seed: 5
 	checkSpecCells(t, spec, root, 1000)
 }
 
+// A family's workload fields (families.WorkloadFields: seed 000's CPU
+// usage) ride in cells as workload.<field> parameters and are re-checked
+// together, as the spec gave them: a sweep of cpu_error under
+// cpu_estimate noisy and of cpu_usage passes, for tiered and plain
+// schedulers alike.
+func TestCheckCellAcceptsFamilyWorkloadFields(t *testing.T) {
+	dir := t.TempDir()
+	writeTrace(t, filepath.Join(dir, "traces", "t.swf"))
+	spec := writeSpec(t, dir, "specs/s.yaml", `name: family-fields
+platform: {procs: 16}
+workload:
+  trace: ../traces/t.swf
+  cpu_estimate: noisy
+schedulers: [easy, measy]
+axes:
+  - param: workload.cpu_error
+    values: [0, 0.3]
+  - param: workload.cpu_usage
+    values: [0.5, 1]
+replications: 2
+seed: 5
+`)
+	root, err := OpenDataRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if n := len(spec.Cells()); n != 2*2*2*2 {
+		t.Fatalf("%d cells; want 16", n)
+	}
+	checkSpecCells(t, spec, root, 1000)
+}
+
 func writeSpec(t *testing.T, dir, name, text string) *experiments.Spec {
 	t.Helper()
 	p := filepath.Join(dir, name)
