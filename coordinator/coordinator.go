@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,6 +80,10 @@ type Summary struct {
 	Total, Skipped, Published int
 	// OK and Failed count the results written in this run.
 	OK, Failed int
+	// Waiting counts the results that already waited for this run when it
+	// started (cells finished while no coordinator ran): they are read
+	// before anything is published, so their cells are not published.
+	Waiting int
 	// Duplicates counts the results dropped because their cell already had
 	// one (a cell run twice: redelivered after its worker crashed or was
 	// cut off, then finished by both).
@@ -146,7 +151,10 @@ type coordinator struct {
 
 	// opened: the streams and object store are looked up and both
 	// consumers are pulling into resCh and advCh, until quit is closed.
-	opened              bool
+	opened bool
+	// waitingAtOpen: the results consumer's pending count when it was
+	// created, before its first pull (readWaiting).
+	waitingAtOpen       uint64
 	results, advisories jetstream.MessagesContext
 	resCh, advCh        <-chan jetstream.Msg
 	quit                chan struct{}
@@ -332,9 +340,16 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 		}
 	}
 
-	pubErr := make(chan error, 1)
+	if err := c.readWaiting(ctx); err != nil {
+		return c.finish(err)
+	}
+	todo = slices.DeleteFunc(todo, func(cell experiments.Cell) bool { return !c.left[cell.ID] })
+	var pubErr chan error
 	pubCtx, cancelPub := context.WithCancel(ctx)
-	go func() { pubErr <- c.publish(pubCtx, todo) }()
+	if len(todo) > 0 {
+		pubErr = make(chan error, 1)
+		go func() { pubErr <- c.publish(pubCtx, todo) }()
+	}
 	// An early return stops the publisher and waits for it, so that the
 	// next run of a session finds no goroutine of this one.
 	defer func() {
@@ -406,6 +421,49 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 	return sum, err
 }
 
+// readWaiting handles, before anything is published, the results that
+// already waited in the experiment's consumer when it was created: those of
+// cells that finished while no coordinator ran. Their cells are then not
+// published again: after a broker restart the cells stream no longer knows
+// the message ids of consumed cells, so such a publication would not be
+// de-duplicated and a worker would run the cell a second time (its result
+// dropped as a duplicate, the work wasted). It reads at most that many
+// results and stops early when none arrives for waitingIdle. (Results a
+// stopped coordinator had pulled but not acked come back only after
+// resultAckWait; their cells are handled by the publication's
+// de-duplication as before.)
+func (c *coordinator) readWaiting(ctx context.Context) error {
+	n := c.waitingAtOpen
+	c.waitingAtOpen = 0 // once per consumer
+	if n == 0 {
+		return nil
+	}
+	idle := time.NewTimer(waitingIdle)
+	defer idle.Stop()
+	for ; n > 0 && len(c.left) > 0; n-- {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("coordinator: interrupted while reading the waiting results: %w", ctx.Err())
+		case msg, ok := <-c.resCh:
+			if !ok {
+				return nil // the main loop opens the consumer again
+			}
+			if err := c.onResult(msg); err != nil {
+				return err
+			}
+			c.sum.Waiting++
+			idle.Reset(waitingIdle)
+		case <-idle.C:
+			return nil
+		}
+	}
+	return nil
+}
+
+// waitingIdle bounds how long readWaiting waits for the next of the
+// results the consumer reported pending.
+const waitingIdle = 2 * time.Second
+
 // allDone reports whether every cell the coordinator knows has its result.
 func (c *coordinator) allDone() bool {
 	c.mu.Lock()
@@ -447,7 +505,8 @@ func (c *coordinator) open(ctx context.Context) error {
 		return fmt.Errorf("coordinator: %w", err)
 	}
 	var err error
-	if c.results, err = c.consume(ctx, c.resSt, broker.ResultFilter(c.cfg.Experiment)); err != nil {
+	var resCons jetstream.Consumer
+	if resCons, c.results, err = c.consume(ctx, c.resSt, broker.ResultFilter(c.cfg.Experiment)); err != nil {
 		return fmt.Errorf("coordinator: results consumer: %w", err)
 	}
 	advSt, err := c.js.Stream(ctx, broker.AdvisoriesStream)
@@ -455,10 +514,11 @@ func (c *coordinator) open(ctx context.Context) error {
 		c.results.Stop()
 		return fmt.Errorf("coordinator: advisories stream: %w", err)
 	}
-	if c.advisories, err = c.consume(ctx, advSt, ""); err != nil {
+	if _, c.advisories, err = c.consume(ctx, advSt, ""); err != nil {
 		c.results.Stop()
 		return fmt.Errorf("coordinator: advisories consumer: %w", err)
 	}
+	c.waitingAtOpen = resCons.CachedInfo().NumPending
 	c.quit = make(chan struct{})
 	c.resCh = pump(c.results, c.quit)
 	c.advCh = pump(c.advisories, c.quit)
@@ -575,7 +635,7 @@ const resultAckWait = 30 * time.Second
 
 // consume creates (or reuses) the experiment's durable consumer on st and
 // starts pulling from it.
-func (c *coordinator) consume(ctx context.Context, st jetstream.Stream, filter string) (jetstream.MessagesContext, error) {
+func (c *coordinator) consume(ctx context.Context, st jetstream.Stream, filter string) (jetstream.Consumer, jetstream.MessagesContext, error) {
 	cons, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable:           broker.CoordinatorConsumer(c.cfg.Experiment),
 		Description:       "schedfarm coordinator of experiment " + c.cfg.Experiment,
@@ -587,9 +647,12 @@ func (c *coordinator) consume(ctx context.Context, st jetstream.Stream, filter s
 		InactiveThreshold: 72 * time.Hour,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return cons.Messages(jetstream.PullMaxMessages(512))
+	// The consumer's info (its pending count) is taken before the first
+	// pull, which delivers what waits and so empties that count.
+	it, err := cons.Messages(jetstream.PullMaxMessages(512))
+	return cons, it, err
 }
 
 // pump turns a message iterator into a channel, closed when the iterator
