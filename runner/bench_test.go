@@ -6,7 +6,6 @@ import (
 	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
-	"github.com/schedfarm/schedfarm/workload/swf"
 )
 
 // BenchmarkKTH simulates KTH-SP2 (28,489 jobs, 100 processors, user
@@ -15,20 +14,12 @@ import (
 // trace is parsed once outside the timed loop (workload/swf's BenchmarkReadKTH
 // times the parse). Reported: jobs/s and ns/event.
 func BenchmarkKTH(b *testing.B) {
-	path := traces.Path(b, traces.KTH)
-	r, err := swf.Open(path, swf.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	records, err := workload.ReadAll(r)
-	r.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	records := traces.Records(b, traces.KTH)
 	for _, sched := range []string{"fcfs", "easy", "cons", "sjbf", "keasy", "reasy", "measy"} {
 		b.Run(sched, func(b *testing.B) {
 			b.ReportAllocs()
 			var res *runner.Result
+			var err error
 			for b.Loop() {
 				res, err = runner.Run(runner.Config{
 					Source: workload.NewSliceSource(records), Procs: 100, Scheduler: sched,
@@ -51,18 +42,10 @@ func BenchmarkKTH(b *testing.B) {
 // per job); the time also differs because EASY schedules the modelled
 // estimates, not KTH's own.
 func BenchmarkKTHModelledEstimates(b *testing.B) {
-	path := traces.Path(b, traces.KTH)
-	r, err := swf.Open(path, swf.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	records, err := workload.ReadAll(r)
-	r.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	records := traces.Records(b, traces.KTH)
 	b.ReportAllocs()
 	var res *runner.Result
+	var err error
 	for b.Loop() {
 		res, err = runner.Run(runner.Config{
 			Source: workload.NewSliceSource(records), Procs: 100, Scheduler: "easy",

@@ -6,7 +6,6 @@ import (
 	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
-	"github.com/schedfarm/schedfarm/workload/swf"
 )
 
 // BenchmarkKTHCMBF simulates KTH-SP2 (28,489 jobs, 100 processors, user
@@ -14,16 +13,7 @@ import (
 // under MEASY (two tiers), the yardstick: CMBF within 3× of
 // MEASY's time. Reported: jobs/s and ns/event.
 func BenchmarkKTHCMBF(b *testing.B) {
-	path := traces.Path(b, traces.KTH)
-	r, err := swf.Open(path, swf.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	records, err := workload.ReadAll(r)
-	r.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	records := traces.Records(b, traces.KTH)
 	for _, c := range []struct {
 		name, sched string
 		params      map[string]any
@@ -31,6 +21,7 @@ func BenchmarkKTHCMBF(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var res *runner.Result
+			var err error
 			for b.Loop() {
 				res, err = runner.Run(runner.Config{
 					Source: workload.NewSliceSource(records), Procs: 100, Scheduler: c.sched, SchedulerParams: c.params,

@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf"
 )
 
 // Well-known trace file names.
@@ -57,4 +60,20 @@ func Path(tb testing.TB, name string) string {
 		tb.Skipf("trace %s not available: %v", name, err)
 	}
 	return p
+}
+
+// Records reads trace name whole (Path's skip when it is absent), for
+// benchmarks that parse it once outside their timed loop.
+func Records(tb testing.TB, name string) []workload.Job {
+	tb.Helper()
+	r, err := swf.Open(Path(tb, name), swf.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	records, err := workload.ReadAll(r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return records
 }
