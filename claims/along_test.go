@@ -33,19 +33,31 @@ claims:
       - {label: max, experiment: fig, metric: m, kind: ratio, a: {scheduler: a}, b: {scheduler: b}, at: {x: [10, 20, 40], scheduler.sf: [0.5]}, along: x, stat: max, expect: above, than: -0.01}
 `
 
-// Folds along an axis, by hand. B = 100 at every point; A (the scheduler
-// with its own axis sf, at 0.5) at x = 10, 20, 40 is 90, 80, 70 (rep 0),
-// 95, 80, 65 (rep 1) and 90, 85, 80 (rep 2), so A/B − 1 is −0.1, −0.2,
-// −0.3; −0.05, −0.2, −0.35; −0.1, −0.15, −0.2. Slopes against positions
-// 0, 1, 2: −0.1, −0.15, −0.05 (mean −0.1, s = 0.05, half-width
-// 4.3027·0.05/√3 = 0.12421: inconclusive, ≈ 3·(0.12421/0.1)² = 4.63 → 5
-// replications). Spans −0.2, −0.3, −0.1 (mean −0.2, half-width 0.24841:
-// inconclusive). Means −0.2, −0.2, −0.15 (mean −0.18333, in the band:
-// holds). Minima −0.3, −0.35, −0.2 (mean −0.28333, s = 0.07638, half-width
-// 0.18974; −0.28333 + 0.18974 = −0.0936 < −0.05: holds). Maxima −0.1, −0.05, −0.1
-// (mean −0.08333 ± 0.07171, entirely below −0.01: does not hold). A's
-// records at sf 1.0 (A = 1000) must not be picked; B's cells lack sf (the
-// axis is A's own) and are matched at every sf.
+// Folds along an axis, by hand (α = 0.05, one look; df = 2, so F(t) = 1/2
+// + t/(2√(2 + t²)) and t(0.95, 2) = 2.919986). B = 100 at every point; A
+// (the scheduler with its own axis sf, at 0.5) at x = 10, 20, 40 is 90,
+// 80, 70 (rep 0), 95, 80, 65 (rep 1) and 90, 85, 80 (rep 2), so A/B − 1 is
+// −0.1, −0.2, −0.3; −0.05, −0.2, −0.35; −0.1, −0.15, −0.2.
+//
+//   - Slopes against positions 0, 1, 2: −0.1, −0.15, −0.05 (mean −0.1,
+//     s/√3 = 0.028868, t = −3.464, p = F(−3.464) = 0.0371 ≤ 0.05: holds;
+//     90% half-width 2.919986·0.028868 = 0.08429).
+//   - Spans −0.2, −0.3, −0.1: mean −0.2, s/√3 = 0.05774, p = 0.0371: holds.
+//   - Means −0.2, −0.2, −0.15: mean −0.18333, s/√3 = 0.016667, inside the
+//     band [−0.25, −0.15] but not decided so: the upper one-sided test has
+//     t = −2, p = F(−2) = 0.0918 > 0.05 (TOST), and the band's outside has
+//     p = 1: inconclusive, 7 replications at 80% power.
+//   - Minima −0.3, −0.35, −0.2: mean −0.28333, s/√3 = 0.044096, t =
+//     −5.2915 against −0.05, p = 0.0170: holds.
+//   - Maxima −0.1, −0.05, −0.1: mean −0.08333 against "above −0.01": the
+//     opposite has t = −4.4, p = 1/2 − 4.4/(2√21.36) = 0.0240, below 0.05
+//     alone; but the claim has four points and Holm needs the smallest p
+//     ≤ 0.05/4 = 0.0125: inconclusive, and so is the claim (the old rule,
+//     one 95% interval off its side at any point, called it "does not
+//     hold").
+//
+// A's records at sf 1.0 (A = 1000) must not be picked; B's cells lack sf
+// (the axis is A's own) and are matched at every sf.
 func TestAlongByHand(t *testing.T) {
 	f, err := Parse([]byte(alongFile), "t.yaml")
 	if err != nil {
@@ -70,35 +82,37 @@ func TestAlongByHand(t *testing.T) {
 		t.Fatalf("slope: %d points, want 1: %+v", len(slope), slope)
 	}
 	s := slope[0]
-	if math.Abs(s.Mean+0.1) > 1e-12 || math.Abs(s.Half-0.12421) > 1e-4 || s.Verdict != Inconclusive || s.Need != 5 {
-		t.Errorf("slope: %+v, want −0.1 ± 0.1242, inconclusive, 5 reps", s)
+	if math.Abs(s.Mean+0.1) > 1e-12 || math.Abs(s.Half-0.08429) > 1e-4 || math.Abs(s.PClaim-0.03709) > 1e-4 || s.Verdict != Holds {
+		t.Errorf("slope: %+v, want −0.1 ± 0.0843, p 0.0371, holds", s)
 	}
 	if s.Label != "scheduler.sf=0.5, slope along x" {
 		t.Errorf("slope label %q", s.Label)
 	}
 	want := []struct {
-		mean, half float64
-		verdict    string
+		mean, half, pclaim, popp float64
+		verdict                  string
+		need                     int
 	}{
-		{-0.2, 0.24841, Inconclusive},
-		{-0.183333, math.NaN(), Holds},
-		{-0.283333, 0.18974, Holds},
-		{-0.083333, 0.07171, DoesNotHold},
+		{-0.2, 0.16859, 0.03709, 0.96291, Holds, 0},
+		{-0.183333, 0.04867, 0.09175, 1, Inconclusive, 7},
+		{-0.283333, 0.12876, 0.01695, 0.98305, Holds, 0},
+		{-0.083333, 0.04867, 0.97602, 0.02398, Inconclusive, 5},
 	}
 	for i, w := range want {
 		pt := rs[1].Checks[i].Points[0]
-		if math.Abs(pt.Mean-w.mean) > 1e-5 || (!math.IsNaN(w.half) && math.Abs(pt.Half-w.half) > 1e-4) || pt.Verdict != w.verdict {
-			t.Errorf("%s: %+v, want %.5f ± %.5f, %s", rs[1].Checks[i].Check.Label, pt, w.mean, w.half, w.verdict)
+		if math.Abs(pt.Mean-w.mean) > 1e-5 || math.Abs(pt.Half-w.half) > 1e-4 || math.Abs(pt.PClaim-w.pclaim) > 1e-4 ||
+			math.Abs(pt.POpp-w.popp) > 1e-4 || pt.Verdict != w.verdict || pt.Need != w.need {
+			t.Errorf("%s: %+v, want %.5f ± %.5f, p %.5f / %.5f, %s, need %d", rs[1].Checks[i].Check.Label, pt, w.mean, w.half, w.pclaim, w.popp, w.verdict, w.need)
 		}
 	}
-	if rs[1].Verdict != DoesNotHold {
-		t.Errorf("folds: %s, want does not hold (max)", rs[1].Verdict)
+	if rs[1].Verdict != Inconclusive {
+		t.Errorf("folds: %s, want inconclusive (Holm over four points)", rs[1].Verdict)
 	}
 	var b bytes.Buffer
 	if err := WriteMarkdown(&b, rs); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"| cause (where it does not hold) |", "sf=0.5, slope along x: -10.0% ± 12.4 (≈5 reps)", "| **inconclusive** | the gain shrinks here because of something documented |"} {
+	for _, w := range []string{"| cause (where it does not hold) |", "sf=0.5, slope along x: -10.0% ± 8.4", "| **holds** | the gain shrinks here because of something documented |", "max along x: -8.3% ± 4.9 (≈5 reps)"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("table lacks %q:\n%s", w, b.String())
 		}

@@ -60,12 +60,17 @@ claims:
     expect: above
 `
 
-// Verdicts by hand. At x = 1, A − B = 5, 6, 7 (mode p) and, for claim r,
-// A/B − 1 = 1, 1, 1 in mode p and 0.2, 0.2, 0.2 in mode q; at x = 2,
-// A − B = −1, 1, 3 (mean 1, s = 2; t(0.975, 2) = 4.3027, half-width
-// 4.3027·2/√3 = 4.968: inconclusive, ≈ 3·4.968² = 74.05 → 75 replications).
-// C's u = 0.85, 0.86, 0.87: mean 0.86, half-width 4.3027·0.01/√3 = 0.0248,
-// below 0.9.
+// Verdicts by hand (α = 0.05, one look; with df = 2, F(t) = 1/2 +
+// t/(2√(2 + t²)) and t(0.95, 2) = 2.919986). At x = 1, A − B = 5, 6, 7
+// (mode p) and, for claim r, A/B − 1 = 1, 1, 1 in mode p and 0.2, 0.2, 0.2
+// in mode q; at x = 2, A − B = −1, 1, 3: mean 1, s = 2, s/√3 = 1.1547,
+// half-width 2.919986·1.1547 = 3.3717; "below" has p = F(0.866) = 0.761
+// and its opposite p = 0.239 > 0.05: inconclusive. To decide the opposite
+// (the mean is 1 above 0, s = 2) at 80% power: (t(0.95, n−1) + t(0.80,
+// n−1))·2/√n ≤ 1 first at n = 27 (n = 26: (1.7081 + 0.8562)·2/5.099 =
+// 1.0058; n = 27: (1.7056 + 0.8557)·2/5.196 = 0.9859). C's u = 0.85, 0.86,
+// 0.87: mean 0.86, s/√3 = 0.005774, half-width 0.01686; the opposite of
+// "above 0.9" has p = F(−6.928) = 0.5 − 6.928/14.142 = 0.0101 ≤ 0.05.
 func TestEvaluateByHand(t *testing.T) {
 	f, err := Parse([]byte(file), "t.yaml")
 	if err != nil {
@@ -101,8 +106,9 @@ func TestEvaluateByHand(t *testing.T) {
 	if d[0].Verdict != NoData || !strings.Contains(d[0].Note, "matches 2 records") {
 		t.Errorf("d at x=1: %+v, want an ambiguous selector", d[0])
 	}
-	if math.Abs(d[1].Mean-1) > 1e-12 || math.Abs(d[1].Half-4.9683) > 1e-3 || d[1].Verdict != Inconclusive || d[1].Need != 75 {
-		t.Errorf("d at x=2: %+v, want mean 1, half 4.968, inconclusive, 75 reps", d[1])
+	if math.Abs(d[1].Mean-1) > 1e-12 || math.Abs(d[1].Half-3.3717) > 1e-3 || d[1].Verdict != Inconclusive || d[1].Need != 27 ||
+		math.Abs(d[1].PClaim-0.7611) > 1e-3 || math.Abs(d[1].POpp-0.2389) > 1e-3 {
+		t.Errorf("d at x=2: %+v, want mean 1, half 3.372, p 0.761 / 0.239, inconclusive, 27 reps", d[1])
 	}
 	if r := got["rp"]; r.Verdict != Holds || r.Checks[0].Points[0].Mean != 1 || r.Checks[0].Points[0].Half != 0 {
 		t.Errorf("r, mode p: %+v", r.Checks[0].Points[0])
@@ -111,8 +117,8 @@ func TestEvaluateByHand(t *testing.T) {
 		t.Errorf("r, mode q: %+v (0.2 < 0.5 with no spread: does not hold)", r.Checks[0].Points[0])
 	}
 	v := got["v"].Checks[0].Points[0]
-	if math.Abs(v.Mean-0.86) > 1e-12 || math.Abs(v.Half-0.02484) > 1e-4 || v.Verdict != DoesNotHold {
-		t.Errorf("v: %+v, want 0.86 ± 0.0248, does not hold", v)
+	if math.Abs(v.Mean-0.86) > 1e-12 || math.Abs(v.Half-0.01686) > 1e-4 || math.Abs(v.POpp-0.0101) > 1e-4 || v.Verdict != DoesNotHold {
+		t.Errorf("v: %+v, want 0.86 ± 0.0169, p 0.0101, does not hold", v)
 	}
 	if n := got["n"]; n.Verdict != NoData {
 		t.Errorf("n: %s, want no data", n.Verdict)
@@ -121,7 +127,7 @@ func TestEvaluateByHand(t *testing.T) {
 	if err := WriteMarkdown(&b, rs); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| reading |", "| r |  | A about twice B | q | +20.0% ± 0.0 ✗ | **does not hold** |", "no record matches a = map[scheduler:nobody]", "x=2: 1 ± 4.97 (≈75 reps)", "0.86 ± 0.0248 ✗"} {
+	for _, want := range []string{"| reading |", "| r |  | A about twice B | mode=q | +20.0% ± 0.0 ✗ | 3 | **does not hold** |", "no record matches a = map[scheduler:nobody]", "x=2: 1 ± 3.37 (≈27 reps)", "0.86 ± 0.0169 ✗"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
@@ -129,15 +135,18 @@ func TestEvaluateByHand(t *testing.T) {
 }
 
 // A well-defined comparison holds when the interval lies on the claimed
-// side: A − B = 5, 6, 7 (mean 6, half-width 2.48) is above 0 and not below.
+// side: A − B = 5, 6, 7 (mean 6, s/√3 = 0.57735, 90% half-width
+// 2.919986·0.57735 = 1.686) is above 0; "below" does not hold: its
+// opposite has p = 1/2 − 10.392/(2√110) = 0.00457.
 func TestJudgeSides(t *testing.T) {
 	for _, c := range []struct {
 		expect string
 		want   string
 	}{{"above", Holds}, {"below", DoesNotHold}} {
-		pt := Point{Samples: []float64{5, 6, 7}}
-		judge(&pt, Check{Expect: c.expect})
-		if pt.Verdict != c.want || math.Abs(pt.Half-2.4842) > 1e-3 {
+		r := Result{Alpha: 0.05, Looks: 1, Checks: []CheckResult{{Check: Check{Expect: c.expect}, Points: []Point{{Samples: []float64{5, 6, 7}}}}}}
+		decide(&r, DefaultRule)
+		pt := r.Checks[0].Points[0]
+		if pt.Verdict != c.want || r.Verdict != c.want || math.Abs(pt.Half-1.6859) > 1e-3 {
 			t.Errorf("%s: %+v, want %s", c.expect, pt, c.want)
 		}
 	}

@@ -2,7 +2,6 @@ package claims
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -19,8 +18,42 @@ const (
 	NoData       = "no data"
 )
 
-// Level is the confidence level of the intervals.
-const Level = 0.95
+// Rule holds the settings of the verdict rule (see the package doc).
+type Rule struct {
+	// Alpha is the error level of a claim's verdict: the probability of a
+	// false "holds" and, separately, of a false "does not hold" (default
+	// 0.05).
+	Alpha float64
+	// Beta is 1 − the power Need aims for (default 0.2: 80%).
+	Beta float64
+	// Looks gives, per experiment, how many times its results may be
+	// judged while replications are added (the sequential design; 1 when
+	// absent). A claim's tests run at Alpha divided by the largest number
+	// of looks among the experiments it reads.
+	Looks map[string]int
+}
+
+// DefaultRule is the rule for a single look at every experiment.
+var DefaultRule = Rule{Alpha: 0.05, Beta: 0.2}
+
+func (r Rule) withDefaults() Rule {
+	if r.Alpha <= 0 || r.Alpha >= 1 {
+		r.Alpha = DefaultRule.Alpha
+	}
+	if r.Beta <= 0 || r.Beta >= 1 {
+		r.Beta = DefaultRule.Beta
+	}
+	return r
+}
+
+// looks returns the number of looks a claim's tests share α among.
+func (r Rule) looks(c *Claim) int {
+	n := 1
+	for _, k := range c.checks() {
+		n = max(n, r.Looks[k.Experiment])
+	}
+	return n
+}
 
 // Records are results by experiment name.
 type Records map[string][]*results.Record
@@ -39,14 +72,29 @@ type Point struct {
 	Label string
 	// Samples are the per-replication values (A − B, A/B − 1 or A).
 	Samples []float64
-	// Mean and Half are their mean and the confidence half-width.
+	// Mean and Half are their mean and the half-width of the two-sided
+	// interval at level 1 − 2α′ (α′ the claim's per-look level): the
+	// interval whose position against the claimed side or band is the
+	// point's test.
 	Mean, Half float64
-	Verdict    string
-	// Need estimates the replications an inconclusive point would need at
-	// the observed spread (0: unknown).
+	// SD is the samples' standard deviation.
+	SD float64
+	// PClaim is the p-value of the claim's side at this point (one-sided t
+	// above or below Than; two one-sided tests inside the band) and POpp
+	// that of the opposite (one-sided t on the other side; outside the
+	// band).
+	PClaim, POpp float64
+	Verdict      string
+	// Need estimates the replications an inconclusive point would need to
+	// be decided at the observed mean and spread with 80% power (0:
+	// unknown: the mean sits on the boundary).
 	Need int
 	// Note explains a point without data.
 	Note string
+
+	// grid lists the grid points whose records the point reads (one, or
+	// one per value along the check's axis).
+	grid [][]experiments.Param
 }
 
 // CheckResult is one check's points and verdict.
@@ -62,23 +110,41 @@ type Result struct {
 	Split   []experiments.Param // the split parameters' values (nil: none)
 	Checks  []CheckResult
 	Verdict string
+	// Alpha is the per-look level its tests ran at (Rule.Alpha / looks)
+	// and Looks the number of looks.
+	Alpha float64
+	Looks int
+	// MinReps and MaxReps are the fewest and the most replications behind
+	// any of its points.
+	MinReps, MaxReps int
+	// Default is true when Split is the default reading (every declared
+	// reading at its default, or no split); LeastFavourable when a split
+	// value is the reading the file names least favourable to the paper.
+	Default, LeastFavourable bool
+	// Declared is true when a split parameter is one of the file's
+	// declared readings.
+	Declared bool
 }
 
-// Evaluate judges every claim of f against recs: per split combination
-// found in the records, every check at every point, paired by replication.
-func Evaluate(f *File, recs Records) []Result {
+// Evaluate judges every claim of f against recs under DefaultRule.
+func Evaluate(f *File, recs Records) []Result { return EvaluateRule(f, recs, DefaultRule) }
+
+// EvaluateRule judges every claim of f against recs: per split combination
+// found in the records, every check at every point, paired by
+// replication, and the claim's verdict from all its points under rule.
+func EvaluateRule(f *File, recs Records, rule Rule) []Result {
+	rule = rule.withDefaults()
 	var out []Result
 	for i := range f.Claims {
 		c := &f.Claims[i]
 		for _, split := range splitValues(c, recs) {
-			r := Result{Claim: c, Split: split}
-			var vs []string
+			r := Result{Claim: c, Split: split, Looks: rule.looks(c)}
+			r.Default, r.LeastFavourable, r.Declared = f.readingKind(split)
+			r.Alpha = rule.Alpha / float64(r.Looks)
 			for _, k := range c.checks() {
-				cr := evalCheck(k, split, recs[k.Experiment])
-				r.Checks = append(r.Checks, cr)
-				vs = append(vs, cr.Verdict)
+				r.Checks = append(r.Checks, collectCheck(k, split, recs[k.Experiment]))
 			}
-			r.Verdict = combine(vs)
+			decide(&r, rule)
 			out = append(out, r)
 		}
 	}
@@ -219,22 +285,20 @@ func sideValues(recs []*results.Record, sel map[string]any, metric string, fixed
 	return vals, ""
 }
 
-func evalCheck(k Check, split []experiments.Param, recs []*results.Record) CheckResult {
+// collectCheck gathers a check's points and their per-replication
+// samples; decide judges them.
+func collectCheck(k Check, split []experiments.Param, recs []*results.Record) CheckResult {
 	cr := CheckResult{Check: k}
-	var vs []string
 	if k.Along == "" {
 		for _, pt := range points(k) {
-			p := Point{Label: label(pt)}
+			p := Point{Label: label(pt), grid: [][]experiments.Param{pt}}
 			var vals map[int]float64
 			vals, p.Note = pointValues(k, pt, split, recs)
 			for _, rep := range sortedReps(vals) {
 				p.Samples = append(p.Samples, vals[rep])
 			}
-			judge(&p, k)
-			vs = append(vs, p.Verdict)
 			cr.Points = append(cr.Points, p)
 		}
-		cr.Verdict = combine(vs)
 		return cr
 	}
 	// Fold the points along k.Along, per replication, at every point of
@@ -255,6 +319,7 @@ func evalCheck(k Check, split []experiments.Param, recs []*results.Record) Check
 		var series []map[int]float64
 		for _, v := range k.At[k.Along] {
 			at := append(slices.Clone(pt), experiments.Param{Name: k.Along, Value: v})
+			p.grid = append(p.grid, at)
 			vals, note := pointValues(k, at, split, recs)
 			if note != "" {
 				p.Note = label(at[len(at)-1:]) + ": " + note
@@ -276,11 +341,8 @@ func evalCheck(k Check, split []experiments.Param, recs []*results.Record) Check
 				}
 			}
 		}
-		judge(&p, k)
-		vs = append(vs, p.Verdict)
 		cr.Points = append(cr.Points, p)
 	}
-	cr.Verdict = combine(vs)
 	return cr
 }
 
@@ -369,56 +431,6 @@ func label(ps []experiments.Param) string {
 	return strings.Join(parts, ", ")
 }
 
-// judge sets a point's statistics and verdict (see the package doc).
-func judge(p *Point, k Check) {
-	n := len(p.Samples)
-	if n == 0 {
-		p.Verdict = NoData
-		if p.Note == "" {
-			p.Note = "no paired records"
-		}
-		return
-	}
-	s := results.MeanCI(p.Samples, Level)
-	p.Mean, p.Half = s.Mean, s.HalfWidth
-	if n < 2 || math.IsNaN(p.Half) {
-		p.Verdict = Inconclusive
-		return
-	}
-	m, h := p.Mean, p.Half
-	switch k.Expect {
-	case "within":
-		lo, hi := k.Band[0], k.Band[1]
-		switch {
-		case m >= lo && m <= hi:
-			p.Verdict = Holds
-		case m+h < lo || m-h > hi:
-			p.Verdict = DoesNotHold
-		default:
-			p.Verdict = Inconclusive
-		}
-		return
-	}
-	sign := 1.0
-	if k.Expect == "below" {
-		sign = -1
-	}
-	d := sign * (m - k.Than)
-	switch {
-	case d-h > 0:
-		p.Verdict = Holds
-	case d+h < 0:
-		p.Verdict = DoesNotHold
-	default:
-		p.Verdict = Inconclusive
-		if d != 0 {
-			p.Need = int(math.Ceil(float64(n) * (h / d) * (h / d)))
-		}
-	}
-}
-
-// combine folds verdicts that must all hold: any "does not hold" decides,
-// then missing data, then any inconclusive one.
 func combine(vs []string) string {
 	switch {
 	case slices.Contains(vs, DoesNotHold):

@@ -24,6 +24,12 @@ type File struct {
 	Specs []Spec `yaml:"specs"`
 	// Claims are the paper's claims.
 	Claims []Claim `yaml:"claims"`
+	// Readings are the places where the paper admits more than one
+	// reading, each a cell parameter whose values the claims that depend
+	// on it are split by (Claim.Split): the report judges them side by
+	// side and names the default and the reading least favourable to the
+	// paper.
+	Readings []Reading `yaml:"readings"`
 
 	// Path is where the file was read from (not in the YAML).
 	Path string `yaml:"-"`
@@ -36,6 +42,35 @@ type Spec struct {
 	// Quick lists the edits `schedfarm reproduce --quick` makes to the spec:
 	// fewer jobs and replications, the same structure.
 	Quick []Edit `yaml:"quick"`
+	// Replications is the sequential design: the replications of the first
+	// look (default: the spec's own) and the cap that undecided points may
+	// reach (default: no more than the first look).
+	Replications *Replications `yaml:"replications"`
+}
+
+// Replications bounds a spec's replications in the sequential design.
+type Replications struct {
+	Min int `yaml:"min"`
+	Max int `yaml:"max"`
+}
+
+// Reading is one place where the paper admits several readings.
+type Reading struct {
+	// Param is the cell parameter that selects the reading (a spec axis),
+	// e.g. workload.cpu_unknown or scheduler.deadlines.
+	Param string `yaml:"param"`
+	// Paper quotes the paper's words that leave it open, with the section.
+	Paper string `yaml:"paper"`
+	// Values describes each value of the parameter.
+	Values map[string]string `yaml:"values"`
+	// Default is the value the family uses when a spec does not choose,
+	// and WhyDefault why.
+	Default    string `yaml:"default"`
+	WhyDefault string `yaml:"why_default"`
+	// LeastFavourable is the value least favourable to the paper's claims
+	// ("" when none is), and Why says how that is known.
+	LeastFavourable    string `yaml:"least_favourable"`
+	WhyLeastFavourable string `yaml:"why_least_favourable"`
 }
 
 // Edit replaces one value of a spec: Set is a dotted path into the YAML
@@ -64,9 +99,13 @@ type Claim struct {
 	// Cause is the documented cause where the claim does not hold (or
 	// holds only in part), written after the results: the report shows it
 	// beside the verdict.
-	Cause  string `yaml:"cause"`
-	Check  `yaml:",inline"`
-	Checks []Check `yaml:"checks"`
+	Cause string `yaml:"cause"`
+	// SelfCheck marks a check of our own (a calibration or sanity check of
+	// the reproduction), not a claim of the paper: the report lists it in
+	// its own section and does not count it among the paper's claims.
+	SelfCheck bool `yaml:"self_check"`
+	Check     `yaml:",inline"`
+	Checks    []Check `yaml:"checks"`
 }
 
 // Check is one comparison.
@@ -161,6 +200,50 @@ func Parse(data []byte, path string) (*File, error) {
 			}
 		}
 	}
+	for i, s := range f.Specs {
+		if r := s.Replications; r != nil {
+			line := lineOf(seqOf(&root, "specs"), i)
+			field := fmt.Sprintf("specs[%d].replications", i)
+			if r.Min != 0 && r.Min < 2 {
+				bad(line, field+".min", "%d; accepted: at least 2 (a test needs two replications), or 0 for the spec's own", r.Min)
+			}
+			if r.Max != 0 && r.Max < max(r.Min, 2) {
+				bad(line, field+".max", "%d; accepted: at least min and 2, or 0 for no more than the first look", r.Max)
+			}
+		}
+	}
+	readings := map[string]bool{}
+	for i, r := range f.Readings {
+		line := lineOf(seqOf(&root, "readings"), i)
+		field := fmt.Sprintf("readings[%d]", i)
+		switch {
+		case r.Param == "":
+			bad(line, field+".param", "required; accepted: the cell parameter that selects the reading")
+		case readings[r.Param]:
+			bad(line, field+".param", "%q repeats an earlier reading; accepted: one entry per parameter", r.Param)
+		}
+		readings[r.Param] = true
+		if r.Paper == "" {
+			bad(line, field+".paper", "required; accepted: the paper's words that leave it open, with the section")
+		}
+		if len(r.Values) < 2 {
+			bad(line, field+".values", "%d values; accepted: at least two readings, value: description", len(r.Values))
+		}
+		if _, ok := r.Values[r.Default]; !ok {
+			bad(line, field+".default", "%q; accepted: one of the values", r.Default)
+		}
+		if r.WhyDefault == "" {
+			bad(line, field+".why_default", "required; accepted: why the family uses the default")
+		}
+		if r.LeastFavourable != "" {
+			if _, ok := r.Values[r.LeastFavourable]; !ok {
+				bad(line, field+".least_favourable", "%q; accepted: one of the values, or empty", r.LeastFavourable)
+			}
+			if r.WhyLeastFavourable == "" {
+				bad(line, field+".why_least_favourable", "required with least_favourable; accepted: how it is known")
+			}
+		}
+	}
 	ids := map[string]bool{}
 	for i := range f.Claims {
 		c := &f.Claims[i]
@@ -200,7 +283,7 @@ type fieldErr struct{ field, msg string }
 var (
 	kinds   = []string{"diff", "ratio", "value"}
 	expects = []string{"above", "below", "within"}
-	stats   = []string{"slope", "span", "mean", "min", "max"}
+	folds   = []string{"slope", "span", "mean", "min", "max"}
 )
 
 func (k Check) validate() []fieldErr {
@@ -245,8 +328,8 @@ func (k Check) validate() []fieldErr {
 		if !ok {
 			bad("along", "%q is not a parameter of at; accepted: one of at's parameters", k.Along)
 		}
-		if !slices.Contains(stats, k.Stat) {
-			bad("stat", "%q; accepted with along: %s", k.Stat, strings.Join(stats, ", "))
+		if !slices.Contains(folds, k.Stat) {
+			bad("stat", "%q; accepted with along: %s", k.Stat, strings.Join(folds, ", "))
 		} else if ok && (k.Stat == "slope" || k.Stat == "span") && len(vs) < 2 {
 			bad("at."+k.Along, "%d value for stat %s; accepted: at least 2", len(vs), k.Stat)
 		}

@@ -11,8 +11,9 @@ import (
 
 // WriteMarkdown writes the verdicts as a Markdown table: one row per claim
 // and split combination, with each check's paired differences per point
-// (mean ± 95% half-width over the replications; ✗ marks a point on the
-// wrong side, "(≈N reps)" what an inconclusive point would need).
+// (mean ± the half-width of the interval the decision reads, at level
+// 1 − 2α′; ✗ marks a point decided on the other side, "(≈N reps)" what an
+// undecided point would need) and the replications behind them.
 func WriteMarkdown(w io.Writer, rs []Result) error {
 	split, cause := false, false
 	for _, r := range rs {
@@ -23,7 +24,7 @@ func WriteMarkdown(w io.Writer, rs []Result) error {
 	if split {
 		head = append(head, "reading")
 	}
-	head = append(head, "ours: mean ± 95% CI per point", "verdict")
+	head = append(head, "ours: mean ± interval per point", "replications", "verdict")
 	if cause {
 		head = append(head, "cause (where it does not hold)")
 	}
@@ -39,9 +40,9 @@ func WriteMarkdown(w io.Writer, rs []Result) error {
 		}
 		cols := []string{c.ID, c.Figure, cell(says)}
 		if split {
-			cols = append(cols, cell(readingOf(r.Split)))
+			cols = append(cols, cell(readingCell(r)))
 		}
-		cols = append(cols, cell(ours(r)), "**"+r.Verdict+"**")
+		cols = append(cols, cell(ours(r)), reps(r), "**"+r.Verdict+"**")
 		if cause {
 			cols = append(cols, cell(c.Cause))
 		}
@@ -50,6 +51,38 @@ func WriteMarkdown(w io.Writer, rs []Result) error {
 		}
 	}
 	return nil
+}
+
+// readingCell names a result's reading and marks the default and the one
+// least favourable to the paper.
+func readingCell(r Result) string {
+	s := ReadingLabel(r.Split)
+	var marks []string
+	if r.Default && r.Declared {
+		marks = append(marks, "default")
+	}
+	if r.LeastFavourable {
+		marks = append(marks, "least favourable to the paper")
+	}
+	if len(marks) > 0 {
+		s += " (" + strings.Join(marks, "; ") + ")"
+	}
+	return s
+}
+
+// reps renders the replications behind a result's points and the looks.
+func reps(r Result) string {
+	if r.MaxReps == 0 {
+		return "—"
+	}
+	s := fmt.Sprint(r.MaxReps)
+	if r.MinReps != r.MaxReps {
+		s = fmt.Sprintf("%d–%d", r.MinReps, r.MaxReps)
+	}
+	if r.Looks > 1 {
+		s += fmt.Sprintf(" (α′ = %.3g)", r.Alpha)
+	}
+	return s
 }
 
 func readingOf(ps []experiments.Param) string {
@@ -130,3 +163,83 @@ func num(x float64) string {
 
 // cell escapes a table cell.
 func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// WriteReadingTable writes, for the claims judged under more than one
+// reading, their verdicts side by side: a row per claim, a column per
+// reading (the default first). It writes nothing when no claim is split.
+func WriteReadingTable(w io.Writer, v Verdicts) error {
+	var cols []string
+	seen := map[string]bool{}
+	var split []ClaimVerdict
+	for _, c := range v.Claims {
+		if len(c.Readings) < 2 {
+			continue
+		}
+		split = append(split, c)
+		for _, r := range c.Readings {
+			if !seen[r.Reading] {
+				seen[r.Reading] = true
+				cols = append(cols, r.Reading)
+			}
+		}
+	}
+	if len(split) == 0 {
+		return nil
+	}
+	def := map[string]bool{}
+	least := map[string]bool{}
+	for _, c := range split {
+		for _, r := range c.Readings {
+			def[r.Reading] = def[r.Reading] || r.Default
+			least[r.Reading] = least[r.Reading] || r.LeastFavourable
+		}
+	}
+	sortDefaultFirst(cols, def)
+	head := []string{"claim"}
+	for _, c := range cols {
+		h := c
+		if def[c] {
+			h += " (default)"
+		}
+		if least[c] {
+			h += " (least favourable to the paper)"
+		}
+		head = append(head, cell(h))
+	}
+	if _, err := fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head))); err != nil {
+		return err
+	}
+	for _, c := range split {
+		row := []string{c.ID}
+		for _, col := range cols {
+			v := "—"
+			for _, r := range c.Readings {
+				if r.Reading == col {
+					v = r.Verdict
+				}
+			}
+			row = append(row, v)
+		}
+		if _, err := fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sortDefaultFirst orders reading columns: default readings first, then
+// the others, each group in the order found.
+func sortDefaultFirst(cols []string, def map[string]bool) {
+	out := make([]string, 0, len(cols))
+	for _, c := range cols {
+		if def[c] {
+			out = append(out, c)
+		}
+	}
+	for _, c := range cols {
+		if !def[c] {
+			out = append(out, c)
+		}
+	}
+	copy(cols, out)
+}

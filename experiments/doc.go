@@ -33,6 +33,9 @@
 //	zip:                            # optional: axes that advance together
 //	  - [workload.load, platform.procs]
 //	replications: 5                 # default 1
+//	more_replications:              # optional: more replications for some cells
+//	  - where: {workload.load: 0.9, scheduler: easy}   # scheduler and full parameter names
+//	    replications: 12            # replication indices 5…11 added there (PointReplications)
 //	seed: 42                        # base seed, default 0
 //	metrics: [wait_mean, bsld_mean] # columns to keep; default all
 //	output: load-sweep.parquet      # default <name>.parquet

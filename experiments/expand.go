@@ -95,13 +95,23 @@ func (s *Spec) dimensions() []dimension {
 }
 
 // countCells returns an upper bound on the number of cells (exact unless
-// scheduler-scoped axes collapse points for other schedulers).
+// scheduler-scoped axes collapse points for other schedulers); with
+// more_replications it is the replications' count of the spec's cells, at
+// most the cells of one replication times the most replications.
 func (s *Spec) countCells() float64 {
-	n := float64(len(s.Schedulers)) * float64(s.Replications)
+	n := float64(len(s.Schedulers))
 	for _, d := range s.dimensions() {
 		n *= float64(d.n)
 	}
-	return n
+	if len(s.MoreReplications) == 0 || n*float64(s.maxReplications()) <= MaxCells {
+		return n * float64(s.maxReplications())
+	}
+	if n*float64(s.Replications) > MaxCells {
+		return n * float64(s.Replications)
+	}
+	total := 0.0
+	s.eachCell(func(sched string, vals map[string]any) { total += float64(s.replicationsOf(sched, vals)) })
+	return total
 }
 
 // Cells expands the spec into its cells in a deterministic order:
@@ -123,7 +133,8 @@ func (s *Spec) Cells() []Cell {
 	}
 	var cells []Cell
 	idx := make([]int, len(dims))
-	for rep := 0; rep < s.Replications; rep++ {
+	reps := s.maxReplications()
+	for rep := 0; rep < reps; rep++ {
 		seen := make([]map[string]bool, len(s.Schedulers))
 		for i := range seen {
 			seen[i] = map[string]bool{}
@@ -165,6 +176,9 @@ func (s *Spec) Cells() []Cell {
 					continue
 				}
 				seen[ei][key] = true
+				if rep >= s.Replications && rep >= s.replicationsOf(e.Name, vals) {
+					continue
+				}
 				cells = append(cells, Cell{
 					Experiment:  s.Name,
 					ID:          CellID(s.Name, s.Seed, pluginIDName(e.Name, e.Plugin), params, rep),

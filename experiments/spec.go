@@ -38,6 +38,9 @@ type Spec struct {
 	Zip [][]string
 	// Replications is the number of replications per grid point (≥ 1).
 	Replications int
+	// MoreReplications gives some cells more replications than
+	// Replications (the points a sequential design still has to decide).
+	MoreReplications []PointReplications
 	// Seed is the base seed; it enters every cell seed and ID.
 	Seed uint64
 	// Metrics lists the metric names to keep; empty keeps all.
@@ -130,6 +133,7 @@ type rawSpec struct {
 	Axes         []rawAxis      `yaml:"axes"`
 	Zip          [][]string     `yaml:"zip"`
 	Replications *int           `yaml:"replications"`
+	MoreReplications []rawMore  `yaml:"more_replications"`
 	Seed         uint64         `yaml:"seed"`
 	Metrics      []string       `yaml:"metrics"`
 	Output       string         `yaml:"output"`
@@ -154,6 +158,11 @@ type rawWorkload struct {
 	// define (family.SpecChecker, e.g. cpu_usage), by short name; any
 	// other is an unknown field (unknownWorkloadFields).
 	Family map[string]any `yaml:",inline"`
+}
+
+type rawMore struct {
+	Where        map[string]any `yaml:"where"`
+	Replications int            `yaml:"replications"`
 }
 
 type rawAxis struct {
@@ -184,6 +193,7 @@ var sectionTypes = map[string]reflect.Type{
 	"experiments.rawAxis":      reflect.TypeOf(rawAxis{}),
 	"experiments.rawRange":     reflect.TypeOf(rawRange{}),
 	"experiments.rawScheduler": reflect.TypeOf(rawScheduler{}),
+	"experiments.rawMore":      reflect.TypeOf(rawMore{}),
 }
 
 // FieldError is one problem with one field of a spec.

@@ -337,7 +337,7 @@ name: e
 workload: {trace: testdata/tiny.swf}
 schedulers: [fcfs]
 replication: 3
-`, []string{`line 5: replication: unknown field; accepted: axes, jobs_output, metrics, name, output, platform, replications, schedulers, seed, workload, zip`}},
+`, []string{`line 5: replication: unknown field; accepted: axes, jobs_output, metrics, more_replications, name, output, platform, replications, schedulers, seed, workload, zip`}},
 		{"zip length mismatch", `
 name: e
 workload: {trace: testdata/tiny.swf}

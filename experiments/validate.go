@@ -171,6 +171,9 @@ func (v *validator) build(raw *rawSpec) *Spec {
 			v.errorf("replications", "must be >= 1, got %d", s.Replications)
 		}
 	}
+	s.base = base
+	s.axisInfo = axes
+	s.MoreReplications = v.moreReplications(raw.MoreReplications, s)
 	s.Seed = raw.Seed
 	s.Metrics = v.metrics(raw.Metrics, s.Workload.Output)
 
@@ -190,8 +193,6 @@ func (v *validator) build(raw *rawSpec) *Spec {
 		}
 	}
 
-	s.base = base
-	s.axisInfo = axes
 	if len(v.errs) == 0 {
 		if n := s.countCells(); n > MaxCells {
 			v.errorf("axes", "the grid has %.0f cells; accepted: at most %d", n, MaxCells)

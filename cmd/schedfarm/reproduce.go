@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedfarm/schedfarm/claims"
-	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/results"
 )
@@ -39,6 +37,8 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	var dataRoot string
 	registerDataRoot(fs, &dataRoot)
 	judgeOnly := fs.Bool("judge-only", false, "run nothing: judge the claims again from an earlier run's results in the output directory (after a claims file's causes or bands changed); the wall clocks reported are that run's, read from each spec's log")
+	maxReps := fs.Int("max-replications", 0, "cap on the replications undecided points may reach, for every spec (0: each claims file's specs[].replications.max; the first look only where it gives none)")
+	before := fs.String("before", "", "an earlier run's verdicts.json: the report adds a before → after table of the verdicts, each change attributed to the rule or to the results")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: schedfarm reproduce [--quick] [-o dir] [--workers N] [--nats URL] [paper…]")
 		fmt.Fprintln(stderr, "  paper: a claims file, or its name in "+claimsDir+" (e.g. seed002); default: every one there")
@@ -47,6 +47,18 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	pos, exit := farmParseArgs(fs, args, stdout)
 	if exit >= 0 {
 		return exit
+	}
+	if *maxReps < 0 || *maxReps == 1 {
+		fmt.Fprintf(stderr, "schedfarm reproduce: --max-replications %d; accepted: 0 (the claims files' caps) or at least 2\n", *maxReps)
+		return 2
+	}
+	var earlier []claims.Verdicts
+	if *before != "" {
+		var err error
+		if earlier, err = readVerdicts(*before); err != nil {
+			fmt.Fprintf(stderr, "schedfarm reproduce: --before: %v\n", err)
+			return 2
+		}
 	}
 	files, err := claimsFiles(pos)
 	if err != nil {
@@ -89,23 +101,12 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	var sections []paperSection
 	code := 0
+	opts := reproduceOpts{dir: dir, quick: *quick, judgeOnly: *judgeOnly, runFlags: runFlags, maxReps: *maxReps, stdout: stdout, stderr: stderr}
 	for _, f := range papers {
-		sec := paperSection{file: f, recs: claims.Records{}}
-		for _, sp := range f.Specs {
-			r, err := reproduceSpec(f, sp, dir, *quick, *judgeOnly, runFlags, stderr)
-			if err != nil {
-				fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
-				code = 1
-				continue
-			}
-			fmt.Fprintf(stdout, "%s: %d cells, %d failed, %s\n", r.name, r.cells, r.failed, r.wall.Round(time.Second))
-			if r.failed > 0 {
-				code = 1
-			}
-			sec.runs = append(sec.runs, r)
-			sec.recs.Add(r.recs)
+		sec, ok := reproducePaper(f, opts)
+		if !ok {
+			code = 1
 		}
-		sec.results = claims.Evaluate(f, sec.recs)
 		sections = append(sections, sec)
 	}
 	report := filepath.Join(dir, "REPRODUCTION.md")
@@ -119,16 +120,101 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	writeReproduction(&b, sections, *quick, *judgeOnly, wall, *workers, *natsURL != "")
+	var all []claims.Verdicts
+	for _, s := range sections {
+		all = append(all, s.verdicts)
+	}
+	writeReproduction(&b, sections, earlier, *quick, *judgeOnly, wall, *workers, *natsURL != "")
 	if err := os.WriteFile(report, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
 		return 1
 	}
-	for _, s := range sections {
-		fmt.Fprintf(stdout, "%s: %s\n", s.file.Paper, tally(s.results))
+	if err := writeVerdicts(filepath.Join(dir, verdictsFile), all); err != nil {
+		fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
+		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %s (%s)\n", report, time.Since(start).Round(time.Second))
+	for _, s := range sections {
+		fmt.Fprintf(stdout, "%s: %s\n", s.file.Paper, s.verdicts.Headline())
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s (%s)\n", report, verdictsFile, time.Since(start).Round(time.Second))
 	return code
+}
+
+// reproduceOpts are the settings every paper of a reproduce run shares.
+type reproduceOpts struct {
+	dir              string
+	quick, judgeOnly bool
+	runFlags         []string
+	maxReps          int
+	stdout, stderr   io.Writer
+}
+
+// reproducePaper runs a paper's specs, judges its claims and, while some
+// are undecided and their specs' schedules allow, runs the replications
+// their undecided points need and judges again. It reports false when a
+// spec could not run or had failed cells.
+func reproducePaper(f *claims.File, o reproduceOpts) (paperSection, bool) {
+	sec := paperSection{file: f, schedules: map[string]claims.Schedule{}}
+	ok := true
+	var plans []*specPlan
+	for _, sp := range f.Specs {
+		pl, err := planSpec(f, sp, o)
+		if err == nil {
+			err = pl.run(o)
+		}
+		if err != nil {
+			fmt.Fprintf(o.stderr, "schedfarm reproduce: %v\n", err)
+			ok = false
+			continue
+		}
+		plans = append(plans, pl)
+		sec.schedules[pl.name] = pl.sched
+	}
+	rule := claims.DefaultRule
+	rule.Looks = map[string]int{}
+	for name, s := range sec.schedules {
+		rule.Looks[name] = s.Looks()
+	}
+	judge := func() {
+		recs := claims.Records{}
+		for _, pl := range plans {
+			recs.Add(pl.recs)
+		}
+		sec.results = claims.EvaluateRule(f, recs, rule)
+	}
+	judge()
+	for look := 1; !o.judgeOnly; look++ {
+		wants := claims.Wants(sec.results, sec.schedules)
+		if len(wants) == 0 {
+			break
+		}
+		ran := false
+		for _, pl := range plans {
+			if !pl.want(wants) {
+				continue
+			}
+			fmt.Fprintf(o.stdout, "%s: look %d: %d cell groups (a side of an undecided point each) to up to %d replications\n", pl.name, look+1, pl.moreCells(), pl.topTarget())
+			if err := pl.run(o); err != nil {
+				fmt.Fprintf(o.stderr, "schedfarm reproduce: %v\n", err)
+				ok = false
+				continue
+			}
+			ran = true
+		}
+		if !ran {
+			break
+		}
+		judge()
+	}
+	for _, pl := range plans {
+		fmt.Fprintf(o.stdout, "%s: %d cells, %d failed, %s\n", pl.name, pl.cells, pl.failed, pl.wall.Round(time.Second))
+		if pl.failed > 0 {
+			ok = false
+		}
+		sec.runs = append(sec.runs, pl.specRun)
+	}
+	sec.verdicts = claims.Summarize(f, sec.results, rule.Alpha)
+	return sec, ok
 }
 
 // claimsFiles resolves the papers named on the command line: a file path,
@@ -161,79 +247,25 @@ func claimsFiles(args []string) ([]string, error) {
 	return out, nil
 }
 
-// specRun is what one spec's run left.
+// specRun is what one spec's runs left.
 type specRun struct {
 	name, output  string
 	cells, failed int
 	wall          time.Duration
 	recs          []*results.Record
 	metrics       []string // the metrics its claims read
+	// sched is the spec's sequential design and atCap the cells it would
+	// have had with every cell at the cap.
+	sched claims.Schedule
+	atCap int
 }
 
 type paperSection struct {
-	file    *claims.File
-	runs    []specRun
-	recs    claims.Records
-	results []claims.Result
-}
-
-// reproduceSpec writes the spec (its quick version with --quick) into
-// dir/specs with its output in dir, runs it with `schedfarm run` and reads
-// its results. With judgeOnly it runs nothing: it reads the results an
-// earlier run left in dir, and that run's wall clock from the spec's log.
-func reproduceSpec(f *claims.File, sp claims.Spec, dir string, quick, judgeOnly bool, runFlags []string, stderr io.Writer) (specRun, error) {
-	src := filepath.Join(filepath.Dir(f.Path), sp.Path)
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return specRun{}, err
-	}
-	var edits []claims.Edit
-	if quick {
-		edits = sp.Quick
-	}
-	name, rewritten, err := rewriteSpec(data, filepath.Dir(src), dir, filepath.Join(dir, "specs"), edits)
-	if err != nil {
-		return specRun{}, fmt.Errorf("%s: %w", src, err)
-	}
-	r := specRun{name: name, output: filepath.Join(dir, name+".parquet")}
-	logPath := filepath.Join(dir, name+".log")
-	if judgeOnly {
-		if r.wall, err = loggedWall(logPath, name); err != nil {
-			return specRun{}, err
-		}
-	} else {
-		path := filepath.Join(dir, "specs", name+".yaml")
-		if err := os.WriteFile(path, rewritten, 0o644); err != nil {
-			return specRun{}, err
-		}
-		log, err := os.Create(logPath)
-		if err != nil {
-			return specRun{}, err
-		}
-		defer log.Close()
-		t0 := time.Now()
-		if code := runRun(append(slices.Clone(runFlags), path), log, log); code != 0 {
-			return specRun{}, fmt.Errorf("%s: schedfarm run exited %d (see %s)", name, code, log.Name())
-		}
-		r.wall = time.Since(t0)
-	}
-	if r.recs, err = results.ReadFile(r.output); err != nil {
-		return specRun{}, err
-	}
-	r.cells = len(r.recs)
-	for _, rec := range r.recs {
-		if rec.Result.Status != "ok" {
-			r.failed++
-		}
-	}
-	for _, c := range f.Claims {
-		for _, k := range append([]claims.Check{c.Check}, c.Checks...) {
-			if k.Experiment == name && k.Metric != "" && !slices.Contains(r.metrics, k.Metric) {
-				r.metrics = append(r.metrics, k.Metric)
-			}
-		}
-	}
-	return r, nil
+	file      *claims.File
+	runs      []specRun
+	schedules map[string]claims.Schedule
+	results   []claims.Result
+	verdicts  claims.Verdicts
 }
 
 // rewriteSpec returns the spec's name and its YAML, to be written into
@@ -285,8 +317,8 @@ func rewriteSpec(data []byte, specDir, outDir, newDir string, edits []claims.Edi
 }
 
 // loggedWall returns the sweep time of the earlier run whose `schedfarm
-// run` output is in logPath: its line "experiment <name>: … in <duration>"
-// (the last one, should the log hold several).
+// run` output is in logPath: the sum of its lines "experiment <name>: … in
+// <duration>" (one per look of the sequential design).
 func loggedWall(logPath, name string) (time.Duration, error) {
 	data, err := os.ReadFile(logPath)
 	if err != nil {
@@ -303,7 +335,7 @@ func loggedWall(logPath, name string) (time.Duration, error) {
 			continue
 		}
 		if d, err := time.ParseDuration(line[i+len(" in "):]); err == nil {
-			wall, found = d, true
+			wall, found = wall+d, true
 		}
 	}
 	if !found {
@@ -373,65 +405,6 @@ func deleteKey(m *yaml.Node, key string) {
 		if m.Content[i].Value == key {
 			m.Content = append(m.Content[:i], m.Content[i+2:]...)
 			return
-		}
-	}
-}
-
-// tally counts a paper's verdicts.
-func tally(rs []claims.Result) string {
-	n := map[string]int{}
-	for _, r := range rs {
-		n[r.Verdict]++
-	}
-	var parts []string
-	for _, v := range []string{claims.Holds, claims.DoesNotHold, claims.Inconclusive, claims.NoData} {
-		if n[v] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n[v], v))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// writeReproduction renders the reproduction report: per paper its specs'
-// runs, the claims table and the plots of the metrics the claims read.
-func writeReproduction(w *bytes.Buffer, secs []paperSection, quick, judgeOnly bool, wall time.Duration, workers int, remote bool) {
-	mode := "full"
-	if quick {
-		mode = "quick (fewer jobs and replications; the verdicts are a smoke test, not findings)"
-	}
-	if judgeOnly {
-		mode += ", judged again from an earlier run's results (--judge-only: the wall clocks are that run's, the sum of its specs')"
-	}
-	where := fmt.Sprintf("an embedded broker, %d local workers", workers)
-	if remote {
-		where = "a remote farm"
-	}
-	fmt.Fprintf(w, "# Reproduction of the papers' claims\n\n")
-	fmt.Fprintf(w, "schedfarm %s (commit %s), run %s: %s, on %s, %s wall clock.\n\n", buildinfo.Version, buildinfo.Commit(), mode, time.Now().UTC().Format("2006-01-02"), where, wall.Round(time.Second))
-	fmt.Fprintf(w, "Each claim: the comparison its claims file states, paired by replication (the schedulers of one grid point and replication see the same jobs and random draws), mean ± 95%% CI per point; holds when the interval lies on the claimed side (or the mean in the band), does not hold when it lies on the other side (✗), inconclusive otherwise.\n\n")
-	for _, s := range secs {
-		fmt.Fprintf(w, "## %s\n\n", s.file.Paper)
-		if s.file.Rules != "" {
-			fmt.Fprintf(w, "Rules, settings and the reasons for the bands: `%s`. Verdicts: %s.\n\n", filepath.Join(filepath.Dir(s.file.Path), s.file.Rules), tally(s.results))
-		}
-		fmt.Fprintf(w, "| spec | cells | failed | wall clock |\n|---|---:|---:|---:|\n")
-		for _, r := range s.runs {
-			fmt.Fprintf(w, "| %s | %d | %d | %s |\n", r.name, r.cells, r.failed, r.wall.Round(time.Second))
-		}
-		fmt.Fprintln(w)
-		_ = claims.WriteMarkdown(w, s.results)
-		fmt.Fprintln(w)
-		for _, r := range s.runs {
-			plots := plotRun(r, filepath.Join(filepath.Dir(r.output), r.name+"-plots"))
-			if len(plots) == 0 {
-				continue
-			}
-			fmt.Fprintf(w, "### %s\n\n", r.name)
-			for _, p := range plots {
-				rel, _ := filepath.Rel(filepath.Dir(r.output), p)
-				fmt.Fprintf(w, "![%s](%s)\n", strings.TrimSuffix(filepath.Base(p), ".png"), rel)
-			}
-			fmt.Fprintln(w)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,21 +28,38 @@ func TestReproduceQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 2*2*3 {
-		t.Fatalf("%d cells, want 2 schedulers × 2 loads × 3 replications", len(recs))
+	// Claim w (load 0.9) is undecided at the first look (3 replications)
+	// and its schedule (quick: 3 → at most 2·3 = 6) allows a second look:
+	// EASY's and FCFS's cells at load 0.9 get replications 3–5, and
+	// nothing else runs again.
+	if len(recs) != 2*2*3+2*3 {
+		t.Fatalf("%d cells, want 2 schedulers × 2 loads × 3 replications + 2 × 3 at load 0.9", len(recs))
 	}
+	reps := map[string]int{}
 	for _, r := range recs {
 		jobs, _ := r.Cell.Lookup("workload.generator.jobs")
 		load, _ := r.Cell.Lookup("workload.load")
-		if l := experiments.FormatValue(load); experiments.FormatValue(jobs) != "400" || l != "0.8" && l != "0.9" {
+		l := experiments.FormatValue(load)
+		if experiments.FormatValue(jobs) != "400" || l != "0.8" && l != "0.9" {
 			t.Fatalf("cell %v: the quick edits were not applied", r.Cell.Params)
 		}
+		reps[r.Cell.Scheduler+" "+l]++
+	}
+	if fmt.Sprint(reps) != "map[easy 0.8:3 easy 0.9:6 fcfs 0.8:3 fcfs 0.9:6]" {
+		t.Errorf("replications per scheduler and load: %v", reps)
+	}
+	if !strings.Contains(stdout.String(), "mini-repro: look 2: 2 cell groups (a side of an undecided point each) to up to 6 replications") {
+		t.Errorf("no second look on stdout:\n%s", stdout.String())
+	}
+	vs, err := readVerdicts(filepath.Join(out, verdictsFile))
+	if err != nil || len(vs) != 1 || len(vs[0].Claims) != 2 || vs[0].Claims[0].ID != "w" || vs[0].Claims[0].Readings[0].MaxReps != 6 {
+		t.Errorf("verdicts.json: %+v, %v", vs, err)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "REPRODUCTION.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## mini: a test paper", "| mini-repro | 12 | 0 |", "| w | 1 | EASY waits less than FCFS at high load | load=0.9: ", "| none |  | a scheduler that did not run | no data (no record matches a = map[scheduler:cons]) | **no data** |", "![wait_mean_vs_"} {
+	for _, want := range []string{"## mini: a test paper", "| mini-repro | 18 | 24 | 0 | 3 → 6 (2) |", "| w | 1 | EASY waits less than FCFS at high load | load=0.9: ", "| none |  | a scheduler that did not run | no data (no record matches a = map[scheduler:cons]) | — | **no data** |", "![wait_mean_vs_", "**How a claim is judged**", "| mini: a test paper | 2 |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("REPRODUCTION.md lacks %q:\n%s", want, md)
 		}
@@ -70,11 +88,11 @@ func TestReproduceQuick(t *testing.T) {
 	if err != nil || wall <= 0 {
 		t.Fatalf("the earlier run's wall clock from its log: %v, %v", wall, err)
 	}
-	if !strings.Contains(string(judged), "judged again from an earlier run's results") || !strings.Contains(string(judged), "| mini-repro | 12 | 0 | "+wall.Round(time.Second).String()+" |") {
+	if !strings.Contains(string(judged), "judged again from an earlier run's results") || !strings.Contains(string(judged), "| mini-repro | 18 | 24 | 0 | 3 → 6 (2) | "+wall.Round(time.Second).String()+" |") {
 		t.Errorf("--judge-only report lacks its mode or the earlier run's wall clock %v:\n%s", wall, judged)
 	}
 	verdicts := func(md []byte) string {
-		return string(md[strings.Index(string(md), "| id |"):strings.Index(string(md), "### ")])
+		return string(md[strings.Index(string(md), "### Claims"):strings.Index(string(md), "### mini-repro")])
 	}
 	if verdicts(judged) != verdicts(md) {
 		t.Errorf("verdicts changed when judged again:\nbefore:\n%s\nafter:\n%s", verdicts(md), verdicts(judged))
