@@ -126,18 +126,18 @@ type Axis struct {
 
 // raw* mirror the YAML; strict decoding rejects unknown fields.
 type rawSpec struct {
-	Name         string         `yaml:"name"`
-	Platform     map[string]any `yaml:"platform"`
-	Workload     rawWorkload    `yaml:"workload"`
-	Schedulers   []yaml.Node    `yaml:"schedulers"`
-	Axes         []rawAxis      `yaml:"axes"`
-	Zip          [][]string     `yaml:"zip"`
-	Replications *int           `yaml:"replications"`
-	MoreReplications []rawMore  `yaml:"more_replications"`
-	Seed         uint64         `yaml:"seed"`
-	Metrics      []string       `yaml:"metrics"`
-	Output       string         `yaml:"output"`
-	JobsOutput   string         `yaml:"jobs_output"`
+	Name             string         `yaml:"name"`
+	Platform         map[string]any `yaml:"platform"`
+	Workload         rawWorkload    `yaml:"workload"`
+	Schedulers       []yaml.Node    `yaml:"schedulers"`
+	Axes             []rawAxis      `yaml:"axes"`
+	Zip              [][]string     `yaml:"zip"`
+	Replications     *int           `yaml:"replications"`
+	MoreReplications []rawMore      `yaml:"more_replications"`
+	Seed             uint64         `yaml:"seed"`
+	Metrics          []string       `yaml:"metrics"`
+	Output           string         `yaml:"output"`
+	JobsOutput       string         `yaml:"jobs_output"`
 }
 
 type rawWorkload struct {
