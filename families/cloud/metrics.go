@@ -27,7 +27,10 @@ type Metrics struct {
 	// "average execution time, including the waiting time"); AWT the mean
 	// wait; RunMean the mean time computing.
 	AVE, AWT, RunMean float64
-	// SIN is the total instructions of the finished jobs.
+	// SIN is "the total number of instructions of finished jobs" (§4.1):
+	// each finished job's instruction number (Job.InstructionNumber)
+	// counted once — Table 2's SIN / finished jobs is 109–116, one draw of
+	// [24, 240] per job, not one per task.
 	SIN float64
 	// VMsPerTask is the mean number of VMs a finished job's task held (> 1
 	// only under Fair).
@@ -60,8 +63,8 @@ func (r *Result) Metrics() Metrics {
 		m.AVE += sj.End() - sj.Submit
 		m.AWT += sj.Wait()
 		m.RunMean += sj.Ran()
-		for t, g := range p.VMs {
-			m.SIN += j.Tasks[t].Instructions
+		m.SIN += j.InstructionNumber()
+		for _, g := range p.VMs {
 			vms += len(g)
 		}
 		tasks += len(p.VMs)
