@@ -18,8 +18,9 @@ type Metrics struct {
 	// Jobs is the number of jobs; Finished of them ended by their
 	// deadline; Unfinished = Jobs − Finished (the paper's UFJ).
 	Jobs, Finished, Unfinished int
-	// Infeasible counts the unfinished jobs that no VMs could have
-	// finished in time even at arrival (the same under every scheduler).
+	// Infeasible counts the unfinished jobs that no one VM per task could
+	// have finished in time even at arrival (the same under every
+	// scheduler but Fair, which may finish one on shared VMs).
 	Infeasible int
 	// FinishedRatio is Finished / Jobs.
 	FinishedRatio float64
@@ -52,11 +53,11 @@ func (r *Result) Metrics() Metrics {
 	tasks, vms := 0, 0
 	for i, sj := range r.Jobs {
 		j, p := &r.Workload.Jobs[i], &r.Placements[i]
-		if p.Infeasible {
-			m.Infeasible++
-		}
 		abs := j.Submit + j.Deadline
 		if sj.State() != sim.Finished || p.End > abs+1e-9*math.Max(1, math.Abs(abs)) {
+			if p.Infeasible {
+				m.Infeasible++
+			}
 			continue
 		}
 		m.Finished++
