@@ -40,7 +40,7 @@ func Seed001Workload(v models.Values, rng *rand.Rand) (*Workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		cj := Job{ID: int64(j.ID), Submit: j.Submit, Deadline: j.Deadline, InputSize: j.InputSize, Tasks: make([]Task, len(j.Tasks))}
+		cj := Job{ID: int64(j.ID), Submit: j.Submit, Deadline: j.Deadline, InputSize: j.InputSize, Instructions: j.Instructions, Tasks: make([]Task, len(j.Tasks))}
 		for i, t := range j.Tasks {
 			cj.Tasks[i] = Task{Memory: t.Memory, Bandwidth: t.Bandwidth, Instructions: t.Instructions}
 		}

@@ -30,6 +30,11 @@ func variants() []struct {
 		{Fair, map[string]any{"max_share": 1}}, {Fair, map[string]any{"max_share": 8}},
 		{CPLMT, map[string]any{"kappa": 0}}, {CPLMT, map[string]any{"kappa": 1e9, "epsilon": 0, "omega": 0, "eta": 0}},
 		{CPLMT, map[string]any{"alpha": 0.5, "beta": 2, "gamma": 0.5}}, {ASJS, map[string]any{"bw_weight": 1, "blocking": 1}}, {FIFO, map[string]any{"blocking": 1}},
+		// Issue 21's readings: the baselines deadline-aware, ASJS not
+		// waiting for its best VMs, or waiting for the best bandwidth.
+		{FIFO, map[string]any{"deadline_aware": 1}}, {Fair, map[string]any{"deadline_aware": 1}}, {CMMS, map[string]any{"deadline_aware": 1}},
+		{ASJS, map[string]any{"deadline_aware": 1}}, {ASJS, map[string]any{"wait_best": 0}}, {ASJS, map[string]any{"wait_best": 0, "deadline_aware": 1}},
+		{ASJS, map[string]any{"bw_weight": 1}}, {FIFO, map[string]any{"blocking": 1, "deadline_aware": 1}},
 	} {
 		out = append(out, v)
 	}

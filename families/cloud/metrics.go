@@ -18,8 +18,9 @@ type Metrics struct {
 	// Jobs is the number of jobs; Finished of them ended by their
 	// deadline; Unfinished = Jobs − Finished (the paper's UFJ).
 	Jobs, Finished, Unfinished int
-	// Infeasible counts the unfinished jobs that no VMs could have
-	// finished in time even at arrival (the same under every scheduler).
+	// Infeasible counts the unfinished jobs that no one VM per task could
+	// have finished in time even at arrival (the same under every
+	// scheduler but Fair, which may finish one on shared VMs).
 	Infeasible int
 	// FinishedRatio is Finished / Jobs.
 	FinishedRatio float64
@@ -27,7 +28,10 @@ type Metrics struct {
 	// "average execution time, including the waiting time"); AWT the mean
 	// wait; RunMean the mean time computing.
 	AVE, AWT, RunMean float64
-	// SIN is the total instructions of the finished jobs.
+	// SIN is "the total number of instructions of finished jobs" (§4.1):
+	// each finished job's instruction number (Job.InstructionNumber)
+	// counted once — Table 2's SIN / finished jobs is 109–116, one draw of
+	// [24, 240] per job, not one per task.
 	SIN float64
 	// VMsPerTask is the mean number of VMs a finished job's task held (> 1
 	// only under Fair).
@@ -49,19 +53,19 @@ func (r *Result) Metrics() Metrics {
 	tasks, vms := 0, 0
 	for i, sj := range r.Jobs {
 		j, p := &r.Workload.Jobs[i], &r.Placements[i]
-		if p.Infeasible {
-			m.Infeasible++
-		}
 		abs := j.Submit + j.Deadline
 		if sj.State() != sim.Finished || p.End > abs+1e-9*math.Max(1, math.Abs(abs)) {
+			if p.Infeasible {
+				m.Infeasible++
+			}
 			continue
 		}
 		m.Finished++
 		m.AVE += sj.End() - sj.Submit
 		m.AWT += sj.Wait()
 		m.RunMean += sj.Ran()
-		for t, g := range p.VMs {
-			m.SIN += j.Tasks[t].Instructions
+		m.SIN += j.InstructionNumber()
+		for _, g := range p.VMs {
 			vms += len(g)
 		}
 		tasks += len(p.VMs)

@@ -65,17 +65,26 @@ func Params(name string) []ParamSpec {
 	case Fair:
 		return []ParamSpec{
 			{Name: "max_share", Default: 3, Min: 1, Max: 1000, Integer: true, Doc: "most VMs one task may share when idle VMs are plentiful (§4.2: a 4-task job 'can share 8 VMs even 12 VMs'); 1 = no sharing"},
+			deadlineAwareSpec,
 		}
 	case FIFO:
-		return []ParamSpec{blockingSpec}
+		return []ParamSpec{blockingSpec, deadlineAwareSpec}
 	case ASJS:
 		return []ParamSpec{
 			{Name: "bw_weight", Default: 0.5, Min: 0, Max: 1, Doc: "weight of bandwidth in the VM score bw_weight·bandwidth/max + (1−bw_weight)·speed/max"},
+			{Name: "wait_best", Default: 1, Min: 0, Max: 1, Integer: true, Doc: "1 = a job waits for its best resources (§4.2: ASJS \"always tries to find the best resource, so it always longs the waiting time\"): busy VMs are scored too, by bandwidth only (the processing part counts only while idle, [21]'s adaptive score), and a task whose best VM is busy waits for it; 0 = each task takes the best idle VM, never waiting (before issue 21; not the paper's)"},
 			blockingSpec,
+			deadlineAwareSpec,
 		}
+	case CMMS:
+		return []ParamSpec{deadlineAwareSpec}
 	}
 	return nil
 }
+
+// deadlineAwareSpec is the baselines' deadline reading (issue 21 item 9).
+var deadlineAwareSpec = ParamSpec{Name: "deadline_aware", Default: 0, Min: 0, Max: 1, Integer: true,
+	Doc: "0 = deadline-unaware, as §4.2 describes the baselines (FIFO \"does not take account of the details of the VMs and the job\"): any idle VM that holds a task, a started job runs to its end even past its deadline, a waiting job expires at its deadline; 1 = CPLMT's Check() (Fig. 3) lent to the baseline: only VMs that end the job in time, a job dropped at its latest start"}
 
 // blockingSpec is FIFO's and ASJS's queue discipline.
 var blockingSpec = ParamSpec{Name: "blocking", Default: 0, Min: 0, Max: 1, Integer: true,

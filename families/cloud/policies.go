@@ -13,7 +13,7 @@ func newPolicy(name string, ps map[string]float64) policy {
 	case Fair:
 		return &fair{maxShare: int(ps["max_share"])}
 	case ASJS:
-		return &queue{asjs: true, bwWeight: ps["bw_weight"], blocking: ps["blocking"] == 1}
+		return &queue{asjs: true, bwWeight: ps["bw_weight"], blocking: ps["blocking"] == 1, waitBest: ps["wait_best"] == 1}
 	case CMMS:
 		return minMin{}
 	}
@@ -22,11 +22,13 @@ func newPolicy(name string, ps map[string]float64) policy {
 
 // queue is FIFO (first fit) and ASJS (best score): jobs in arrival order;
 // a job that cannot start is passed over, or, blocking, holds back every
-// job behind it until it starts or is dropped.
+// job behind it until it starts or is dropped. ASJS with waitBest scores
+// busy VMs too and waits for its best (asjsBest).
 type queue struct {
 	asjs     bool
 	bwWeight float64
 	blocking bool
+	waitBest bool
 }
 
 func (q *queue) arrive(*scheduler, *jobInfo) {}
@@ -37,11 +39,18 @@ func (q *queue) schedule(s *scheduler) {
 	if q.asjs {
 		key = func(t, v int, et float64) float64 { return -q.score(s, v) }
 	}
+	assign := func(ji *jobInfo) [][]int {
+		g, _ := s.assignEach(ji, key)
+		return g
+	}
+	if q.asjs && q.waitBest {
+		assign = func(ji *jobInfo) [][]int { return q.asjsBest(s, ji) }
+	}
 	for _, ji := range s.waiting {
 		if s.idle == 0 {
 			return
 		}
-		g, _ := s.assignEach(ji, key)
+		g := assign(ji)
 		if g == nil {
 			if q.blocking {
 				return // the head waits; nothing behind it may pass
@@ -57,12 +66,53 @@ func (q *queue) schedule(s *scheduler) {
 // score is ASJS's VM score: weighted bandwidth and speed, each relative to
 // the platform's largest.
 func (q *queue) score(s *scheduler, v int) float64 {
-	vm := &s.w.VMs[v]
-	sc := (1 - q.bwWeight) * vm.Speed / s.maxSpeed
-	if s.maxBW > 0 && vm.Bandwidth > 0 {
-		sc += q.bwWeight * vm.Bandwidth / s.maxBW
+	return q.bwScore(s, v) + (1-q.bwWeight)*s.w.VMs[v].Speed/s.maxSpeed
+}
+
+// bwScore is the bandwidth part of the score.
+func (q *queue) bwScore(s *scheduler, v int) float64 {
+	if bw := s.w.VMs[v].Bandwidth; s.maxBW > 0 && bw > 0 {
+		return q.bwWeight * bw / s.maxBW
 	}
-	return sc
+	return 0
+}
+
+// asjsBest is ASJS waiting for the best resource (§4.2: "ASJS always tries
+// to find the best resource, so it always longs the waiting time and it
+// also brings the wasting of the resource"). Every VM that can hold a task
+// is scored, busy or idle, by the adaptive score of [21]: its bandwidth
+// part always, its processing part only while it is idle (a busy VM has
+// no processing ability to offer now). Each task in index order takes the
+// best-scoring VM not yet taken by the job (ties: an idle VM, then the
+// lower number; deadline-aware: only VMs that would end it in time if it
+// started now). If one of them is busy the job waits (nil), leaving the
+// idle VMs unused, until its best VMs are idle.
+func (q *queue) asjsBest(s *scheduler, ji *jobInfo) [][]int {
+	s.newMark()
+	groups := make([][]int, len(ji.j.Tasks))
+	for t := range ji.j.Tasks {
+		best, bestScore, bestIdle := -1, math.Inf(-1), false
+		for _, v32 := range ji.capable[t] {
+			v := int(v32)
+			if s.taken[v] == s.mark || !s.inTime(ji, s.et(ji, t, v)) {
+				continue
+			}
+			idle := !s.busy[v]
+			sc := q.bwScore(s, v)
+			if idle {
+				sc = q.score(s, v)
+			}
+			if best < 0 || sc > bestScore || (sc == bestScore && idle && !bestIdle) {
+				best, bestScore, bestIdle = v, sc, idle
+			}
+		}
+		if best < 0 || !bestIdle {
+			return nil
+		}
+		s.taken[best] = s.mark
+		groups[t] = []int{best}
+	}
+	return groups
 }
 
 // minMin is CMMS: among the waiting jobs, the one that would complete
@@ -154,7 +204,7 @@ func (f *fair) assign(s *scheduler, ji *jobInfo, k int) [][]int {
 func firstCandidate(s *scheduler, ji *jobInfo, t int) int {
 	for _, v32 := range ji.capable[t] {
 		v := int(v32)
-		if s.free(v) && ji.meets(s.now, s.et(ji, t, v)) {
+		if s.free(v) && s.inTime(ji, s.et(ji, t, v)) {
 			return v
 		}
 	}

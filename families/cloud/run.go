@@ -37,6 +37,9 @@ type Result struct {
 	Placements []Placement
 	// Stats counts the engine's events and passes.
 	Stats sim.Stats
+	// DeadlineAware is set when the scheduler considered deadlines (CPLMT
+	// always; a baseline with deadline_aware = 1): see scheduler.aware.
+	DeadlineAware bool
 }
 
 // Platform returns the sim platform of w: one pool PoolName with one unit
@@ -62,7 +65,7 @@ func run(w *Workload, name string, params map[string]any, wrap func(sim.Schedule
 	if err != nil {
 		return nil, err
 	}
-	s := newScheduler(w, newPolicy(name, ps))
+	s := newScheduler(w, newPolicy(name, ps), name == CPLMT || ps["deadline_aware"] == 1)
 	jobs := make([]*sim.Job, len(w.Jobs))
 	for i := range w.Jobs {
 		j := &w.Jobs[i]
@@ -87,7 +90,7 @@ func run(w *Workload, name string, params map[string]any, wrap func(sim.Schedule
 	if err != nil {
 		return nil, fmt.Errorf("cloud: %s: %w", name, err)
 	}
-	r := &Result{Workload: w, Scheduler: name, Jobs: out, Placements: make([]Placement, len(out)), Stats: st}
+	r := &Result{Workload: w, Scheduler: name, Jobs: out, Placements: make([]Placement, len(out)), Stats: st, DeadlineAware: s.aware}
 	for i := range s.info {
 		ji := &s.info[i]
 		r.Placements[i] = Placement{VMs: ji.groups, Start: ji.start, End: ji.end, Infeasible: ji.infeasible}
@@ -127,6 +130,15 @@ type jobInfo struct {
 // meets reports whether a task time et started now ends by the deadline.
 func (ji *jobInfo) meets(now, et float64) bool { return now+et <= ji.abs+ji.tol }
 
+// dropAt is when a waiting job is dropped: at its latest start
+// (deadline-aware) or at its deadline (unaware).
+func (ji *jobInfo) dropAt(aware bool) float64 {
+	if aware {
+		return ji.lst
+	}
+	return ji.abs
+}
+
 // policy is one scheduler of the family: it starts waiting jobs through
 // scheduler.start during a pass.
 type policy interface {
@@ -141,9 +153,18 @@ type policy interface {
 // scheduler is the sim.Scheduler shared by the family: it keeps the side
 // tables (tasks, VMs held, deadlines), drops jobs that can no longer meet
 // their deadline, and lets its policy choose.
+//
+// Deadline-aware (CPLMT's Check(), Fig. 3; a baseline's deadline_aware
+// reading): a task is offered only VMs that end it by the deadline, a job
+// no VMs can finish in time is dropped on arrival, and a waiting job is
+// dropped at its latest start. Deadline-unaware (the baselines of §4.2 by
+// default): a task is offered every idle VM that can hold it, a started
+// job runs to its end even past its deadline (holding its VMs, §1) and is
+// then unfinished, and a waiting job expires at its deadline.
 type scheduler struct {
 	w       *Workload
 	pol     policy
+	aware   bool
 	info    []jobInfo
 	byJob   map[*sim.Job]*jobInfo
 	busy    []bool
@@ -160,8 +181,8 @@ type scheduler struct {
 	mark  uint32
 }
 
-func newScheduler(w *Workload, p policy) *scheduler {
-	s := &scheduler{w: w, pol: p, info: make([]jobInfo, len(w.Jobs)), byJob: make(map[*sim.Job]*jobInfo, len(w.Jobs)),
+func newScheduler(w *Workload, p policy, aware bool) *scheduler {
+	s := &scheduler{w: w, pol: p, aware: aware, info: make([]jobInfo, len(w.Jobs)), byJob: make(map[*sim.Job]*jobInfo, len(w.Jobs)),
 		busy: make([]bool, len(w.VMs)), idle: len(w.VMs), taken: make([]uint32, len(w.VMs))}
 	for i := range w.Jobs {
 		s.info[i].idx = i
@@ -195,16 +216,23 @@ func (s *scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		s.waiting = append(s.waiting, ji)
 		s.pol.arrive(s, ji)
 	}
-	// Jobs that no VMs could finish in time any more (only arrivals can be
-	// late here: a waiting job is dropped at its latest start).
-	s.drop(func(ji *jobInfo) bool { return ji.infeasible })
+	if s.aware {
+		// Jobs that no VMs could finish in time any more (only arrivals
+		// can be late here: a waiting job is dropped at its latest start).
+		s.drop(func(ji *jobInfo) bool { return ji.infeasible })
+	} else {
+		// Jobs whose deadline has come while they waited.
+		s.drop(func(ji *jobInfo) bool { return ji.abs <= s.now })
+	}
 	s.compact()
 	s.pol.schedule(s)
-	s.drop(func(ji *jobInfo) bool { return ji.lst <= s.now })
-	s.compact()
+	if s.aware {
+		s.drop(func(ji *jobInfo) bool { return ji.lst <= s.now })
+		s.compact()
+	}
 	wake := math.Inf(1)
 	for _, ji := range s.waiting {
-		wake = math.Min(wake, ji.lst)
+		wake = math.Min(wake, ji.dropAt(s.aware))
 	}
 	if !math.IsInf(wake, 1) {
 		c.WakeAt(wake)
@@ -244,7 +272,10 @@ func (s *scheduler) drop(late func(*jobInfo) bool) {
 			continue
 		}
 		reason := fmt.Sprintf("cannot end by its deadline %g: no idle VMs could finish it in time", ji.abs)
-		if ji.infeasible {
+		switch {
+		case !s.aware:
+			reason = fmt.Sprintf("its deadline %g came while it waited", ji.abs)
+		case ji.infeasible:
 			reason = fmt.Sprintf("cannot end by its deadline %g on any VMs", ji.abs)
 		}
 		if err := s.c.Reject(ji.sj, reason); err != nil {
@@ -295,19 +326,24 @@ func (s *scheduler) newMark() {
 func (s *scheduler) free(v int) bool { return !s.busy[v] && s.taken[v] != s.mark }
 
 // candidates calls fn for every VM that could run task t of ji now: idle,
-// not taken by the assignment being built, able to hold it, and fast
-// enough to end it by the deadline; in ascending VM order.
+// not taken by the assignment being built, able to hold it, and —
+// deadline-aware — fast enough to end it by the deadline; in ascending VM
+// order.
 func (s *scheduler) candidates(ji *jobInfo, t int, fn func(v int, et float64)) {
 	for _, v32 := range ji.capable[t] {
 		v := int(v32)
 		if !s.free(v) {
 			continue
 		}
-		if et := s.et(ji, t, v); ji.meets(s.now, et) {
+		if et := s.et(ji, t, v); s.inTime(ji, et) {
 			fn(v, et)
 		}
 	}
 }
+
+// inTime reports whether a task time et started now is acceptable: it ends
+// by the job's deadline, or the scheduler does not look at deadlines.
+func (s *scheduler) inTime(ji *jobInfo, et float64) bool { return !s.aware || ji.meets(s.now, et) }
 
 // assignEach builds a one-VM-per-task assignment, tasks in index order,
 // each taking the candidate with the smallest key (ties: lowest VM). It
@@ -335,8 +371,8 @@ func (s *scheduler) assignEach(ji *jobInfo, key func(t, v int, et float64) float
 }
 
 // start starts ji now with groups[t] the VMs of task t. It checks what the
-// engine cannot (distinct idle VMs that hold every task, the deadline met)
-// and sets the job's rate so that it lasts as long as its slowest task.
+// engine cannot (distinct idle VMs that hold every task, the deadline met
+// when the scheduler is deadline-aware) and sets the job's rate so that it lasts as long as its slowest task.
 func (s *scheduler) start(ji *jobInfo, groups [][]int) error {
 	j := ji.j
 	if ji.state != waiting || len(groups) != len(j.Tasks) {
@@ -357,7 +393,7 @@ func (s *scheduler) start(ji *jobInfo, groups [][]int) error {
 		dur = math.Max(dur, s.w.GroupTime(j, &j.Tasks[t], g))
 		n += len(g)
 	}
-	if !ji.meets(s.now, dur) {
+	if !s.inTime(ji, dur) {
 		return s.bad(fmt.Errorf("cloud: job %d would end at %g, after its deadline %g", j.ID, s.now+dur, ji.abs))
 	}
 	var err error

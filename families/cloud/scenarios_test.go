@@ -182,7 +182,8 @@ func TestCPLMTSavesFastVMs(t *testing.T) {
 		{sim.Finished, 0, 2, [][]int{{2}, {0}}},
 		{sim.Finished, 0.1, 1.6, [][]int{{1}}},
 	})
-	r := runT(t, w, CMMS, nil)
+	aware := map[string]any{"deadline_aware": 1}
+	r := runT(t, w, CMMS, aware)
 	expect(t, r, []want{
 		{sim.Finished, 0, 2, [][]int{{2}, {1}}},
 		{sim.Rejected, 1.35, 1.35, nil},
@@ -190,14 +191,27 @@ func TestCPLMTSavesFastVMs(t *testing.T) {
 	if !strings.Contains(r.Jobs[1].Reason(), "deadline") {
 		t.Errorf("drop reason %q", r.Jobs[1].Reason())
 	}
+	// SIN counts J1's instruction number once: with no Job.Instructions,
+	// its largest task's, 8 (issue 21 item 8).
 	m := r.Metrics()
-	if m.Finished != 1 || m.Unfinished != 1 || m.Infeasible != 0 || m.SIN != 10 || !close(m.AVE, 2) {
-		t.Errorf("CMMS metrics %+v; want 1 finished (SIN 10, AVE 2), 1 unfinished, 0 infeasible", m)
+	if m.Finished != 1 || m.Unfinished != 1 || m.Infeasible != 0 || m.SIN != 8 || !close(m.AVE, 2) {
+		t.Errorf("CMMS metrics %+v; want 1 finished (SIN 8, AVE 2), 1 unfinished, 0 infeasible", m)
 	}
 	expect(t, runT(t, w, FIFO, nil), []want{
 		{sim.Finished, 0, 8, [][]int{{0}, {1}}},
 		{sim.Finished, 0.1, 0.85, [][]int{{2}}},
 	})
+	// CMMS deadline-unaware (§4.2, the default): J2 starts at 0.1 on the
+	// one free VM, v0, and ends at 3.1, after its deadline 2.1: it ran
+	// but is unfinished.
+	r = runT(t, w, CMMS, nil)
+	expect(t, r, []want{
+		{sim.Finished, 0, 2, [][]int{{2}, {1}}},
+		{sim.Finished, 0.1, 3.1, [][]int{{0}}},
+	})
+	if m := r.Metrics(); m.Finished != 1 || m.Unfinished != 1 {
+		t.Errorf("CMMS unaware: %+v; want 1 finished, 1 unfinished (late)", m)
+	}
 }
 
 // Class order (formulas 7, 14–15, Fig. 3). Five VMs of speed 1; v0 has 8 G,
@@ -229,7 +243,7 @@ func TestCPLMTClassOrder(t *testing.T) {
 		})
 	}
 	// The classes themselves.
-	s := newScheduler(w, nil)
+	s := newScheduler(w, nil, true)
 	p := newPolicy(CPLMT, mustResolve(t, CPLMT, map[string]any{"kappa": 2, "omega": 0.5})).(*cplmt)
 	for i := range s.info {
 		s.info[i].sj = sim.NewJob(int64(i+1), 0, []int{1}, 1, 1, 0)
@@ -252,7 +266,7 @@ func TestCPLMTClassOrder(t *testing.T) {
 // 2 > 0.8·2 → ulCPU).
 func TestCPLMTProcessingUrgency(t *testing.T) {
 	w := &Workload{VMs: []VM{vmS(1), vmS(4)}, Jobs: []Job{job(1, 0, 1.5, 2)}}
-	s := newScheduler(w, nil)
+	s := newScheduler(w, nil, true)
 	p := newPolicy(CPLMT, mustResolve(t, CPLMT, nil)).(*cplmt)
 	s.info[0].sj = sim.NewJob(1, 0, []int{1}, 2, 2, 0)
 	s.prepare(&s.info[0])
@@ -285,10 +299,12 @@ func TestASJSScore(t *testing.T) {
 	expect(t, runT(t, w, ASJS, map[string]any{"bw_weight": 0}), []want{{sim.Finished, 0, 0.25, [][]int{{0}}}})
 }
 
-// Hard constraints and infeasible jobs: a task needing 20 G fits no VM
-// (10 G each): dropped on arrival by every scheduler, counted infeasible;
-// a job whose best time (2 instructions at speed 4 = 0.5) exceeds its
-// deadline 0.4 too. A task needing bandwidth 5 only fits v1.
+// Hard constraints and infeasible jobs, deadline-aware (CPLMT; the
+// baselines with deadline_aware = 1): a task needing 20 G fits no VM (10 G
+// each): dropped on arrival, counted infeasible; a job whose best time (2
+// instructions at speed 4 = 0.5) exceeds its deadline 0.4 too. A task
+// needing bandwidth 5 only fits v1. (Deadline-unaware baselines:
+// TestBaselinesIgnoreDeadlines.)
 func TestInfeasibleAndHardConstraints(t *testing.T) {
 	big, tight, bw := job(1, 0, 10, 1), job(2, 1, 0.4, 2), job(3, 2, 10, 1)
 	big.Tasks[0].Memory = 20
@@ -296,7 +312,11 @@ func TestInfeasibleAndHardConstraints(t *testing.T) {
 	vms := []VM{{Memory: 10, Speed: 4, Bandwidth: 1, Disk: -1}, {Memory: 10, Speed: 1, Bandwidth: 5, Disk: -1}}
 	for _, name := range Names() {
 		w := &Workload{VMs: vms, Jobs: []Job{big, tight, bw}}
-		r := runT(t, w, name, nil)
+		var aware map[string]any
+		if name != CPLMT {
+			aware = map[string]any{"deadline_aware": 1}
+		}
+		r := runT(t, w, name, aware)
 		expect(t, r, []want{
 			{sim.Rejected, 0, 0, nil},
 			{sim.Rejected, 1, 1, nil},
@@ -333,8 +353,11 @@ func TestCheck(t *testing.T) {
 	if err := Check(Fair, map[string]any{"max_share": 1.5}); err == nil || !strings.Contains(err.Error(), "an integer in [1, 1000]") {
 		t.Errorf("max_share 1.5: %v", err)
 	}
-	if err := Check(CMMS, map[string]any{"k": 1}); err == nil || !strings.Contains(err.Error(), "accepted: none") {
-		t.Errorf("fifo k: %v", err)
+	if err := Check(CMMS, map[string]any{"k": 1}); err == nil || !strings.Contains(err.Error(), "accepted: deadline_aware") {
+		t.Errorf("cmms k: %v", err)
+	}
+	if err := Check(CPLMT, map[string]any{"deadline_aware": 0}); err == nil || !strings.Contains(err.Error(), `unknown parameter "deadline_aware"`) {
+		t.Errorf("cplmt deadline_aware (always aware, Fig. 3 Check()): %v", err)
 	}
 	if err := Check("easy", nil); err == nil || !strings.Contains(err.Error(), "cplmt, fifo, fair, asjs, cmms") {
 		t.Errorf("easy: %v", err)

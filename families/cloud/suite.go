@@ -8,27 +8,52 @@ import (
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/workload/seed001"
 )
 
 // SuiteCases gives the shared invariant suite a random cloud for every
-// scheduler of the family with default parameters: 12 VMs, 300 jobs with
-// many ties (randomWorkload); tasks run at their VMs' speeds (Rated).
-// The family's own rules are checkResult's.
+// scheduler of the family under every reading of issue 21: 12 VMs, 300
+// jobs with many ties (randomWorkload) run with the defaults, with the
+// baselines deadline-aware, and with ASJS not waiting for its best VMs;
+// and two seed001 clouds (12 VMs, 200 jobs, deadlines relative) whose jobs'
+// tasks are copied and split. Tasks run at their VMs' speeds (Rated). The
+// family's own rules are checkResult's.
 func (fam) SuiteCases(seed uint64) []family.SuiteCase {
 	w := randomWorkload(rand.New(rand.NewPCG(seed, 0xc10d)), 12, 300)
-	return []family.SuiteCase{{
-		Name:       "cloud",
+	cases := []family.SuiteCase{
+		suiteCase("cloud", w, Names(), nil),
+		suiteCase("cloud-deadline-aware", w, []string{FIFO, Fair, ASJS, CMMS}, map[string]any{"deadline_aware": 1}),
+		suiteCase("cloud-asjs-no-wait", w, []string{ASJS}, map[string]any{"wait_best": 0}),
+	}
+	for _, tasks := range []string{seed001.TasksCopied, seed001.TasksSplit} {
+		v, err := WorkloadModel().Decode(map[string]any{"jobs": 200, "vms": 12, "rate": 2, "deadline": DeadlineRelative, "tasks": tasks})
+		if err != nil {
+			panic(err) // a constant parameter set
+		}
+		gw, err := Seed001Workload(v, rand.New(rand.NewPCG(seed, 0x5eed)))
+		if err != nil {
+			panic(err)
+		}
+		cases = append(cases, suiteCase("seed001-tasks-"+tasks, gw, Names(), nil))
+	}
+	return cases
+}
+
+// suiteCase runs the named schedulers on w with params.
+func suiteCase(name string, w *Workload, schedulers []string, params map[string]any) family.SuiteCase {
+	return family.SuiteCase{
+		Name:       name,
 		Platform:   Platform(w),
-		Schedulers: Names(),
+		Schedulers: schedulers,
 		Rated:      true,
-		Run: func(name string, wrap func(sim.Scheduler) sim.Scheduler) ([]*sim.Job, []error, error) {
-			r, err := run(w, name, nil, wrap)
+		Run: func(sched string, wrap func(sim.Scheduler) sim.Scheduler) ([]*sim.Job, []error, error) {
+			r, err := run(w, sched, params, wrap)
 			if err != nil {
 				return nil, nil, err
 			}
 			return r.Jobs, checkResult(r), nil
 		},
-	}}
+	}
 }
 
 // nearly reports whether a and b agree to 1e-9 relative.
@@ -38,8 +63,11 @@ func nearly(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.A
 // every job ends finished or dropped with a reason; a finished job started
 // no earlier than its arrival, on distinct VMs that hold each of its tasks
 // (as many as the engine counted), lasted as long as its slowest task and
-// ended by its deadline; a dropped job ran nowhere; and no VM ever ran two
-// tasks at once — an end and a start at the same instant included.
+// — deadline-aware — ended by its deadline; a dropped job ran nowhere and
+// was dropped between its arrival and its latest start (aware: at its
+// arrival if no VMs could finish it in time) or at its deadline
+// (unaware); and no VM ever ran two tasks at once — an end and a start at
+// the same instant included.
 func checkResult(r *Result) []error {
 	w := r.Workload
 	var errs []error
@@ -82,15 +110,22 @@ func checkResult(r *Result) []error {
 			if !nearly(sj.Ran(), dur) || !nearly(sj.Start(), p.Start) || !nearly(sj.End(), p.End) {
 				bad("job %d ran [%g, %g]; planned [%g, %g], slowest task %g", j.ID, sj.Start(), sj.End(), p.Start, p.End, dur)
 			}
-			if abs := j.Submit + j.Deadline; sj.End() > abs+1e-9*math.Max(1, abs) {
+			if abs := j.Submit + j.Deadline; r.DeadlineAware && sj.End() > abs+1e-9*math.Max(1, abs) {
 				bad("job %d finished at %g after its deadline %g", j.ID, sj.End(), abs)
 			}
 		case sim.Rejected:
 			if sj.Reason() == "" || p.VMs != nil {
 				bad("job %d dropped (reason %q) but placed on %v", j.ID, sj.Reason(), p.VMs)
 			}
-			if sj.End() < j.Submit || (p.Infeasible && sj.End() != j.Submit) {
-				bad("job %d (infeasible %v) dropped at %g, arrival %g", j.ID, p.Infeasible, sj.End(), j.Submit)
+			abs := j.Submit + j.Deadline
+			switch {
+			case !r.DeadlineAware:
+				wide := len(j.Tasks) > len(w.VMs) // the engine refuses it on arrival
+				if !nearly(sj.End(), abs) && !(wide && sj.End() == j.Submit) {
+					bad("job %d dropped at %g, not at its deadline %g (deadline-unaware)", j.ID, sj.End(), abs)
+				}
+			case sj.End() < j.Submit || sj.End() > abs || (p.Infeasible && sj.End() != j.Submit):
+				bad("job %d (infeasible %v) dropped at %g, arrival %g, deadline %g", j.ID, p.Infeasible, sj.End(), j.Submit, abs)
 			}
 		default:
 			bad("job %d ended the run %s", j.ID, sj.State())

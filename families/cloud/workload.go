@@ -47,6 +47,11 @@ type Job struct {
 	// InputSize is the input file every task's VM must receive before the
 	// task runs (methodological cloud, G); see Workload.TransferScale.
 	InputSize float64
+	// Instructions is the job's instruction number (§4.3(4)), which SIN
+	// counts once per finished job (§4.1; Table 2). 0 means the largest of
+	// its tasks' — the number each task executes when, as §3.1 supposes,
+	// the tasks of a job have the same requirement.
+	Instructions float64
 	// Tasks are the job's tasks; their number is its parallelism.
 	Tasks []Task
 }
@@ -95,6 +100,9 @@ func (w *Workload) Validate() error {
 		if !(j.Deadline >= 0) || math.IsInf(j.Deadline, 0) {
 			bad("cloud: job %d deadline %g; accepted: finite and ≥ 0", j.ID, j.Deadline)
 		}
+		if !(j.Instructions >= 0) || math.IsInf(j.Instructions, 0) {
+			bad("cloud: job %d instruction number %g; accepted: finite and ≥ 0 (0 = its largest task's)", j.ID, j.Instructions)
+		}
 		if !(j.InputSize >= 0) || math.IsInf(j.InputSize, 0) {
 			bad("cloud: job %d input size %g; accepted: finite and ≥ 0", j.ID, j.InputSize)
 		}
@@ -111,6 +119,19 @@ func (w *Workload) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// InstructionNumber returns the job's instruction number: Instructions, or
+// when that is 0 the largest of its tasks' instructions.
+func (j *Job) InstructionNumber() float64 {
+	if j.Instructions > 0 {
+		return j.Instructions
+	}
+	m := 0.0
+	for _, t := range j.Tasks {
+		m = math.Max(m, t.Instructions)
+	}
+	return m
 }
 
 // Fits reports whether VM v can hold task t at all: its memory, bandwidth

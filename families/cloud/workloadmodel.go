@@ -25,6 +25,8 @@ func WorkloadModel() models.Model {
 			{Name: "vms", Kind: models.Int, Default: int64(120), Min: 1, Max: 1e7, Doc: "number of VMs (the paper: 120); parallelism is capped at it"},
 			{Name: "deadline", Kind: models.String, Default: DeadlineUnits, Choices: []string{DeadlineUnits, DeadlineRelative},
 				Doc: "how the simulator reads the drawn deadline d (integer in [1, 6]): units = d time units after arrival (§4.2 as written); relative = d × the job's shortest possible time on the VMs (a slack factor); the generated jobs are the same"},
+			{Name: "tasks", Kind: models.String, Default: TasksAuto, Choices: append([]string{TasksAuto}, seed001.TasksReadings()...),
+				Doc: "how a job's tasks get their demands (§3.1: \"the task that belongs to the same job has the same requirement\"): copied = the job's memory, bandwidth and instruction number given to every task; split = memory and bandwidth copied, the job's instruction number (§4.3(4)) split evenly over its tasks; independent = every task drawn on its own (before issue 21; not the paper's); auto = copied (simulation), split (methodological)"},
 			{Name: "integer", Kind: models.Bool, Default: false, Doc: "draw memory, speed, bandwidth and instructions as integers on their ranges (false: continuous)"},
 		},
 		Lines: writeLines,
@@ -62,8 +64,12 @@ const (
 	DeadlineRelative = "relative"
 )
 
+// TasksAuto is the default of the seed001 model's parameter tasks: the
+// variant's own reading (seed001.Default, seed001.DefaultMethodological).
+const TasksAuto = "auto"
+
 // Seed001Params returns the seed001 generator parameters for the values
-// WorkloadWorkloadModel().Decode returned.
+// WorkloadModel().Decode returned.
 func Seed001Params(v models.Values) seed001.Params {
 	p := seed001.Default()
 	if v.Str("variant") == seed001.Methodological {
@@ -77,5 +83,8 @@ func Seed001Params(v models.Values) seed001.Params {
 	p.Parallelism[1] = min(p.Parallelism[1], p.VMs)
 	p.Parallelism[0] = min(p.Parallelism[0], p.Parallelism[1])
 	p.Integer = v.Bool("integer")
+	if t := v.Str("tasks"); t != TasksAuto {
+		p.Tasks = t
+	}
 	return p
 }

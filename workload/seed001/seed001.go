@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/schedfarm/schedfarm/workload/internal/dist"
 )
@@ -15,6 +17,28 @@ const (
 	Simulation     = "simulation"
 	Methodological = "methodological"
 )
+
+// How the tasks of one job get their demands (Params.Tasks). §3.1: "we
+// suppose the task that belongs to the same job has the same requirement";
+// §4.3(4) draws "the instruction number … of the job".
+const (
+	// TasksCopied draws memory, bandwidth and instructions once per job
+	// and gives every task the same: each task executes the job's
+	// instruction number (§3.1; §4.2 "the number of instructions of every
+	// task has a range of [5, 45]").
+	TasksCopied = "copied"
+	// TasksSplit draws memory and bandwidth once per job (copied to every
+	// task) and the job's instruction number once, split evenly over its
+	// tasks: the job executes its instruction number in all (§4.3(4)).
+	TasksSplit = "split"
+	// TasksIndependent draws every task's demands on its own: the
+	// generator before issue 21. §3.1 rules it out (tasks of a job have
+	// the same requirement); kept only to reproduce earlier results.
+	TasksIndependent = "independent"
+)
+
+// TasksReadings lists the accepted values of Params.Tasks.
+func TasksReadings() []string { return []string{TasksCopied, TasksSplit, TasksIndependent} }
 
 // Interval is a closed range [Lo, Hi].
 type Interval struct{ Lo, Hi float64 }
@@ -37,6 +61,9 @@ type Params struct {
 	Instructions Interval
 	Deadline     [2]int   // inclusive integer range, time units after arrival
 	InputSize    Interval // methodological: input file size, G
+	// Tasks is how a job's tasks get their demands: TasksCopied,
+	// TasksSplit or TasksIndependent.
+	Tasks string
 	// Integer draws memory, speed, bandwidth and instructions as integers
 	// uniform on the (inclusive) ranges.
 	Integer bool
@@ -49,7 +76,7 @@ func Default() Params {
 		Variant: Simulation, Jobs: 10000, ArrivalRate: 10, VMs: 120,
 		VMMemory: Interval{1, 5}, VMSpeed: Interval{1, 6}, VMBandwidth: Interval{1, 20},
 		Parallelism: [2]int{1, 8}, TaskMemory: Interval{1, 5}, TaskBW: Interval{1, 20},
-		Instructions: Interval{5, 45}, Deadline: [2]int{1, 6},
+		Instructions: Interval{5, 45}, Deadline: [2]int{1, 6}, Tasks: TasksCopied,
 	}
 }
 
@@ -59,7 +86,7 @@ func DefaultMethodological() Params {
 		Variant: Methodological, Jobs: 10000, ArrivalRate: 40, VMs: 120,
 		VMBandwidth: Interval{1, 10}, Speeds: []float64{24, 48},
 		Parallelism: [2]int{1, 8}, Instructions: Interval{24, 240}, Deadline: [2]int{1, 6},
-		InputSize: Interval{1, 20},
+		InputSize: Interval{1, 20}, Tasks: TasksSplit,
 	}
 }
 
@@ -76,6 +103,9 @@ func (p Params) Validate() error {
 	}
 	if p.Variant != Simulation && p.Variant != Methodological {
 		bad("Variant", p.Variant, Simulation+" or "+Methodological)
+	}
+	if !slices.Contains(TasksReadings(), p.Tasks) {
+		bad("Tasks", fmt.Sprintf("%q", p.Tasks), strings.Join(TasksReadings(), ", "))
 	}
 	if p.Jobs < 1 {
 		bad("Jobs", p.Jobs, "≥ 1")
@@ -137,7 +167,12 @@ type Job struct {
 	Parallelism int     `json:"parallelism"`
 	Deadline    float64 `json:"deadline"` // relative, time units after Submit
 	InputSize   float64 `json:"input_size,omitempty"`
-	Tasks       []Task  `json:"tasks"`
+	// Instructions is the job's instruction number (§4.3(4)), what SIN
+	// counts once per finished job: the number every task executes
+	// (TasksCopied), the total its tasks share (TasksSplit), or the sum of
+	// its tasks' (TasksIndependent).
+	Instructions float64 `json:"instructions"`
+	Tasks        []Task  `json:"tasks"`
 }
 
 // Generator draws the VMs at creation, then streams jobs.
@@ -201,12 +236,33 @@ func (g *Generator) Next() (Job, error) {
 		j.InputSize = g.draw(g.p.InputSize)
 	}
 	j.Tasks = make([]Task, j.Parallelism)
-	for i := range j.Tasks {
-		if g.p.Variant == Simulation {
-			j.Tasks[i].Memory = g.draw(g.p.TaskMemory)
-			j.Tasks[i].Bandwidth = g.draw(g.p.TaskBW)
+	if g.p.Tasks == TasksIndependent {
+		for i := range j.Tasks {
+			j.Tasks[i] = g.task()
+			j.Instructions += j.Tasks[i].Instructions
 		}
-		j.Tasks[i].Instructions = g.draw(g.p.Instructions)
+		return j, nil
+	}
+	// One requirement for the whole job (§3.1).
+	t := g.task()
+	j.Instructions = t.Instructions
+	if g.p.Tasks == TasksSplit {
+		t.Instructions /= float64(j.Parallelism)
+	}
+	for i := range j.Tasks {
+		j.Tasks[i] = t
 	}
 	return j, nil
+}
+
+// task draws one task's demands: memory and bandwidth (simulation only)
+// and instructions, in that order.
+func (g *Generator) task() Task {
+	var t Task
+	if g.p.Variant == Simulation {
+		t.Memory = g.draw(g.p.TaskMemory)
+		t.Bandwidth = g.draw(g.p.TaskBW)
+	}
+	t.Instructions = g.draw(g.p.Instructions)
+	return t
 }

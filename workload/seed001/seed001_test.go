@@ -35,7 +35,6 @@ func TestTable1(t *testing.T) {
 			}
 		}
 		var last, par, instr float64
-		var tasks int
 		for {
 			j, err := g.Next()
 			if err == io.EOF {
@@ -47,12 +46,15 @@ func TestTable1(t *testing.T) {
 			if p.Variant == Methodological && !in(j.InputSize, Interval{1, 20}) {
 				t.Fatalf("input size %g", j.InputSize)
 			}
+			if !in(j.Instructions, p.Instructions) {
+				t.Fatalf("%s: job %+v", p.Variant, j)
+			}
+			instr += j.Instructions
 			for _, tk := range j.Tasks {
-				if !in(tk.Instructions, p.Instructions) || (p.Variant == Simulation && (!in(tk.Memory, p.TaskMemory) || !in(tk.Bandwidth, p.TaskBW))) {
+				if !in(tk.Instructions*float64(len(j.Tasks)), p.Instructions) && !in(tk.Instructions, p.Instructions) ||
+					(p.Variant == Simulation && (!in(tk.Memory, p.TaskMemory) || !in(tk.Bandwidth, p.TaskBW))) {
 					t.Fatalf("%s: task %+v", p.Variant, tk)
 				}
-				instr += tk.Instructions
-				tasks++
 			}
 			last = j.Submit
 			par += float64(j.Parallelism)
@@ -64,8 +66,8 @@ func TestTable1(t *testing.T) {
 		if m := par / n; math.Abs(m-4.5) > 0.05 {
 			t.Errorf("%s: mean parallelism %.3f, want 4.5", p.Variant, m)
 		}
-		if m, want := instr/float64(tasks), (p.Instructions.Lo+p.Instructions.Hi)/2; math.Abs(m-want) > 0.01*want {
-			t.Errorf("%s: mean instructions %.3f, want %g", p.Variant, m, want)
+		if m, want := instr/n, (p.Instructions.Lo+p.Instructions.Hi)/2; math.Abs(m-want) > 0.01*want {
+			t.Errorf("%s: mean instruction number of a job %.3f, want %g", p.Variant, m, want)
 		}
 	}
 }
@@ -87,5 +89,91 @@ func TestIntegerAndValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), f) {
 			t.Errorf("%v does not name %s", err, f)
 		}
+	}
+}
+
+// §3.1: "the task that belongs to the same job has the same requirement".
+// Every task of a job has the same memory, bandwidth and instructions; what
+// the job executes in all (Σ over its tasks) is, on average over 100,000
+// jobs (parallelism p uniform on 1…8, E[p] = 4.5; instruction number I
+// uniform on its range):
+//
+//	simulation, copied (default):      E[p·I] = 4.5 · (5+45)/2   = 112.5
+//	methodological, split (default):   E[I]   = (24+240)/2       = 132
+//	methodological, copied:            E[p·I] = 4.5 · 132         = 594
+//
+// The methodological offered load is then 40 jobs/day · 132 / (120 nodes ·
+// mean speed 36) = 1.22 (split) or 5.5 (copied). Before issue 21 every task
+// was drawn on its own: the tasks of a job differed.
+func TestTasksOfAJobHaveTheSameRequirement(t *testing.T) {
+	meth := DefaultMethodological()
+	copied := DefaultMethodological()
+	copied.Tasks = TasksCopied
+	for _, c := range []struct {
+		p    Params
+		work float64
+	}{{Default(), 112.5}, {meth, 132}, {copied, 594}} {
+		c.p.Jobs = 100000
+		g, err := New(c.p, rand.New(rand.NewPCG(5, 6)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		work := 0.0
+		for {
+			j, err := g.Next()
+			if err == io.EOF {
+				break
+			}
+			for _, tk := range j.Tasks {
+				if tk != j.Tasks[0] {
+					t.Fatalf("%s: job %d has tasks %+v and %+v", c.p.Variant, j.ID, j.Tasks[0], tk)
+				}
+				work += tk.Instructions
+			}
+		}
+		if m := work / float64(c.p.Jobs); math.Abs(m-c.work) > 0.015*c.work {
+			t.Errorf("%s %s: a job executes %.2f instructions on average; want %g", c.p.Variant, c.p.Tasks, m, c.work)
+		}
+	}
+}
+
+// The three readings on one job: with the same random stream, copied and
+// split draw the same job (parallelism, deadline, instruction number I);
+// copied gives every task I, split I/p; the job's Instructions is I in
+// both. The independent reading draws the tasks one by one (the
+// generator before issue 21) and Instructions is their sum.
+func TestTasksReadingsOnOneJob(t *testing.T) {
+	first := func(tasks string) Job {
+		p := Default()
+		p.Tasks, p.Jobs = tasks, 1
+		g, err := New(p, rand.New(rand.NewPCG(9, 9)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, _ := g.Next()
+		return j
+	}
+	c, s, ind := first(TasksCopied), first(TasksSplit), first(TasksIndependent)
+	if c.Parallelism < 2 || c.Parallelism != s.Parallelism || c.Instructions != s.Instructions || c.Deadline != s.Deadline {
+		t.Fatalf("copied %+v and split %+v differ (or p < 2: pick another seed)", c, s)
+	}
+	p := float64(c.Parallelism)
+	for i := range c.Tasks {
+		if c.Tasks[i].Instructions != c.Instructions || math.Abs(s.Tasks[i].Instructions-c.Instructions/p) > 1e-12 ||
+			s.Tasks[i].Memory != c.Tasks[i].Memory || s.Tasks[i].Bandwidth != c.Tasks[i].Bandwidth {
+			t.Errorf("task %d: copied %+v, split %+v; job instruction number %g, p %g", i, c.Tasks[i], s.Tasks[i], c.Instructions, p)
+		}
+	}
+	sum := 0.0
+	for _, tk := range ind.Tasks {
+		sum += tk.Instructions
+	}
+	if ind.Tasks[0] == ind.Tasks[1] || ind.Instructions != sum {
+		t.Errorf("independent %+v: tasks equal or Instructions not their sum %g", ind, sum)
+	}
+	bad := Default()
+	bad.Tasks = "shared"
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "Tasks") || !strings.Contains(err.Error(), "copied, split, independent") {
+		t.Errorf("Tasks %q: %v", bad.Tasks, err)
 	}
 }
