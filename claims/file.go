@@ -24,6 +24,10 @@ type File struct {
 	Specs []Spec `yaml:"specs"`
 	// Claims are the paper's claims.
 	Claims []Claim `yaml:"claims"`
+	// Appendices names computed sections the report adds to the paper's
+	// (e.g. seed001-table2-capacity: whether any reading can serve Table
+	// 2's finished jobs); reproduce knows them by name.
+	Appendices []string `yaml:"appendices"`
 	// Readings are the places where the paper admits more than one
 	// reading, each a cell parameter whose values the claims that depend
 	// on it are split by (Claim.Split): the report judges them side by

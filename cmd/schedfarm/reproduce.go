@@ -68,6 +68,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	var papers []*claims.File
 	for _, p := range files {
 		f, err := claims.Load(p)
+		if err == nil {
+			err = checkAppendices(f)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
 			return 2

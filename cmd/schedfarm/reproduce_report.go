@@ -145,6 +145,9 @@ func writePaper(w *bytes.Buffer, s paperSection) {
 		_ = claims.WriteMarkdown(w, ours)
 		fmt.Fprintln(w)
 	}
+	var ap strings.Builder
+	writeAppendices(&ap, s.file)
+	w.WriteString(ap.String())
 	for _, r := range s.runs {
 		plots := plotRun(r, filepath.Join(filepath.Dir(r.output), r.name+"-plots"))
 		if len(plots) == 0 {
