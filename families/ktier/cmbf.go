@@ -103,6 +103,7 @@ type Scheduler struct {
 	later []*sim.Job
 	cands []cand
 	pick  []int
+	to    []int
 }
 
 // cand is an eligible idle background VM: its node and the node's
@@ -318,7 +319,8 @@ func (s *Scheduler) promote(c *sim.Cluster) {
 // others take the lowest-numbered idle foreground VMs of other nodes. swap
 // reports that every process stays (a swap of VM priorities).
 func (s *Scheduler) foregroundFor(c *sim.Cluster, own []int) (to []int, swap bool) {
-	to = make([]int, len(own))
+	to = slices.Grow(s.to[:0], len(own))[:len(own)] // Relocate copies it
+	s.to = to
 	s.pick = s.pick[:0] // processes still to place
 	for i, p := range own {
 		if o, _ := c.Occupant(0, p); o == nil {
