@@ -16,7 +16,7 @@ const DefaultThreshold = 0.96
 // DefaultMigrationCost is the time, in seconds, a background job promoted
 // to the foreground VMs of other nodes makes no progress: seed 000's
 // migration cost (§3: 20 s), the platform this family reuses. Seed 003
-// names no cost (doc.go, Readings).
+// names no cost (doc.go, "Constants the paper does not give").
 const DefaultMigrationCost = 20.0
 
 // Config configures CMBF.
