@@ -187,7 +187,11 @@ func (c *Cluster) scheduleEnd(j *Job) {
 	j.endEv = c.eng.event(at, c.eng.endClass, j)
 }
 
-// release returns a job's units and removes it from the running list.
+// release returns a job's units and removes it from the running list. A
+// job leaving its VMs during a migration pause (Suspend) ends the pause
+// with it: the pause belongs to the move it interrupts, and the event that
+// would have ended it is cancelled, so a later Resume runs the job at its
+// speed on the VMs it then gets.
 func (c *Cluster) release(j *Job) {
 	if c.tiers != nil {
 		c.vacate(j)
@@ -195,6 +199,7 @@ func (c *Cluster) release(j *Job) {
 			c.eng.q.Cancel(j.resumeEv)
 			c.eng.recycle(j.resumeEv)
 			j.resumeEv = nil
+			j.pausedTo = 0
 		}
 	} else {
 		for i, d := range j.Demand {

@@ -155,6 +155,45 @@ func TestRelocateSwapMigrateRestart(t *testing.T) {
 	}
 }
 
+// A job suspended during its migration pause and resumed before the pause
+// would have ended runs at once: the suspension ends the move (seed 003's
+// CMBF suspends a promoted job for an earlier arrival). B (10 s, alone on
+// processor 0's background: full speed) migrates at 2 to processor 1's
+// foreground with a 5 s pause (2 s done), is suspended at 3 and resumed
+// at 4 in the lowest idle foreground VM, processor 0's: 8 s left at full
+// speed, it ends at 12. Before, the cancelled pause event left it at rate
+// 0 forever.
+func TestSuspendEndsMigrationPause(t *testing.T) {
+	b := NewJob(1, 0, []int{1}, 10, 10, 0)
+	s := &script{hook: func(c *Cluster, q []*Job) {
+		switch c.Now() {
+		case 0:
+			c.StartOn(b, 1, []int{0})
+			c.WakeAt(2)
+		case 2:
+			if err := c.Relocate(b, 0, []int{1}, Relocation{Pause: 5}); err != nil {
+				t.Fatal(err)
+			}
+			c.WakeAt(3)
+		case 3:
+			if err := c.Preempt(b); err != nil {
+				t.Fatal(err)
+			}
+			c.WakeAt(4)
+		case 4:
+			if err := c.Resume(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}}
+	if _, _, err := Run(twoTier(2), s, NewSliceStream([]*Job{b}), nil); err != nil {
+		t.Fatal(err)
+	}
+	if b.State() != Finished || !near(b.End(), 12) || !near(b.Served(), 10) {
+		t.Errorf("B: %s at %g, served %g; want finished at 12, served 10", b.State(), b.End(), b.Served())
+	}
+}
+
 func TestSwapKeepsProgress(t *testing.T) {
 	// B runs in the background of processor 0 alone (full speed) for 3 s,
 	// then swaps to the foreground of the same processor: 7 s left, ends

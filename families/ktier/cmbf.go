@@ -13,17 +13,31 @@ import (
 // background VMs take no new process (seed 000's 96%, §2.1).
 const DefaultThreshold = 0.96
 
+// DefaultMigrationCost is the time, in seconds, a background job promoted
+// to the foreground VMs of other nodes makes no progress: seed 000's
+// migration cost (§3: 20 s), the platform this family reuses. Seed 003
+// names no cost (doc.go, "Constants the paper does not give").
+const DefaultMigrationCost = 20.0
+
 // Config configures CMBF.
 type Config struct {
 	// Threshold is the foreground usage estimate, in (0, 1], at or above
 	// which a node's background VMs take no new process (§3.2).
 	Threshold float64
+	// MigrationCost is the time in seconds a promoted background job
+	// makes no progress when it moves to other nodes' foreground VMs (a
+	// migration); a move up on its own nodes (a swap of VM priorities)
+	// costs nothing.
+	MigrationCost float64
 }
 
 // Validate names a bad field and what is accepted.
 func (c Config) Validate() error {
 	if !(c.Threshold > 0 && c.Threshold <= 1) {
 		return fmt.Errorf("cmbf: threshold %g; accepted: in (0, 1]", c.Threshold)
+	}
+	if !(c.MigrationCost >= 0) || math.IsInf(c.MigrationCost, 1) {
+		return fmt.Errorf("cmbf: migration cost %g; accepted: finite and ≥ 0 seconds", c.MigrationCost)
 	}
 	return nil
 }
@@ -34,14 +48,17 @@ func (c Config) Validate() error {
 //
 //  1. dispatch: if N_j foreground VMs are idle, j runs there (a fresh job
 //     starts, a suspended one resumes with its progress); a job that was
-//     not the head of Q joins the backfilled set;
+//     not the head of Q joins the backfilled set Q_backfill (Basic CMBF:
+//     "If j is not at the head of Q then Insert j into Q_backfill");
 //  2. suspend (the paper's Basic CMBF): else, if the idle foreground VMs
 //     plus those held by backfilled jobs that arrived later than j are at
 //     least N_j, those later jobs are suspended in descending order of
 //     arrival (saving their state: sim.Cluster.Preempt keeps their
 //     progress; they go back to Q) until N_j are idle, and j is dispatched
 //     there — the starvation policy of §3.3: a job runs as soon as its
-//     processors are idle or held by later arrivals;
+//     processors are idle or held by later arrivals. A job dispatched in
+//     this branch does not join Q_backfill (the pseudo-code inserts into
+//     it only in the idle-nodes branch), so no earlier job suspends it;
 //  3. VM selection (§3.2, modified for K tiers): else a job that never ran
 //     is placed on N_j idle background VMs of one tier (the lowest tier
 //     that has enough) on nodes whose foreground usage estimate is below
@@ -50,12 +67,17 @@ func (c Config) Validate() error {
 //     over all tiers first. A background job holds no foreground VM, so it
 //     is never suspended.
 //
-// After the walk, a background job whose own nodes' foreground VMs are all
-// idle moves up to them (a swap of VM priorities, progress kept, §3.2: "change
-// jobs running on the background to foreground when there is enough
-// resource"); it joins the backfilled set when a job that arrived earlier is
-// still waiting. On a dedicated machine (K = 1) steps 1 and 2 are the
-// paper's CMBF itself.
+// After the walk, background jobs, in arrival order, move up to the
+// foreground wherever N_j foreground VMs are idle (§3.2: "change jobs which
+// are running on the background to foreground when there is enough
+// resource to run", in a migration-supported algorithm): on their own
+// nodes when all of those foreground VMs are idle (a swap of VM
+// priorities, free), otherwise to any idle foreground VMs (a migration,
+// progress kept, MigrationCost seconds without progress; processes whose
+// own node's foreground VM is idle stay on it, the others take the
+// lowest-numbered idle foreground VMs). A promoted job joins the
+// backfilled set when a job that arrived earlier is still waiting. On a
+// dedicated machine (K = 1) steps 1 and 2 are the paper's CMBF itself.
 type Scheduler struct {
 	cfg   Config
 	procs int
@@ -81,6 +103,7 @@ type Scheduler struct {
 	later []*sim.Job
 	cands []cand
 	pick  []int
+	to    []int
 }
 
 // cand is an eligible idle background VM: its node and the node's
@@ -129,11 +152,14 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		case n <= c.FreeIn(0):
 		case n <= c.FreeIn(0)+s.laterHeld(j):
 			s.suspendFor(c, j)
+			s.dispatch(c, j, false)
+			s.queue = slices.Delete(s.queue, qi, qi+1)
+			continue
 		default:
 			if c.Tiers() > 1 && !s.suspended[j] && n < s.bgMin {
 				if s.startBackground(c, j) {
 					s.queue = slices.Delete(s.queue, qi, qi+1)
-					s.background = append(s.background, j)
+					s.addBackground(j)
 					continue
 				}
 				s.bgMin = n
@@ -141,10 +167,17 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			qi++
 			continue
 		}
-		s.dispatch(c, j, qi == 0)
+		s.dispatch(c, j, qi != 0)
 		s.queue = slices.Delete(s.queue, qi, qi+1)
 	}
 	s.promote(c)
+}
+
+// addBackground records j as running in a background VM, keeping the
+// background jobs in arrival order (the order promote takes them in).
+func (s *Scheduler) addBackground(j *sim.Job) {
+	at, _ := slices.BinarySearchFunc(s.background, s.order[j], func(b *sim.Job, r uint64) int { return cmpRank(s.order[b], r) })
+	s.background = slices.Insert(s.background, at, j)
 }
 
 // laterHeld returns the foreground VMs held by backfilled jobs that
@@ -187,8 +220,10 @@ func (s *Scheduler) suspendFor(c *sim.Cluster, j *sim.Job) {
 }
 
 // dispatch runs j in idle foreground VMs (the lowest-numbered nodes): a
-// fresh job starts, a suspended one resumes where it stopped.
-func (s *Scheduler) dispatch(c *sim.Cluster, j *sim.Job, head bool) {
+// fresh job starts, a suspended one resumes where it stopped. It joins the
+// backfilled set when backfill is set (the idle-nodes branch, j not at the
+// head of Q).
+func (s *Scheduler) dispatch(c *sim.Cluster, j *sim.Job, backfill bool) {
 	var err error
 	if s.suspended[j] {
 		delete(s.suspended, j)
@@ -196,7 +231,7 @@ func (s *Scheduler) dispatch(c *sim.Cluster, j *sim.Job, head bool) {
 	} else {
 		err = c.Start(j)
 	}
-	if err == nil && !head {
+	if err == nil && backfill {
 		s.backfilled = append(s.backfilled, j)
 	}
 }
@@ -251,24 +286,23 @@ func (s *Scheduler) startBackground(c *sim.Cluster, j *sim.Job) bool {
 	return false
 }
 
-// promote moves background jobs whose own nodes' foreground VMs are idle
-// up to them, in arrival order.
+// promote moves background jobs up to the foreground, in arrival order,
+// wherever their N_j processes find idle foreground VMs (§3.2).
 func (s *Scheduler) promote(c *sim.Cluster) {
 	for i := 0; i < len(s.background); {
 		j := s.background[i]
-		_, procs := c.Placement(j)
-		free := true
-		for _, p := range procs {
-			if o, _ := c.Occupant(0, p); o != nil {
-				free = false
-				break
-			}
-		}
-		if !free {
+		n := j.Demand[0]
+		if c.FreeIn(0) < n {
 			i++
 			continue
 		}
-		if c.Relocate(j, 0, slices.Clone(procs), sim.Relocation{}) != nil {
+		_, own := c.Placement(j)
+		to, swap := s.foregroundFor(c, own)
+		how := sim.Relocation{}
+		if !swap {
+			how.Pause = s.cfg.MigrationCost
+		}
+		if c.Relocate(j, 0, to, how) != nil {
 			return
 		}
 		s.Promotions++
@@ -277,6 +311,36 @@ func (s *Scheduler) promote(c *sim.Cluster) {
 			s.backfilled = append(s.backfilled, j)
 		}
 	}
+}
+
+// foregroundFor returns the idle foreground VMs for the processes now on
+// the nodes own (process i on own[i]), at least len(own) of them being idle:
+// a process whose own node's foreground VM is idle stays on that node, the
+// others take the lowest-numbered idle foreground VMs of other nodes. swap
+// reports that every process stays (a swap of VM priorities).
+func (s *Scheduler) foregroundFor(c *sim.Cluster, own []int) (to []int, swap bool) {
+	to = slices.Grow(s.to[:0], len(own))[:len(own)] // Relocate copies it
+	s.to = to
+	s.pick = s.pick[:0] // processes still to place
+	for i, p := range own {
+		if o, _ := c.Occupant(0, p); o == nil {
+			to[i] = p
+		} else {
+			s.pick = append(s.pick, i)
+		}
+	}
+	if len(s.pick) == 0 {
+		return to, true
+	}
+	next := 0
+	for p := 0; p < s.procs && next < len(s.pick); p++ {
+		if o, _ := c.Occupant(0, p); o != nil || slices.Contains(own, p) {
+			continue
+		}
+		to[s.pick[next]] = p
+		next++
+	}
+	return to, false
 }
 
 // usage returns the scheduler's estimate of process i of j and whether it

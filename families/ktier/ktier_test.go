@@ -112,7 +112,7 @@ func job(id int64, submit sim.Time, n int, w sim.Time, u float64) *sim.Job {
 // served 20 s.
 func TestCMBFSuspendPathByHand(t *testing.T) {
 	p := sim.Processors(6)
-	s, err := New(p, Config{Threshold: DefaultThreshold})
+	s, err := New(p, Config{Threshold: DefaultThreshold, MigrationCost: DefaultMigrationCost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,14 +181,16 @@ func place(tier int, procs []int) string {
 // (node 0 is now busier). J4 (2 processes) finds tier 1 full and takes
 // tier 2 of both nodes. J5 (1 process) finds every VM busy and waits.
 // When J1 ends the queue goes first: J5 (its head) takes the foreground
-// VM of node 0; then J3 moves up to the idle foreground of its own node 1,
-// while J2 stays in tier 1 of node 0 (its foreground is J5's) and J4 in
-// tier 2. A node whose foreground usage is told at 0.97
-// takes no background process.
+// VM of node 0; then the background jobs move up in arrival order wherever
+// enough foreground VMs are idle (§3.2, "when there is enough resource to
+// run"): J2 (1 process) migrates to the one idle foreground VM, node 1's,
+// though its own node 0's is J5's; J3 (tier 1 of node 1) then finds no
+// idle foreground VM and stays, as does J4 in tier 2. A node whose
+// foreground usage is told at 0.97 takes no background process.
 func TestKTierPlacementByHand(t *testing.T) {
 	p := sim.Processors(2)
 	p.Tiers, p.Sharing = 3, NewSharing(1)
-	s, err := New(p, Config{Threshold: DefaultThreshold})
+	s, err := New(p, Config{Threshold: DefaultThreshold, MigrationCost: DefaultMigrationCost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,14 +205,14 @@ func TestKTierPlacementByHand(t *testing.T) {
 			t.Errorf("J%d first placed %s, want %s", id, got, want)
 		}
 	}
-	if a := rec.after; a[5] != "0:0" || a[2] != "1:0" || a[3] != "0:1" || a[4] != "2:01" {
-		t.Errorf("after J1: J5 %s, J2 %s, J3 %s, J4 %s; want 0:0, 1:0, 0:1, 2:01", a[5], a[2], a[3], a[4])
+	if a := rec.after; a[5] != "0:0" || a[2] != "0:1" || a[3] != "1:1" || a[4] != "2:01" {
+		t.Errorf("after J1: J5 %s, J2 %s, J3 %s, J4 %s; want 0:0, 0:1, 1:1, 2:01", a[5], a[2], a[3], a[4])
 	}
 
 	// The threshold: a foreground told at 0.97 keeps its background idle.
 	p2 := sim.Processors(1)
 	p2.Tiers, p2.Sharing = 2, NewSharing(1)
-	s2, _ := New(p2, Config{Threshold: DefaultThreshold})
+	s2, _ := New(p2, Config{Threshold: DefaultThreshold, MigrationCost: DefaultMigrationCost})
 	rec2 := &placements{s: s2, at: map[int64][]string{}}
 	hot := job(1, 0, 1, 10, 0.97)
 	if _, _, err := sim.Run(p2, rec2, sim.NewSliceStream([]*sim.Job{hot, job(2, 1, 1, 5, 1)}), nil); err != nil {
@@ -227,7 +229,7 @@ func TestK2IsSeed000Platform(t *testing.T) {
 	run := func(sh sim.Sharing) []*sim.Job {
 		p := sim.Processors(8)
 		p.Tiers, p.Sharing = 2, sh
-		s, _ := New(p, Config{Threshold: DefaultThreshold})
+		s, _ := New(p, Config{Threshold: DefaultThreshold, MigrationCost: DefaultMigrationCost})
 		out, _, err := sim.Run(p, s, sim.NewSliceStream(suiteJobs(rand.New(rand.NewPCG(5, 5)), 300, 8)), nil)
 		if err != nil {
 			t.Fatal(err)

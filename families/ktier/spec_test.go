@@ -19,8 +19,8 @@ func TestSeed003Specs(t *testing.T) {
 		cells int
 		trace bool
 	}{
-		{"../../experiments/seed003-fwload.yaml", 99, false},
-		{"../../experiments/seed003-jwload.yaml", 99, false},
+		{"../../experiments/seed003-fwload.yaml", 165, false},
+		{"../../experiments/seed003-jwload.yaml", 165, false},
 		{"../../experiments/traces/seed003-kth.yaml", 22, true},
 	} {
 		if c.trace {

@@ -13,8 +13,10 @@ import (
 // (dedicated), 2, 3 and 4 VMs per node: 250 jobs with integer times (many
 // ties), a few wider than the machine, per-process CPU usages with noisy
 // estimates (none for a tenth of the jobs). Jobs are suspended and resumed
-// (Preemptive); the family's own rules, checked after every pass
-// (progressChecker), are that a suspended or running job never loses
+// (Preemptive), and background jobs promoted to other nodes' foreground
+// VMs at seed 000's migration cost (checked to happen with seed 1); the
+// family's own rules, checked after every pass (progressChecker), are
+// that a suspended or running job never loses
 // progress, that no VM holds two processes and a job's processes are on
 // distinct nodes of one tier, that no more processes run than there are
 // VMs, and that a suspended job holds no VM; and at the end that every
@@ -35,7 +37,7 @@ func (fam) SuiteCases(seed uint64) []family.SuiteCase {
 				if k > 1 {
 					p.Sharing = NewSharing(seed) // fresh draws' scratch; same values
 				}
-				s, err := New(p, Config{Threshold: DefaultThreshold})
+				s, err := New(p, Config{Threshold: DefaultThreshold, MigrationCost: DefaultMigrationCost})
 				if err != nil {
 					return nil, nil, err
 				}
@@ -50,11 +52,25 @@ func (fam) SuiteCases(seed uint64) []family.SuiteCase {
 				if s.Suspensions == 0 && k == 1 && seed == 1 {
 					chk.bad("no suspension: the workload does not exercise CMBF's suspend path")
 				}
+				if k > 1 && seed == 1 && !migrated(out) {
+					chk.bad("no promotion to other nodes: the workload does not exercise §3.2's migration")
+				}
 				return out, chk.errs, err
 			},
 		})
 	}
 	return cases
+}
+
+// migrated reports whether any job moved to other nodes (a promotion to
+// foreground VMs that were not its own).
+func migrated(jobs []*sim.Job) bool {
+	for _, j := range jobs {
+		if j.Migrations() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // suiteJobs draws n jobs for a machine of procs nodes.
