@@ -30,10 +30,13 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 		p.load(batch, now)
 		var order []int
 		var chains [][]int
-		if n == s.cfg.Batch {
+		switch {
+		case s.mapHook != nil:
+			order, chains = s.mapHook(p)
+		case n == s.cfg.Batch:
 			s.cnt.Batches++
 			order, chains = s.mga(free)
-		} else {
+		default:
 			s.cnt.Windows++
 			order, chains = p.minMin(free)
 		}
@@ -42,6 +45,7 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 		for _, j := range order {
 			js := batch[j]
 			js.chain, js.next, js.group = slices.Clone(chains[j]), 1, s.groups
+			js.slots = slices.Clone(p.slots[j*p.nk : j*p.nk+len(chains[j])])
 			js.irs = s.cfg.Scheme == IRSTMS && len(chains[j]) == 1
 			js.ph, js.res, js.planned = pQueued, chains[j][0], p.starts[j]
 			rs := &s.rs[js.res]
@@ -111,8 +115,12 @@ type planner struct {
 	f, free2    []float64
 	late, count []int
 	starts      []float64
-	dec         *ga.Decoder
-	decJobs     int
+	// slots[j·nk + k] is the start the committed plan reserved for stage k
+	// of job j's chain (k = 0: its planned start on its primary; k ≥ 1: the
+	// slot its backup keeps for it, after what that resource had then).
+	slots   []float64
+	dec     *ga.Decoder
+	decJobs int
 }
 
 func newPlanner(s *Scheduler) *planner {
@@ -148,6 +156,7 @@ func (p *planner) load(jobs []*jstate, now float64) {
 	p.et, p.so, p.p = grow(p.et, n*p.nk), grow(p.so, n*p.nk), grow(p.p, n*p.nk)
 	p.single, p.irs = grow(p.single, n), grow(p.irs, n)
 	p.starts = grow(p.starts, len(jobs))
+	p.slots = grow(p.slots, len(jobs)*p.nk)
 	for j, js := range jobs {
 		for r, res := range s.res {
 			size := js.a.Size
@@ -165,7 +174,7 @@ func (p *planner) load(jobs []*jstate, now float64) {
 	for j := range jobs {
 		for r := range s.res {
 			one[0] = r
-			p.single[j*p.nr+r] = s.cfg.Alpha * p.place(j, one, now, p.free2)
+			p.single[j*p.nr+r] = s.cfg.Alpha * p.place(j, one, now, p.free2, nil)
 		}
 	}
 	if p.dec == nil || p.decJobs != len(jobs) {
@@ -208,10 +217,12 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 		ch := chains[j]
 		x := ch[0]
 		start := max(f[x], p.now)
-		pet := p.place(j, ch, start, f)
+		var slots []float64
 		if starts != nil {
 			starts[j] = start
+			slots = p.slots[j*p.nk : j*p.nk+len(ch)]
 		}
+		pet := p.place(j, ch, start, f, slots)
 		flow += start + alpha*pet - p.now
 		if pet > alpha*(js.a.Deadline-js.sj.Submit) {
 			viol++
@@ -242,14 +253,18 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 // the free times f of the chain's resources (the primary from start, a
 // backup after what it already has). A single-resource job of IR-STMS is
 // estimated by eq. 4; otherwise eqs. 2–3 as in Model.PETChain, from the
-// tables.
-func (p *planner) place(j int, ch []int, start float64, f []float64) (pet float64) {
+// tables. slots, if not nil, receives each stage's reserved start: the
+// slot a migrant waits for at its backup (§2.2, Fig. 1).
+func (p *planner) place(j int, ch []int, start float64, f []float64, slots []float64) (pet float64) {
 	s := p.s
 	js := p.jobs[j]
 	alpha := s.cfg.Alpha
 	if s.cfg.Scheme == IRSTMS && len(ch) == 1 {
 		pet = p.irs[j*p.nr+ch[0]]
 		f[ch[0]] = start + alpha*pet
+		if slots != nil {
+			slots[0] = start
+		}
 		return pet
 	}
 	pw := 1.0
@@ -264,11 +279,14 @@ func (p *planner) place(j int, ch []int, start float64, f []float64) (pet float6
 			pet += load + pw*pf*s.cfg.Transfer(half, js.a.Data, s.res[r], s.res[ch[k+1]])
 			pw *= pf
 		}
-		if k == 0 {
-			f[r] = start + alpha*load
-		} else {
-			f[r] = max(f[r], p.now) + alpha*load
+		at := start
+		if k > 0 {
+			at = max(f[r], p.now)
 		}
+		if slots != nil {
+			slots[k] = at
+		}
+		f[r] = at + alpha*load
 	}
 	return pet
 }
