@@ -34,6 +34,7 @@ type Baseline struct {
 //	cost_effectiveness      eq. 12: (v_i · c_s / c_i − v_s) · 100, percentage points of utilisation per STMS-equivalent cost
 //	offered_load            Σ actual work / (Σ resource speed × (last submit − first submit))
 //	failures, migrations, restarts, preemptions, backfilled
+//	void_fills              IRS-ruled jobs IR-STMS started early in a void (irs_fill voids)
 //	fallbacks               migrations with no backup left in the job's chain
 //	batches, windows, cycles, condition1
 //	plan_gain               mean relative reduction of the planned batch makespan by the mGA against its Min-Min template
@@ -119,6 +120,7 @@ func (s *Scheduler) Metrics(jobs []*sim.Job, base *Baseline) []Metric {
 		{"restarts", float64(cnt.Restarts)},
 		{"preemptions", float64(cnt.Preemptions)},
 		{"backfilled", float64(cnt.Backfilled)},
+		{"void_fills", float64(cnt.VoidFills)},
 		{"fallbacks", float64(cnt.Fallbacks)},
 		{"batches", float64(cnt.Batches)},
 		{"windows", float64(cnt.Windows)},

@@ -47,6 +47,9 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 			js.chain, js.next, js.group = slices.Clone(chains[j]), 1, s.groups
 			js.slots = slices.Clone(p.slots[j*p.nk : j*p.nk+len(chains[j])])
 			js.irs = s.cfg.Scheme == IRSTMS && len(chains[j]) == 1
+			if js.irs {
+				js.irsSlot = s.cfg.Alpha * p.irs[j*p.nr+chains[j][0]]
+			}
 			js.ph, js.res, js.planned = pQueued, chains[j][0], p.starts[j]
 			rs := &s.rs[js.res]
 			rs.queue = append(rs.queue, js)

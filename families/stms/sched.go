@@ -89,6 +89,8 @@ type Config struct {
 	MaxChain int
 	// MaxRestarts bounds IRS restarts of one job; after that it migrates.
 	MaxRestarts int
+	// IRSFill is how IR-STMS's IRS-ruled jobs fill voids (voids.go).
+	IRSFill IRSFill
 	// GA holds the mGA settings (Jobs and Resources are set per batch).
 	GA ga.Config
 	// CapacityUtil weighs each resource's planned busy time by its speed in
@@ -151,6 +153,9 @@ func (c Config) Validate() error {
 	if c.Dispatch != Timetable && c.Dispatch != Eager {
 		bad("Dispatch", int(c.Dispatch), "timetable or eager")
 	}
+	if c.IRSFill != FillVoids && c.IRSFill != FillRestart {
+		bad("IRSFill", int(c.IRSFill), "voids or restart")
+	}
 	g := c.GA
 	g.Jobs, g.Resources = c.Batch, 1
 	if err := g.Validate(); err != nil {
@@ -177,8 +182,11 @@ type jstate struct {
 	slots []float64 // reserved start of each chain stage (planner.slots)
 	next  int       // next backup in chain
 	irs   bool      // restarted in place after a failure
-	res   int       // resource it is queued on, runs on or moves to
-	ph    phase
+	// irsSlot is α × eq. 4 on its primary for an IRS-ruled job of IR-STMS:
+	// its planned slot, and what must fit a void it fills (fillIRS).
+	irsSlot float64
+	res     int // resource it is queued on, runs on or moves to
+	ph      phase
 
 	started    bool
 	firstStart float64
@@ -210,6 +218,9 @@ type rstate struct {
 // Counters are what the scheduler did in a run.
 type Counters struct {
 	Failures, Migrations, Restarts, Preemptions, Backfilled int
+	// VoidFills counts IRS-ruled jobs IR-STMS started early in a void
+	// (reading FillVoids).
+	VoidFills int
 	// Fallbacks counts migrations whose job had no backup left in its chain
 	// and went to the resource expected to finish it first.
 	Fallbacks int
@@ -357,8 +368,11 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		s.bfGroup = 0
 	}
 	s.dispatch(c)
-	if s.cfg.Scheme == GBSTMS {
+	switch {
+	case s.cfg.Scheme == GBSTMS:
 		s.backfill(c)
+	case s.cfg.Scheme == IRSTMS && s.cfg.IRSFill == FillVoids:
+		s.fillIRS(c)
 	}
 	if len(s.ready) > 0 || !s.idle() {
 		c.WakeAt(s.nextCycle)

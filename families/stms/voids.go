@@ -8,7 +8,43 @@ import (
 )
 
 // Voids (inter-job delays, §2.2 Fig. 1, Problem 2) and what fills them:
-// new jobs from the ready queue under GB-STMS (§3.2).
+// new jobs from the ready queue under GB-STMS (§3.2), and under IR-STMS
+// with the irs_fill reading "voids" the IRS-ruled jobs already mapped to
+// the resource (§3.1 Fig. 3, §5.2, §6).
+
+// IRSFill is how IR-STMS's IRS-ruled jobs fill inter-job voids (a reading
+// of §3.1, §5.2 and §6; see the package doc).
+type IRSFill int
+
+// The readings of IRSFill.
+const (
+	// FillVoids: an IRS-ruled job mapped to a resource also starts early
+	// in a void of that resource before the job reserved next there, when
+	// its α·PET (eq. 4) fits the void — "fitting IRS-ruled jobs rather than
+	// new jobs into the void-intervals" (§6), "more opportunities to fit
+	// the IRS-ruled jobs into potential void-intervals as the number of
+	// short jobs increases" (§5.2).
+	FillVoids IRSFill = iota
+	// FillRestart: IRS-ruled jobs fill only the gap their own failure
+	// would leave, by restarting in place (Fig. 3: "jobs i, j, and k are
+	// reallocated at the same resource, respectively as soon as they meet
+	// a failure").
+	FillRestart
+)
+
+var irsFillNames = [...]string{"voids", "restart"}
+
+// String returns the reading's name.
+func (f IRSFill) String() string { return irsFillNames[f] }
+
+// IRSFillOf parses a reading's name.
+func IRSFillOf(name string) (IRSFill, bool) {
+	i := slices.Index(irsFillNames[:], name)
+	return IRSFill(i), i >= 0
+}
+
+// IRSFillNames lists the readings, the default first.
+func IRSFillNames() []string { return slices.Clone(irsFillNames[:]) }
 
 // voidEnd returns until when idle resource r is free for a job that must
 // not delay what is reserved there: the planned start of its queue's head,
@@ -75,6 +111,29 @@ func (s *Scheduler) backfill(c *sim.Cluster) {
 		js.group, js.irs, js.backfilled, js.chain, js.next = s.bfGroup, true, true, []int{r}, 1
 		s.cnt.Backfilled++
 		s.startOn(c, js, r)
+	}
+}
+
+// fillIRS is IR-STMS's void filling (reading FillVoids): in a void of an
+// idle resource (voidEnd), the first IRS-ruled job of its local queue (the
+// mapping's order) whose α·PET by eq. 4 fits the void starts at once; one
+// job per void and pass.
+func (s *Scheduler) fillIRS(c *sim.Cluster) {
+	now := c.Now()
+	for r := range s.rs {
+		end, ok := s.voidEnd(r, now)
+		if !ok {
+			continue
+		}
+		rs := &s.rs[r]
+		for i, js := range rs.queue {
+			if js.irs && !js.started && js.irsSlot <= end-now {
+				rs.queue = slices.Delete(rs.queue, i, i+1)
+				s.cnt.VoidFills++
+				s.startOn(c, js, r)
+				break
+			}
+		}
 	}
 }
 
