@@ -117,6 +117,7 @@ type planner struct {
 
 	f, free2    []float64
 	late, count []int
+	touched     []bool // resources the batch's jobs use (plan)
 	starts      []float64
 	// slots[j·nk + k] is the start the committed plan reserved for stage k
 	// of job j's chain (k = 0: its planned start on its primary; k ≥ 1: the
@@ -129,7 +130,7 @@ type planner struct {
 func newPlanner(s *Scheduler) *planner {
 	n := len(s.res)
 	p := &planner{s: s, nr: n, nk: s.cfg.MaxChain, f: make([]float64, n), free2: make([]float64, n),
-		late: make([]int, n), count: make([]int, n), weight: make([]float64, n),
+		late: make([]int, n), count: make([]int, n), touched: make([]bool, n), weight: make([]float64, n),
 		fallback: Resource{Bandwidth: s.cfg.FallbackBandwidth}}
 	for r, res := range s.res {
 		p.weight[r] = 1
@@ -190,9 +191,16 @@ func (p *planner) load(jobs []*jstate, now float64) {
 // the result), writes each job's planned start into starts (if not nil) and
 // returns the objectives of §4.3:
 //
-//   - Makespan: the latest expected free time, relative to now;
-//   - Util: the expected busy time of all resources from now over
-//     resources × makespan;
+//   - Makespan (eq. 7's ms of the schedule σ of this batch, §4.1): the
+//     latest expected free time of a resource the batch's jobs use
+//     (primary or backup), relative to now. Resources the batch leaves
+//     alone do not count: their backlog is the same under every mapping
+//     of the batch and would flatten ms across the population.
+//   - Util (eq. 7's au): the average utilisation of the resources over
+//     that makespan — each resource's expected busy time within [now, now
+//   - ms] (its backlog included, clipped to the window), summed and
+//     divided by resources × ms; with utilization capacity each resource
+//     weighs by its speed.
 //   - Unfair: 1 − IJF of eq. 9 with the batch's jobs grouped by primary
 //     resource (how fairly the mapping treats the jobs of the batch);
 //   - Penalty: the share of jobs violating Condition 1 (PET > α × demanded
@@ -212,6 +220,7 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 	}
 	clear(p.late)
 	clear(p.count)
+	clear(p.touched)
 	viol := 0
 	flow := 0.0
 	alpha := s.cfg.Alpha
@@ -219,6 +228,9 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 		js := p.jobs[j]
 		ch := chains[j]
 		x := ch[0]
+		for _, r := range ch {
+			p.touched[r] = true
+		}
 		start := max(f[x], p.now)
 		var slots []float64
 		if starts != nil {
@@ -237,8 +249,12 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 	}
 	ms, busy := 0.0, 0.0
 	for r, t := range f {
-		ms = max(ms, t-p.now)
-		busy += max(t-p.now, 0) * p.weight[r]
+		if p.touched[r] {
+			ms = max(ms, t-p.now)
+		}
+	}
+	for r, t := range f {
+		busy += min(max(t-p.now, 0), ms) * p.weight[r]
 	}
 	o := ga.Objectives{Makespan: ms, Flow: flow / float64(max(len(order), 1))}
 	if ms > 0 {
