@@ -29,7 +29,7 @@ type Baseline struct {
 //	throughput              finished jobs per hour of makespan
 //	utilization             resource busy time (wasted runs included) / (resources × makespan)
 //	jfr                     share of finished jobs ending after their deadline
-//	ijf                     1 − the standard deviation of the per-batch JFR (eq. 9; batches are the dispatch groups)
+//	ijf                     1 − the standard deviation of the per-batch JFR (eq. 9; batches are the dispatch groups: each mGA batch and each Min-Min window, GBS's backfilled jobs in the batch mapped last before them)
 //	cost_overhead           eq. 11: Σ_k RA_k · F_c(t_c^k) / m over the m resources used, F_c(t) = √(t / 1 h), t_c^k their last completion − first submit, RA in flops/s
 //	cost_effectiveness      eq. 12: (v_i · c_s / c_i − v_s) · 100, percentage points of utilisation per STMS-equivalent cost
 //	offered_load            Σ actual work / (Σ resource speed × (last submit − first submit))

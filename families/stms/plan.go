@@ -18,7 +18,6 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 	now := c.Now()
 	s.cnt.Cycles++
 	s.nextCycle = now + s.cfg.Interval
-	s.bfGroup = 0
 	free := s.expectedFree(c)
 	horizon := now + s.cfg.Interval
 	p := s.plan

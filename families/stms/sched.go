@@ -250,7 +250,6 @@ type Scheduler struct {
 
 	nextCycle float64
 	groups    int
-	bfGroup   int // dispatch group of this period's backfills (0: none yet)
 	cnt       Counters
 	eff       float64
 	scratch   []Stage
@@ -365,7 +364,6 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		for s.nextCycle <= now {
 			s.nextCycle += s.cfg.Interval
 		}
-		s.bfGroup = 0
 	}
 	s.dispatch(c)
 	switch {

@@ -75,7 +75,10 @@ func (s *Scheduler) voidEnd(r int, now float64) (end float64, ok bool) {
 // weight / α·PET (WSEPT, weight 1 / demanded flow time, PET by eq. 4)
 // whose α·PET fits the void (Condition 2: it fits and does not delay the
 // job reserved next) runs there at once, under IRS; one job per void and
-// pass, resources in index order.
+// pass, resources in index order. A backfilled job belongs to the batch
+// last mapped (eq. 9 is per batch: GBS assigns ready jobs "after a batch of
+// jobs is allocated", and only "the rest of jobs in the job ready queue
+// will be included in a new batch of the next scheduling cycle", §3.2).
 func (s *Scheduler) backfill(c *sim.Cluster) {
 	now := c.Now()
 	for r := range s.rs {
@@ -104,11 +107,10 @@ func (s *Scheduler) backfill(c *sim.Cluster) {
 		}
 		js := s.ready[best]
 		s.ready = slices.Delete(s.ready, best, best+1)
-		if s.bfGroup == 0 {
+		if s.groups == 0 { // before the first batch: a group of its own
 			s.groups++
-			s.bfGroup = s.groups
 		}
-		js.group, js.irs, js.backfilled, js.chain, js.next = s.bfGroup, true, true, []int{r}, 1
+		js.group, js.irs, js.backfilled, js.chain, js.next = s.groups, true, true, []int{r}, 1
 		s.cnt.Backfilled++
 		s.startOn(c, js, r)
 	}
