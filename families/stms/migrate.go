@@ -38,7 +38,7 @@ func (s *Scheduler) fail(c *sim.Cluster, x int) {
 	}
 	rs.run, rs.lastEnd = nil, now
 	y, k := s.backup(c, js, x)
-	js.fallback = k < 0
+	js.fallback = k < 0 || k >= len(js.slots)
 	if !js.fallback {
 		js.planned = js.slots[k] // the backup's reserved slot
 	}

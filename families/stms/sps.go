@@ -35,7 +35,7 @@ import (
 // waits.
 type race struct {
 	rival *jstate // the running job it was last compared with
-	// self and rival are the PP (eq. 5) of the waiting job and of the
+	// self and other are the PP (eq. 5) of the waiting job and of the
 	// running one as of at; rate is 1/t_r of the waiting job.
 	self, other, rate, at float64
 	// migrant is true when the waiting job is the race's J_m (PF =
