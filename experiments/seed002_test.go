@@ -3,12 +3,17 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/workload/seed002"
 )
 
-// The seed-002 Fig. 8 spec validates, expands to 2 dispatch readings × 3
-// classes × 4 schemes × 5 replications, and its cells run through RunCell:
+// The seed-002 Fig. 8 spec validates, expands to 2 dispatch readings × 2
+// operating points × 3 classes × (4 schemes + IR-STMS under irs_fill
+// restart) × 5 replications, and its cells run through RunCell:
 // the four schemes of one grid point see the same workload, a cell reruns
 // identically, and the metrics are the STMS family's.
 func TestSeed002Fig08Spec(t *testing.T) {
@@ -17,8 +22,8 @@ func TestSeed002Fig08Spec(t *testing.T) {
 		t.Fatal(err)
 	}
 	cells := s.Cells()
-	if len(cells) != 120 {
-		t.Fatalf("%d cells, want 120", len(cells))
+	if len(cells) != 300 {
+		t.Fatalf("%d cells, want 300", len(cells))
 	}
 	// Small cells for the test: the spec's own size runs in the farm.
 	shrink := func(c Cell) Cell {
@@ -76,6 +81,63 @@ func TestSeed002Fig08Spec(t *testing.T) {
 	}
 	if len(seen) != 4 {
 		t.Errorf("first grid point has schedulers %v", seen)
+	}
+}
+
+// Item 6 of issue 21 (Table 2, Table 3, §5.2): at Table 2's rate (1.67
+// jobs/min, load 0) the offered load of Figs. 8–10 grows with the class's
+// mean job size; the operating-point reading (load 0.4) holds it fixed in
+// every class. Mean sizes (Table 3: short 0.1–0.15, long 0.85–1 Mflops):
+// 8:2 0.8·0.125 + 0.2·0.925 = 0.285, 5:5 0.525, 2:8 0.2·0.125 + 0.8·0.925
+// = 0.765 Mflops. On 30 resources of mean speed 300 flops/s (9,000 flops/s
+// in all) the rate 1.67/60 jobs/s offers 0.0278·285,000/9,000 = 0.88,
+// 1.62 and 2.37; with load 0.4 every class offers 0.4, at rates in the
+// ratio 0.285 : 0.525 : 0.765. Checked on the drawn resources of every
+// Fig. 8 cell (their Σ speed, not 9,000).
+func TestSeed002OperatingPoints(t *testing.T) {
+	s, err := Load("seed002-fig08.yaml", BuiltinCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := map[string]float64{"8:2": 0.285, "5:5": 0.525, "2:8": 0.765}
+	seen := map[string]bool{}
+	for _, c := range s.Cells() {
+		p := seed002.Default()
+		p.Jobs, p.Regime = 10, seed002.Calibrated
+		var load float64
+		for _, q := range c.Params {
+			switch q.Name {
+			case "workload.generator.resources":
+				p.Resources = int(q.Value.(int64))
+			case "workload.generator.class":
+				p.Class = q.Value.(string)
+			case "workload.generator.load":
+				load = q.Value.(float64)
+			}
+		}
+		p.Load = load
+		g, err := seed002.New(p, rand.New(rand.NewPCG(c.Seed, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		speed := 0.0
+		for _, r := range g.Resources() {
+			speed += r.Availability
+		}
+		offered := g.Rate() * mean[p.Class] * 1e6 / speed
+		want := 1.67 / 60 * mean[p.Class] * 1e6 / speed // Table 2's rate
+		if load > 0 {
+			want = load
+		}
+		if math.Abs(offered-want) > 1e-9 {
+			t.Errorf("class %s, load %g: offered load %g, want %g", p.Class, load, offered, want)
+		}
+		seen[fmt.Sprintf("%s@%g", p.Class, load)] = true
+	}
+	for _, class := range []string{"8:2", "5:5", "2:8"} {
+		if !seen[class+"@0.4"] || !seen[class+"@0"] {
+			t.Errorf("class %s: operating points %v; want Table 2's rate (load 0) and the fixed offered load 0.4", class, seen)
+		}
 	}
 }
 

@@ -29,11 +29,16 @@ type Baseline struct {
 //	throughput              finished jobs per hour of makespan
 //	utilization             resource busy time (wasted runs included) / (resources × makespan)
 //	jfr                     share of finished jobs ending after their deadline
-//	ijf                     1 − the standard deviation of the per-batch JFR (eq. 9; batches are the dispatch groups)
+//	ijf                     1 − the standard deviation of the per-batch JFR (eq. 9; batches are the dispatch groups: each mGA batch and each Min-Min window, GBS's backfilled jobs in the batch mapped last before them)
 //	cost_overhead           eq. 11: Σ_k RA_k · F_c(t_c^k) / m over the m resources used, F_c(t) = √(t / 1 h), t_c^k their last completion − first submit, RA in flops/s
 //	cost_effectiveness      eq. 12: (v_i · c_s / c_i − v_s) · 100, percentage points of utilisation per STMS-equivalent cost
+//	cost_effectiveness_rel  eq. 12 relative to STMS's utilisation, (v_i · c_s / (c_i · v_s) − 1) · 100 = cost_effectiveness / v_s: the
+//	                        percent improvement in utilisation per unit cost over STMS's ("normalized by STMS's", §5.4), free of the
+//	                        level of utilisation (eq. 12 as printed scales with v_s, whose level depends on the dispatch reading)
 //	offered_load            Σ actual work / (Σ resource speed × (last submit − first submit))
+//	drain_time              last end − last submit, seconds: about a cycle below saturation, growing with the jobs above it
 //	failures, migrations, restarts, preemptions, backfilled
+//	void_fills              IRS-ruled jobs IR-STMS started early in a void (irs_fill voids)
 //	fallbacks               migrations with no backup left in the job's chain
 //	batches, windows, cycles, condition1
 //	plan_gain               mean relative reduction of the planned batch makespan by the mGA against its Min-Min template
@@ -68,9 +73,9 @@ func (s *Scheduler) Metrics(jobs []*sim.Job, base *Baseline) []Metric {
 			groups[js.group].late++
 		}
 	}
-	ms := 0.0
+	ms, drain := 0.0, 0.0
 	if finished > 0 {
-		ms = last - first
+		ms, drain = last-first, last-lastSubmit
 	}
 	busy := 0.0
 	cost, used := 0.0, 0
@@ -99,10 +104,7 @@ func (s *Scheduler) Metrics(jobs []*sim.Job, base *Baseline) []Metric {
 	}
 	cnt := s.cnt
 	util, costOver := div(busy, float64(len(s.rs))*ms), div(cost, float64(used))
-	ce := 0.0
-	if base != nil && costOver > 0 {
-		ce = (util*base.CostOverhead/costOver - base.Utilization) * 100
-	}
+	ce, ceRel := costEffectiveness(util, costOver, base)
 	ms2 := []Metric{
 		{"jobs", float64(len(jobs))},
 		{"finished", float64(finished)},
@@ -113,12 +115,15 @@ func (s *Scheduler) Metrics(jobs []*sim.Job, base *Baseline) []Metric {
 		{"ijf", 1 - stddev(fr)},
 		{"cost_overhead", costOver},
 		{"cost_effectiveness", ce},
+		{"cost_effectiveness_rel", ceRel},
 		{"offered_load", div(work, speed*(lastSubmit-first))},
+		{"drain_time", drain},
 		{"failures", float64(cnt.Failures)},
 		{"migrations", float64(cnt.Migrations)},
 		{"restarts", float64(cnt.Restarts)},
 		{"preemptions", float64(cnt.Preemptions)},
 		{"backfilled", float64(cnt.Backfilled)},
+		{"void_fills", float64(cnt.VoidFills)},
 		{"fallbacks", float64(cnt.Fallbacks)},
 		{"batches", float64(cnt.Batches)},
 		{"windows", float64(cnt.Windows)},
@@ -136,6 +141,21 @@ func (s *Scheduler) Metrics(jobs []*sim.Job, base *Baseline) []Metric {
 			Metric{d.name + "_p95", p95}, Metric{d.name + "_max", mx})
 	}
 	return ms2
+}
+
+// costEffectiveness is eq. 12 of a scheme with utilisation util and cost
+// overhead cost against STMS's base (0, 0 without a base): abs = (v_i ·
+// c_s / c_i − v_s) · 100 as printed, rel = (v_i · c_s / (c_i · v_s) − 1) ·
+// 100, the same divided by v_s.
+func costEffectiveness(util, cost float64, base *Baseline) (abs, rel float64) {
+	if base == nil || !(cost > 0) {
+		return 0, 0
+	}
+	abs = (util*base.CostOverhead/cost - base.Utilization) * 100
+	if base.Utilization > 0 {
+		rel = abs / base.Utilization
+	}
+	return abs, rel
 }
 
 // MetricNames lists the names Metrics uses, in order.

@@ -18,7 +18,6 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 	now := c.Now()
 	s.cnt.Cycles++
 	s.nextCycle = now + s.cfg.Interval
-	s.bfGroup = 0
 	free := s.expectedFree(c)
 	horizon := now + s.cfg.Interval
 	p := s.plan
@@ -30,10 +29,13 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 		p.load(batch, now)
 		var order []int
 		var chains [][]int
-		if n == s.cfg.Batch {
+		switch {
+		case s.mapHook != nil:
+			order, chains = s.mapHook(p)
+		case n == s.cfg.Batch:
 			s.cnt.Batches++
 			order, chains = s.mga(free)
-		} else {
+		default:
 			s.cnt.Windows++
 			order, chains = p.minMin(free)
 		}
@@ -42,7 +44,11 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 		for _, j := range order {
 			js := batch[j]
 			js.chain, js.next, js.group = slices.Clone(chains[j]), 1, s.groups
+			js.slots = slices.Clone(p.slots[j*p.nk : j*p.nk+len(chains[j])])
 			js.irs = s.cfg.Scheme == IRSTMS && len(chains[j]) == 1
+			if js.irs {
+				js.irsSlot = s.cfg.Alpha * p.irs[j*p.nr+chains[j][0]]
+			}
 			js.ph, js.res, js.planned = pQueued, chains[j][0], p.starts[j]
 			rs := &s.rs[js.res]
 			rs.queue = append(rs.queue, js)
@@ -110,15 +116,20 @@ type planner struct {
 
 	f, free2    []float64
 	late, count []int
+	touched     []bool // resources the batch's jobs use (plan)
 	starts      []float64
-	dec         *ga.Decoder
-	decJobs     int
+	// slots[j·nk + k] is the start the committed plan reserved for stage k
+	// of job j's chain (k = 0: its planned start on its primary; k ≥ 1: the
+	// slot its backup keeps for it, after what that resource had then).
+	slots   []float64
+	dec     *ga.Decoder
+	decJobs int
 }
 
 func newPlanner(s *Scheduler) *planner {
 	n := len(s.res)
 	p := &planner{s: s, nr: n, nk: s.cfg.MaxChain, f: make([]float64, n), free2: make([]float64, n),
-		late: make([]int, n), count: make([]int, n), weight: make([]float64, n),
+		late: make([]int, n), count: make([]int, n), touched: make([]bool, n), weight: make([]float64, n),
 		fallback: Resource{Bandwidth: s.cfg.FallbackBandwidth}}
 	for r, res := range s.res {
 		p.weight[r] = 1
@@ -148,6 +159,7 @@ func (p *planner) load(jobs []*jstate, now float64) {
 	p.et, p.so, p.p = grow(p.et, n*p.nk), grow(p.so, n*p.nk), grow(p.p, n*p.nk)
 	p.single, p.irs = grow(p.single, n), grow(p.irs, n)
 	p.starts = grow(p.starts, len(jobs))
+	p.slots = grow(p.slots, len(jobs)*p.nk)
 	for j, js := range jobs {
 		for r, res := range s.res {
 			size := js.a.Size
@@ -165,7 +177,7 @@ func (p *planner) load(jobs []*jstate, now float64) {
 	for j := range jobs {
 		for r := range s.res {
 			one[0] = r
-			p.single[j*p.nr+r] = s.cfg.Alpha * p.place(j, one, now, p.free2)
+			p.single[j*p.nr+r] = s.cfg.Alpha * p.place(j, one, now, p.free2, nil)
 		}
 	}
 	if p.dec == nil || p.decJobs != len(jobs) {
@@ -178,9 +190,16 @@ func (p *planner) load(jobs []*jstate, now float64) {
 // the result), writes each job's planned start into starts (if not nil) and
 // returns the objectives of §4.3:
 //
-//   - Makespan: the latest expected free time, relative to now;
-//   - Util: the expected busy time of all resources from now over
-//     resources × makespan;
+//   - Makespan (eq. 7's ms of the schedule σ of this batch, §4.1): the
+//     latest expected free time of a resource the batch's jobs use
+//     (primary or backup), relative to now. Resources the batch leaves
+//     alone do not count: their backlog is the same under every mapping
+//     of the batch and would flatten ms across the population.
+//   - Util (eq. 7's au): the average utilisation of the resources over
+//     that makespan — each resource's expected busy time within [now, now
+//   - ms] (its backlog included, clipped to the window), summed and
+//     divided by resources × ms; with utilization capacity each resource
+//     weighs by its speed.
 //   - Unfair: 1 − IJF of eq. 9 with the batch's jobs grouped by primary
 //     resource (how fairly the mapping treats the jobs of the batch);
 //   - Penalty: the share of jobs violating Condition 1 (PET > α × demanded
@@ -200,6 +219,7 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 	}
 	clear(p.late)
 	clear(p.count)
+	clear(p.touched)
 	viol := 0
 	flow := 0.0
 	alpha := s.cfg.Alpha
@@ -207,11 +227,16 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 		js := p.jobs[j]
 		ch := chains[j]
 		x := ch[0]
+		for _, r := range ch {
+			p.touched[r] = true
+		}
 		start := max(f[x], p.now)
-		pet := p.place(j, ch, start, f)
+		var slots []float64
 		if starts != nil {
 			starts[j] = start
+			slots = p.slots[j*p.nk : j*p.nk+len(ch)]
 		}
+		pet := p.place(j, ch, start, f, slots)
 		flow += start + alpha*pet - p.now
 		if pet > alpha*(js.a.Deadline-js.sj.Submit) {
 			viol++
@@ -223,8 +248,12 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 	}
 	ms, busy := 0.0, 0.0
 	for r, t := range f {
-		ms = max(ms, t-p.now)
-		busy += max(t-p.now, 0) * p.weight[r]
+		if p.touched[r] {
+			ms = max(ms, t-p.now)
+		}
+	}
+	for r, t := range f {
+		busy += min(max(t-p.now, 0), ms) * p.weight[r]
 	}
 	o := ga.Objectives{Makespan: ms, Flow: flow / float64(max(len(order), 1))}
 	if ms > 0 {
@@ -242,14 +271,18 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 // the free times f of the chain's resources (the primary from start, a
 // backup after what it already has). A single-resource job of IR-STMS is
 // estimated by eq. 4; otherwise eqs. 2–3 as in Model.PETChain, from the
-// tables.
-func (p *planner) place(j int, ch []int, start float64, f []float64) (pet float64) {
+// tables. slots, if not nil, receives each stage's reserved start: the
+// slot a migrant waits for at its backup (§2.2, Fig. 1).
+func (p *planner) place(j int, ch []int, start float64, f []float64, slots []float64) (pet float64) {
 	s := p.s
 	js := p.jobs[j]
 	alpha := s.cfg.Alpha
 	if s.cfg.Scheme == IRSTMS && len(ch) == 1 {
 		pet = p.irs[j*p.nr+ch[0]]
 		f[ch[0]] = start + alpha*pet
+		if slots != nil {
+			slots[0] = start
+		}
 		return pet
 	}
 	pw := 1.0
@@ -264,11 +297,14 @@ func (p *planner) place(j int, ch []int, start float64, f []float64) (pet float6
 			pet += load + pw*pf*s.cfg.Transfer(half, js.a.Data, s.res[r], s.res[ch[k+1]])
 			pw *= pf
 		}
-		if k == 0 {
-			f[r] = start + alpha*load
-		} else {
-			f[r] = max(f[r], p.now) + alpha*load
+		at := start
+		if k > 0 {
+			at = max(f[r], p.now)
 		}
+		if slots != nil {
+			slots[k] = at
+		}
+		f[r] = at + alpha*load
 	}
 	return pet
 }

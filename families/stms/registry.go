@@ -74,6 +74,11 @@ func Entries(w *World) []strategies.Entry {
 		switch scheme {
 		case IRSTMS, GBSTMS:
 			ps = append(ps, strategies.ParamSpec{Name: "max_restarts", Kind: strategies.Int, Default: int64(20), Min: 0, Max: 1000000, Doc: "IRS restarts of one job before it migrates instead"})
+		}
+		switch scheme {
+		case IRSTMS:
+			ps = append(ps, strategies.ParamSpec{Name: "irs_fill", Kind: strategies.String, Default: FillVoids.String(), Choices: IRSFillNames(),
+				Doc: "how IRS-ruled jobs fill inter-job voids (reading of §3.1, §5.2, §6): voids = a job the mGA maps to one resource also starts early in a void there when its α·PET (eq. 4) fits (\"fitting IRS-ruled jobs rather than new jobs into the void-intervals\", §6); restart = only by restarting in place after its own failure (Fig. 3)"})
 		case SPSTMS:
 			ps = append(ps,
 				strategies.ParamSpec{Name: "c", Kind: strategies.Float, Default: 2.5, Min: 1e-9, Max: 1e9, Doc: "preemption coefficient c: a contender preempts when PF = PP(Jm)/PP(Jp) > c (Table 2: 2.5)"},
@@ -94,7 +99,10 @@ func Entries(w *World) []strategies.Entry {
 				cfg.CapacityUtil = p.String("utilization") == "capacity"
 				cfg.GA.MaxGenesPerJob = cfg.MaxChain
 				switch scheme {
-				case IRSTMS, GBSTMS:
+				case IRSTMS:
+					cfg.MaxRestarts = p.Int("max_restarts")
+					cfg.IRSFill, _ = IRSFillOf(p.String("irs_fill"))
+				case GBSTMS:
 					cfg.MaxRestarts = p.Int("max_restarts")
 				case SPSTMS:
 					cfg.C, cfg.Slot = p.Float("c"), p.Float("slot")

@@ -89,6 +89,8 @@ type Config struct {
 	MaxChain int
 	// MaxRestarts bounds IRS restarts of one job; after that it migrates.
 	MaxRestarts int
+	// IRSFill is how IR-STMS's IRS-ruled jobs fill voids (voids.go).
+	IRSFill IRSFill
 	// GA holds the mGA settings (Jobs and Resources are set per batch).
 	GA ga.Config
 	// CapacityUtil weighs each resource's planned busy time by its speed in
@@ -151,6 +153,9 @@ func (c Config) Validate() error {
 	if c.Dispatch != Timetable && c.Dispatch != Eager {
 		bad("Dispatch", int(c.Dispatch), "timetable or eager")
 	}
+	if c.IRSFill != FillVoids && c.IRSFill != FillRestart {
+		bad("IRSFill", int(c.IRSFill), "voids or restart")
+	}
 	g := c.GA
 	g.Jobs, g.Resources = c.Batch, 1
 	if err := g.Validate(); err != nil {
@@ -173,11 +178,15 @@ const (
 type jstate struct {
 	sj    *sim.Job
 	a     Job
-	chain []int // resources: primary, then backups
-	next  int   // next backup in chain
-	irs   bool  // restarted in place after a failure
-	res   int   // resource it is queued on, runs on or moves to
-	ph    phase
+	chain []int     // resources: primary, then backups
+	slots []float64 // reserved start of each chain stage (planner.slots)
+	next  int       // next backup in chain
+	irs   bool      // restarted in place after a failure
+	// irsSlot is α × eq. 4 on its primary for an IRS-ruled job of IR-STMS:
+	// its planned slot, and what must fit a void it fills (fillIRS).
+	irsSlot float64
+	res     int // resource it is queued on, runs on or moves to
+	ph      phase
 
 	started    bool
 	firstStart float64
@@ -186,9 +195,10 @@ type jstate struct {
 	rate       float64
 	failAt     float64
 	arrive     float64 // end of a transfer
-	contender  bool    // a migrant or preempted job at the head of a queue
-	waitFrom   float64 // SPS: when it started waiting as a contender
+	fallback   bool    // migrating beyond its chain: no slot reserved for it
+	contender  bool    // SPS: a migrant or preempted job at the head of a queue
 	checkAt    float64 // SPS: next PF comparison
+	race       race    // SPS: its race with the job running where it waits
 	group      int     // dispatch group (batch) for IJF
 	backfilled bool
 	rng        *rand.Rand
@@ -208,6 +218,9 @@ type rstate struct {
 // Counters are what the scheduler did in a run.
 type Counters struct {
 	Failures, Migrations, Restarts, Preemptions, Backfilled int
+	// VoidFills counts IRS-ruled jobs IR-STMS started early in a void
+	// (reading FillVoids).
+	VoidFills int
 	// Fallbacks counts migrations whose job had no backup left in its chain
 	// and went to the resource expected to finish it first.
 	Fallbacks int
@@ -237,7 +250,6 @@ type Scheduler struct {
 
 	nextCycle float64
 	groups    int
-	bfGroup   int // dispatch group of this period's backfills (0: none yet)
 	cnt       Counters
 	eff       float64
 	scratch   []Stage
@@ -250,6 +262,9 @@ type Scheduler struct {
 	// failHook, when set (tests), replaces the failure draw: the delay
 	// before job id fails on resource r.
 	failHook func(id int64, r int) float64
+	// mapHook, when set (tests), replaces the mapping of every batch or
+	// window: the order and chains of the loaded batch's jobs.
+	mapHook func(p *planner) (order []int, chains [][]int)
 	// batchHook, when set (benchmarks), sees every mGA batch before it is
 	// mapped: the planner loaded with the batch and the expected free times.
 	batchHook func(p *planner, free []float64)
@@ -349,11 +364,13 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		for s.nextCycle <= now {
 			s.nextCycle += s.cfg.Interval
 		}
-		s.bfGroup = 0
 	}
 	s.dispatch(c)
-	if s.cfg.Scheme == GBSTMS {
+	switch {
+	case s.cfg.Scheme == GBSTMS:
 		s.backfill(c)
+	case s.cfg.Scheme == IRSTMS && s.cfg.IRSFill == FillVoids:
+		s.fillIRS(c)
 	}
 	if len(s.ready) > 0 || !s.idle() {
 		c.WakeAt(s.nextCycle)
@@ -432,152 +449,6 @@ func (s *Scheduler) setRate(c *sim.Cluster, js *jstate, r int) {
 	}
 }
 
-// fail handles the failure of the job running on resource x: IRS restarts
-// it in place, STMS moves it with its state to a backup resource.
-func (s *Scheduler) fail(c *sim.Cluster, x int) {
-	now := c.Now()
-	rs := &s.rs[x]
-	js := rs.run
-	js.failures++
-	s.cnt.Failures++
-	rs.busy += now - js.runFrom
-	if js.irs && js.restarts < s.cfg.MaxRestarts {
-		if c.Restart(js.sj) != nil {
-			return
-		}
-		js.restarts++
-		s.cnt.Restarts++
-		js.runFrom = now
-		s.setRate(c, js, x)
-		return
-	}
-	js.irs = false
-	if c.Suspend(js.sj) != nil {
-		return
-	}
-	rs.run, rs.lastEnd = nil, now
-	y := s.backup(c, js, x)
-	// The transfer moves the state actually left (what the state traces
-	// recorded), not the estimate.
-	dm := s.cfg.Transfer(c.Remaining(js.sj)/1e6, js.a.Data, s.res[x], s.res[y])
-	js.migrations++
-	s.cnt.Migrations++
-	s.cnt.TransferTime += dm
-	js.ph, js.res, js.arrive, js.failAt = pTransit, y, now+dm, math.Inf(1)
-	s.trans = append(s.trans, js)
-	c.WakeAt(js.arrive)
-}
-
-// backup picks the resource a job failed on x moves to: the next one of
-// its chain (the backups the mGA reserved for it), else the resource where
-// it is expected to finish first — the later of its arrival (after the
-// transfer) and the end of what runs there and of the contenders ahead of
-// it (running job, contenders queued or on their way), plus α·PET of its
-// remaining work there. Ties: the shorter local queue, then the lowest
-// index.
-func (s *Scheduler) backup(c *sim.Cluster, js *jstate, x int) int {
-	for js.next < len(js.chain) {
-		y := js.chain[js.next]
-		js.next++
-		if y != x {
-			return y
-		}
-	}
-	s.cnt.Fallbacks++
-	now := c.Now()
-	rem := s.remEst(c, js)
-	ahead := s.contenderFree(c)
-	best, bestT, bestQ := x, math.Inf(1), 0
-	for y := range s.res {
-		if y == x {
-			continue
-		}
-		start := math.Max(now+s.cfg.Transfer(rem, js.a.Data, s.res[x], s.res[y]), ahead[y])
-		t := start + s.cfg.Alpha*s.petOn(js, rem, y)
-		q := len(s.rs[y].queue)
-		if t < bestT || t == bestT && q < bestQ {
-			best, bestT, bestQ = y, t, q
-		}
-	}
-	return best
-}
-
-// contenderFree returns, per resource, when the running job and the
-// contenders that would go before a new migrant (queued at the head or on
-// their way there) are expected to be done (α·PET of each).
-func (s *Scheduler) contenderFree(c *sim.Cluster) []float64 {
-	now := c.Now()
-	t := s.plan.freeBuf()
-	for r := range s.rs {
-		rs := &s.rs[r]
-		t[r] = now
-		if rs.run != nil {
-			t[r] += s.cfg.Alpha * s.remaining(c, rs.run, r)
-		}
-		for _, js := range rs.queue {
-			if !js.contender {
-				break
-			}
-			t[r] += s.cfg.Alpha * s.remaining(c, js, r)
-		}
-	}
-	for _, js := range s.trans {
-		t[js.res] = math.Max(t[js.res], js.arrive) + s.cfg.Alpha*s.remaining(c, js, js.res)
-	}
-	return t
-}
-
-// transfers lands the migrants whose data has arrived, in order of arrival
-// (then job ID): each joins the contenders at the head of its resource's
-// queue; under SPS it may preempt the running job at once.
-func (s *Scheduler) transfers(c *sim.Cluster) {
-	now := c.Now()
-	var due []*jstate
-	keep := s.trans[:0]
-	for _, js := range s.trans {
-		if js.arrive <= now {
-			due = append(due, js)
-		} else {
-			keep = append(keep, js)
-		}
-	}
-	s.trans = keep
-	slices.SortStableFunc(due, func(a, b *jstate) int {
-		if a.arrive != b.arrive {
-			if a.arrive < b.arrive {
-				return -1
-			}
-			return 1
-		}
-		return int(a.sj.ID - b.sj.ID)
-	})
-	for _, js := range due {
-		y := js.res
-		rs := &s.rs[y]
-		if s.cfg.Scheme == SPSTMS && rs.run != nil {
-			if s.preempts(c, js, rs.run, 0) {
-				s.preempt(c, y, js)
-				continue
-			}
-			js.checkAt = now + s.cfg.Slot
-			c.WakeAt(js.checkAt)
-		}
-		js.waitFrom = now
-		s.enqueueContender(y, js)
-	}
-}
-
-// enqueueContender puts js behind the contenders at the head of r's queue.
-func (s *Scheduler) enqueueContender(r int, js *jstate) {
-	rs := &s.rs[r]
-	js.ph, js.res, js.contender = pQueued, r, true
-	i := 0
-	for i < len(rs.queue) && rs.queue[i].contender {
-		i++
-	}
-	rs.queue = slices.Insert(rs.queue, i, js)
-}
-
 // estimateFloor is the share of its estimated size a job that has run past
 // its estimate is still expected to need.
 const estimateFloor = 0.1
@@ -612,66 +483,6 @@ func (s *Scheduler) remaining(c *sim.Cluster, js *jstate, r int) float64 {
 	return s.petOn(js, s.remEst(c, js), r)
 }
 
-// preempts is SPS's decision (eq. 5–6) for a contender m against the
-// running job p with m having waited waited seconds already: PP(m) =
-// (waited + t_r(p) + t_r(m)) / t_r(m), PP(p) = (t_r(m) + t_r(p)) / t_r(p),
-// and m preempts when PF = PP(m)/PP(p) > c, unless that would make p miss
-// a deadline it would otherwise meet.
-func (s *Scheduler) preempts(c *sim.Cluster, m, p *jstate, waited float64) bool {
-	now := c.Now()
-	r := p.res
-	tm, tp := s.remaining(c, m, r), s.remaining(c, p, r)
-	pf := PP(waited+tp, tm) / PP(tm, tp)
-	if !(pf > s.cfg.C) {
-		return false
-	}
-	onTime := now+tp <= p.a.Deadline
-	return !onTime || now+tm+tp <= p.a.Deadline
-}
-
-// preempt suspends the job running on r (state kept, it becomes the first
-// contender) and runs m.
-func (s *Scheduler) preempt(c *sim.Cluster, r int, m *jstate) {
-	now := c.Now()
-	rs := &s.rs[r]
-	p := rs.run
-	rs.busy += now - p.runFrom
-	if c.Suspend(p.sj) != nil {
-		return
-	}
-	rs.run = nil
-	p.preempted++
-	s.cnt.Preemptions++
-	p.ph, p.contender, p.waitFrom, p.failAt = pQueued, true, now, math.Inf(1)
-	p.checkAt = now + s.cfg.Slot
-	c.WakeAt(p.checkAt)
-	rs.queue = slices.Insert(rs.queue, 0, p)
-	s.startOn(c, m, r)
-}
-
-// recheck compares, every Slot seconds, the first contender of a busy
-// resource with the running job; its PP grows as it waits.
-func (s *Scheduler) recheck(c *sim.Cluster) {
-	now := c.Now()
-	for r := range s.rs {
-		rs := &s.rs[r]
-		if rs.run == nil || len(rs.queue) == 0 || !rs.queue[0].contender {
-			continue
-		}
-		m := rs.queue[0]
-		if now < m.checkAt {
-			continue
-		}
-		if s.preempts(c, m, rs.run, now-m.waitFrom) {
-			rs.queue = rs.queue[1:]
-			s.preempt(c, r, m)
-			continue
-		}
-		m.checkAt = now + s.cfg.Slot
-		c.WakeAt(m.checkAt)
-	}
-}
-
 // due reports whether the head of a local queue may start now: a
 // contender always, a mapped job when the dispatch is eager or its planned
 // start has come.
@@ -695,72 +506,6 @@ func (s *Scheduler) dispatch(c *sim.Cluster) {
 		}
 		rs.queue = rs.queue[1:]
 		s.startOn(c, js, r)
-	}
-}
-
-// backfill is GBS (§3.2): a void is an idle resource's time until the job
-// reserved next there — the planned start of its queue's head, the arrival
-// of a migrant heading for it — or, with nothing reserved, until the next
-// cycle. The ready job of largest weight / α·PET (WSEPT, weight 1 /
-// demanded flow time, PET by eq. 4) whose α·PET fits the void (Condition 2:
-// it fits and does not delay the job reserved next) runs there at once,
-// under IRS; one job per void and pass, resources in index order.
-func (s *Scheduler) backfill(c *sim.Cluster) {
-	now := c.Now()
-	for r := range s.rs {
-		rs := &s.rs[r]
-		if rs.run != nil || len(s.ready) == 0 {
-			continue
-		}
-		end := s.nextCycle
-		if len(rs.queue) > 0 {
-			if s.due(rs.queue[0], now) {
-				continue
-			}
-			end = rs.queue[0].planned
-		}
-		for _, js := range s.trans {
-			if js.res == r {
-				end = math.Min(end, js.arrive)
-			}
-		}
-		void := end - now
-		best, bestKey := -1, math.Inf(1)
-		nr := len(s.res)
-		for i, js := range s.ready {
-			pet := s.gbPET[int(js.sj.ID-1)*nr+r]
-			if pet > void {
-				continue
-			}
-			key := pet * math.Max(js.a.Deadline-js.sj.Submit, 1e-9) // PET / weight
-			if key < bestKey {
-				best, bestKey = i, key
-			}
-		}
-		if best < 0 {
-			continue
-		}
-		js := s.ready[best]
-		s.ready = slices.Delete(s.ready, best, best+1)
-		if s.bfGroup == 0 {
-			s.groups++
-			s.bfGroup = s.groups
-		}
-		js.group, js.irs, js.backfilled, js.chain, js.next = s.bfGroup, true, true, []int{r}, 1
-		s.cnt.Backfilled++
-		s.startOn(c, js, r)
-	}
-}
-
-// cacheIRS fills gbPET for a job that arrives.
-func (s *Scheduler) cacheIRS(js *jstate) {
-	nr := len(s.res)
-	if s.gbPET == nil {
-		s.gbPET = make([]float64, len(s.jobs)*nr)
-	}
-	i := int(js.sj.ID-1) * nr
-	for r, res := range s.res {
-		s.gbPET[i+r] = s.cfg.Alpha * PETIRS(js.a, js.a.Size, res)
 	}
 }
 

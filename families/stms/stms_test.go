@@ -61,6 +61,13 @@ func TestFormulas(t *testing.T) {
 // gives the failure delays (nil: never).
 func testRun(t *testing.T, cfg Config, res []Resource, attrs []Job, submits []float64, fail func(id int64, r int) float64) (*Scheduler, []*sim.Job) {
 	t.Helper()
+	return testRunHook(t, cfg, res, attrs, submits, fail, nil)
+}
+
+// testRunHook is testRun with every batch or window mapped by hook (nil:
+// the scheduler's own mapping).
+func testRunHook(t *testing.T, cfg Config, res []Resource, attrs []Job, submits []float64, fail func(id int64, r int) float64, hook func(*planner) ([]int, [][]int)) (*Scheduler, []*sim.Job) {
+	t.Helper()
 	s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +76,7 @@ func testRun(t *testing.T, cfg Config, res []Resource, attrs []Job, submits []fl
 		fail = func(int64, int) float64 { return math.Inf(1) }
 	}
 	s.failHook = fail
+	s.mapHook = hook
 	var jobs []*sim.Job
 	for i, a := range attrs {
 		jobs = append(jobs, sim.NewJob(int64(i+1), submits[i], []int{1}, a.Size*1e6/100, a.Size*1e6, 0))
@@ -134,7 +142,12 @@ func TestFailureMigrationVersusRestart(t *testing.T) {
 //	PF = PP(B)/PP(A) = [(395.99976 + 3)/3] / [(3 + 395.99976)/395.99976] = 131.99992
 //
 // With c = 131 B preempts: it ends at 207.00024 and A, resumed, at 603.
-// With c = 133 B waits: A ends at 600, B at 603.
+// With c = 133 B waits, and its PP rises as it waits while A's falls at
+// the same rate, 1/t_r(B) = 1/3 per second (§3.3 after eq. 6): at the
+// re-check 300 s later (504.00024) PP(B) = 132.99992 + 100 = 232.99992 and
+// PP(A) = max(1, 1.0075756 − 100) = 1, so PF ≈ 233 > 133: B preempts, ends
+// at 507.00024, and A (95.99976 s left) ends at 603. With c = 1000 B is
+// still below c at 504.00024 (PF ≈ 233) and A ends first, at 600: B at 603.
 func TestSelectivePreemptionByHand(t *testing.T) {
 	res := []Resource{{Speed: 100, Bandwidth: 10, Lambda: 0.01, RAL: 0.5}, {Speed: 200, Bandwidth: 30}}
 	attrs := []Job{
@@ -154,7 +167,7 @@ func TestSelectivePreemptionByHand(t *testing.T) {
 		c          float64
 		endA, endB float64
 		preempt    int
-	}{{131, 603, 207.00024, 1}, {133, 600, 603, 0}} {
+	}{{131, 603, 207.00024, 1}, {133, 603, 507.00024, 1}, {1000, 600, 603, 0}} {
 		cfg := plainConfig(SPSTMS)
 		cfg.C = tc.c
 		s, jobs := testRun(t, cfg, res, attrs, submits, fail)
@@ -399,7 +412,7 @@ func TestPlannerMatchesPETChain(t *testing.T) {
 			j := rng.IntN(len(attrs))
 			ch := rng.Perm(len(res))[:1+rng.IntN(cfg.MaxChain)]
 			clear(f)
-			pet := p.place(j, ch, 100, f)
+			pet := p.place(j, ch, 100, f, nil)
 			var want float64
 			var stages []Stage
 			if sc == IRSTMS && len(ch) == 1 {

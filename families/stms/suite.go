@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
@@ -11,28 +12,35 @@ import (
 )
 
 // SuiteCases gives the shared invariant suite a small failing grid for
-// every scheme: 6 resources, 300 jobs of lifetime class 5:5, failure
-// coefficients in [1e-4, 1e-3] (failures and migrations happen), batches
-// of 20 and 20 mGA generations. Jobs stop and resume (Preemptive); the
-// family's own rules, checked after every pass, are that every resource
-// runs at most one job, that the engine's running jobs are exactly the
-// resources' jobs, and that no job runs before its submit time.
+// every scheme under every reading of the package doc that changes how it
+// schedules (dispatch eager; irs_fill restart; utilization capacity), each
+// named scheme+reading: 6 resources, 300 jobs of lifetime class 5:5,
+// failure coefficients in [1e-4, 1e-3] (failures and migrations happen),
+// batches of 20 and 20 mGA generations. Jobs stop and resume
+// (Preemptive); the family's own rules, checked after every pass, are that
+// every resource runs at most one job, that the engine's running jobs are
+// exactly the resources' jobs, and that no job runs before its submit
+// time.
 func (fam) SuiteCases(seed uint64) []family.SuiteCase {
+	var names []string
+	for _, n := range Names() {
+		names = append(names, n, n+"+eager", n+"+capacity")
+	}
+	names = append(names, "ir-stms+restart", "ir-stms+restart+eager")
 	return []family.SuiteCase{{
 		Name:       "grid",
 		Platform:   Platform(6),
-		Schedulers: Names(),
+		Schedulers: names,
 		Preemptive: true,
 		Run: func(name string, wrap func(sim.Scheduler) sim.Scheduler) ([]*sim.Job, []error, error) {
-			sc, ok := SchemeOf(name)
-			if !ok {
-				return nil, nil, fmt.Errorf("stms: unknown scheme %q", name)
+			cfg, err := suiteConfig(name)
+			if err != nil {
+				return nil, nil, err
 			}
 			res, attrs, jobs, err := suiteWorld(seed, 300, 6)
 			if err != nil {
 				return nil, nil, err
 			}
-			cfg := DefaultConfig(sc)
 			cfg.Batch, cfg.GA.Generations = 20, 20
 			cfg.FailureSeed = [2]uint64{seed, 7}
 			s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(seed, 3)))
@@ -44,6 +52,30 @@ func (fam) SuiteCases(seed uint64) []family.SuiteCase {
 			return out, k.errs, err
 		},
 	}}
+}
+
+// suiteConfig parses a suite name, scheme[+reading…], into Table 2's
+// configuration of the scheme under those readings.
+func suiteConfig(name string) (Config, error) {
+	parts := strings.Split(name, "+")
+	sc, ok := SchemeOf(parts[0])
+	if !ok {
+		return Config{}, fmt.Errorf("stms: unknown scheme %q in %q", parts[0], name)
+	}
+	cfg := DefaultConfig(sc)
+	for _, r := range parts[1:] {
+		switch r {
+		case "eager":
+			cfg.Dispatch = Eager
+		case "restart":
+			cfg.IRSFill = FillRestart
+		case "capacity":
+			cfg.CapacityUtil = true
+		default:
+			return Config{}, fmt.Errorf("stms: unknown reading %q in %q; accepted: eager, restart, capacity", r, name)
+		}
+	}
+	return cfg, nil
 }
 
 // suiteWorld draws n jobs of class 5:5 on r resources from the seed002

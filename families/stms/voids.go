@@ -1,0 +1,152 @@
+package stms
+
+import (
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Voids (inter-job delays, §2.2 Fig. 1, Problem 2) and what fills them:
+// new jobs from the ready queue under GB-STMS (§3.2), and under IR-STMS
+// with the irs_fill reading "voids" the IRS-ruled jobs already mapped to
+// the resource (§3.1 Fig. 3, §5.2, §6).
+
+// IRSFill is how IR-STMS's IRS-ruled jobs fill inter-job voids (a reading
+// of §3.1, §5.2 and §6; see the package doc).
+type IRSFill int
+
+// The readings of IRSFill.
+const (
+	// FillVoids: an IRS-ruled job mapped to a resource also starts early
+	// in a void of that resource before the job reserved next there, when
+	// its α·PET (eq. 4) fits the void — "fitting IRS-ruled jobs rather than
+	// new jobs into the void-intervals" (§6), "more opportunities to fit
+	// the IRS-ruled jobs into potential void-intervals as the number of
+	// short jobs increases" (§5.2).
+	FillVoids IRSFill = iota
+	// FillRestart: IRS-ruled jobs fill only the gap their own failure
+	// would leave, by restarting in place (Fig. 3: "jobs i, j, and k are
+	// reallocated at the same resource, respectively as soon as they meet
+	// a failure").
+	FillRestart
+)
+
+var irsFillNames = [...]string{"voids", "restart"}
+
+// String returns the reading's name.
+func (f IRSFill) String() string { return irsFillNames[f] }
+
+// IRSFillOf parses a reading's name.
+func IRSFillOf(name string) (IRSFill, bool) {
+	i := slices.Index(irsFillNames[:], name)
+	return IRSFill(i), i >= 0
+}
+
+// IRSFillNames lists the readings, the default first.
+func IRSFillNames() []string { return slices.Clone(irsFillNames[:]) }
+
+// voidEnd returns until when idle resource r is free for a job that must
+// not delay what is reserved there: the planned start of its queue's head,
+// the earliest start of a migrant heading for it (migrantStart) or, with
+// nothing reserved, the next cycle. ok is false when r is busy or its head
+// is due now.
+func (s *Scheduler) voidEnd(r int, now float64) (end float64, ok bool) {
+	rs := &s.rs[r]
+	if rs.run != nil {
+		return 0, false
+	}
+	end = s.nextCycle
+	if len(rs.queue) > 0 {
+		if s.due(rs.queue[0], now) {
+			return 0, false
+		}
+		end = rs.queue[0].planned
+	}
+	for _, js := range s.trans {
+		if js.res == r {
+			end = math.Min(end, s.migrantStart(js))
+		}
+	}
+	return end, true
+}
+
+// backfill is GBS (§3.2): in a void (voidEnd), the ready job of largest
+// weight / α·PET (WSEPT, weight 1 / demanded flow time, PET by eq. 4)
+// whose α·PET fits the void (Condition 2: it fits and does not delay the
+// job reserved next) runs there at once, under IRS; one job per void and
+// pass, resources in index order. A backfilled job belongs to the batch
+// last mapped (eq. 9 is per batch: GBS assigns ready jobs "after a batch of
+// jobs is allocated", and only "the rest of jobs in the job ready queue
+// will be included in a new batch of the next scheduling cycle", §3.2).
+func (s *Scheduler) backfill(c *sim.Cluster) {
+	now := c.Now()
+	for r := range s.rs {
+		if len(s.ready) == 0 {
+			return
+		}
+		end, ok := s.voidEnd(r, now)
+		if !ok {
+			continue
+		}
+		void := end - now
+		best, bestKey := -1, math.Inf(1)
+		nr := len(s.res)
+		for i, js := range s.ready {
+			pet := s.gbPET[int(js.sj.ID-1)*nr+r]
+			if pet > void {
+				continue
+			}
+			key := pet * math.Max(js.a.Deadline-js.sj.Submit, 1e-9) // PET / weight
+			if key < bestKey {
+				best, bestKey = i, key
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		js := s.ready[best]
+		s.ready = slices.Delete(s.ready, best, best+1)
+		if s.groups == 0 { // before the first batch: a group of its own
+			s.groups++
+		}
+		js.group, js.irs, js.backfilled, js.chain, js.next = s.groups, true, true, []int{r}, 1
+		s.cnt.Backfilled++
+		s.startOn(c, js, r)
+	}
+}
+
+// fillIRS is IR-STMS's void filling (reading FillVoids): in a void of an
+// idle resource (voidEnd), the first IRS-ruled job of its local queue (the
+// mapping's order) whose α·PET by eq. 4 fits the void starts at once; one
+// job per void and pass.
+func (s *Scheduler) fillIRS(c *sim.Cluster) {
+	now := c.Now()
+	for r := range s.rs {
+		end, ok := s.voidEnd(r, now)
+		if !ok {
+			continue
+		}
+		rs := &s.rs[r]
+		for i, js := range rs.queue {
+			if js.irs && !js.started && js.irsSlot <= end-now {
+				rs.queue = slices.Delete(rs.queue, i, i+1)
+				s.cnt.VoidFills++
+				s.startOn(c, js, r)
+				break
+			}
+		}
+	}
+}
+
+// cacheIRS fills gbPET for a job that arrives.
+func (s *Scheduler) cacheIRS(js *jstate) {
+	nr := len(s.res)
+	if s.gbPET == nil {
+		s.gbPET = make([]float64, len(s.jobs)*nr)
+	}
+	i := int(js.sj.ID-1) * nr
+	for r, res := range s.res {
+		s.gbPET[i+r] = s.cfg.Alpha * PETIRS(js.a, js.a.Size, res)
+	}
+}
