@@ -288,19 +288,19 @@ func (c *Cluster) Relocate(j *Job, tier int, procs []int, how Relocation) error 
 		j.moves++
 	}
 	j.stretched = true
-	if how.Pause > 0 {
-		c.pauseUntil(j, c.now+how.Pause)
-	}
+	// The move replaces any pause the job was in (PauseInPlace).
+	c.pauseUntil(j, c.now+how.Pause)
 	c.occupy(j, tier, procs)
 	c.scheduleEnd(j) // progress may have been reset; flushRates sets the new rate
 	return nil
 }
 
 // PauseInPlace stops a running job of a tiered platform for d seconds where
-// it is: it keeps its VMs (and the CPU usage its processes count for their
-// neighbours) but makes no progress until now + d. It is the cost of a
-// migration paid at the job's source, before a later Relocate moves it
-// (seed 000's MEASY under the reading migration_pause=source).
+// it is (d = +Inf: until Relocate moves it): it keeps its VMs (and the CPU
+// usage its processes count for their neighbours) but makes no progress
+// until now + d. It is the cost of a migration paid at the job's source,
+// before a later Relocate moves it (seed 000's MEASY under the reading
+// migration_pause=source). A new pause replaces the one under way.
 func (c *Cluster) PauseInPlace(j *Job, d Time) error {
 	if c.tiers == nil {
 		return c.fail(fmt.Errorf("sim: pausing job %d on a platform without tiers", j.ID))
@@ -308,11 +308,8 @@ func (c *Cluster) PauseInPlace(j *Job, d Time) error {
 	if j.state != Running {
 		return c.fail(fmt.Errorf("sim: pausing job %d in state %s at t=%g", j.ID, j.state, c.now))
 	}
-	if !(d >= 0) || math.IsInf(d, 0) {
-		return c.fail(fmt.Errorf("sim: pause %g for job %d; accepted: finite and ≥ 0", d, j.ID))
-	}
-	if d == 0 {
-		return nil
+	if !(d >= 0) || math.IsInf(d, -1) {
+		return c.fail(fmt.Errorf("sim: pause %g for job %d; accepted: ≥ 0 seconds, or +Inf (until moved)", d, j.ID))
 	}
 	c.settle(j)
 	j.stretched = true
@@ -325,14 +322,22 @@ func (c *Cluster) PauseInPlace(j *Job, d Time) error {
 }
 
 // pauseUntil makes j progress at rate 0 until t (flushRates) and schedules
-// the event that ends the pause, replacing any earlier one.
+// the event that ends the pause (none for t = +Inf), replacing any earlier
+// pause; t ≤ now ends the pause under way.
 func (c *Cluster) pauseUntil(j *Job, t Time) {
-	j.pausedTo = t
 	if j.resumeEv != nil {
 		c.eng.q.Cancel(j.resumeEv)
 		c.eng.recycle(j.resumeEv)
+		j.resumeEv = nil
 	}
-	j.resumeEv = c.eng.event(j.pausedTo, ClassTimer, j)
+	if t <= c.now {
+		j.pausedTo = min(j.pausedTo, c.now)
+		return
+	}
+	j.pausedTo = t
+	if !math.IsInf(t, 1) {
+		j.resumeEv = c.eng.event(t, ClassTimer, j)
+	}
 }
 
 // checkSlots reports a placement that does not fit: wrong process count,

@@ -125,11 +125,15 @@
 //     and its processes count as busy for their background neighbours.
 //   - source: the job pays the cost where it stands, stopped in its
 //     background VMs (sim.Cluster.PauseInPlace), and the foreground VMs
-//     stay free for others; when the cost is paid (a pass is asked for
-//     then) it moves, progress kept, if Algorithm 1 deploys it at that
-//     pass. Otherwise it runs on in the background, and a later move pays
-//     the cost again (its state moved on). While it pays it is not
-//     deployed.
+//     stay free for others. When the cost is paid (a pass is asked for
+//     then) it moves, progress kept, to idle foreground VMs, ahead of
+//     Algorithm 1 (the decision was taken when it began to pay); if too
+//     few are idle it stays stopped in its background VMs, its checkpoint
+//     ready, and moves at the first pass that has room. Meanwhile it is
+//     not deployed otherwise. (Letting it run on in the background and pay
+//     again for a later move was tried first: the foreground VMs it was
+//     to take went to backfilled jobs while it paid, and a job could pay
+//     again and again.)
 //
 // The default is target: Algorithm 2 returns IsSucc = true and Algorithm 1
 // inserts the job into J_fg at once, so the scheduler counts the target's

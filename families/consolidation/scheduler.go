@@ -172,8 +172,9 @@ type Scheduler struct {
 	ends                    []fgEnd
 	sjf, blockers           []*sim.Job
 	avoid                   []int
-	// paying holds, for each background job paying its migration cost at
-	// its source (PauseAtSource), the time the cost is paid.
+	// paying holds, for each background job migrating from its source
+	// (PauseAtSource), the time its cost is paid; it stays stopped in its
+	// background VMs until landPaid moves it.
 	paying map[*sim.Job]sim.Time
 }
 
@@ -202,6 +203,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	s.invalidate()
 	s.forget(ch.Ended)
 	s.cands = append(s.cands, ch.Arrived...)
+	s.landPaid(c)
 
 	// Step 1: FCFS to the foreground.
 	for i := 0; i < len(s.cands); {
@@ -302,32 +304,17 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 	if j.State() == sim.Queued {
 		return s.place(c, j, 0, s.eligible(c, 0, j.Demand[0]))
 	}
-	paid := false
-	if until, ok := s.paying[j]; ok {
-		if c.Now() < until {
-			return false // still paying its migration cost at its source
-		}
-		// Paid at the pass of `until` (WakeAt); a job not moved then has
-		// run on in the background and pays again for a later move.
-		paid = c.Now() == until
-		delete(s.paying, j)
+	if _, ok := s.paying[j]; ok {
+		return false // migrating from its source: landPaid moves it
 	}
-	_, own := c.Placement(j)
-	ownFree := true
-	for _, p := range own {
-		if o, _ := c.Occupant(0, p); o != nil {
-			ownFree = false
-			break
-		}
-	}
+	ownFree := s.ownFree(c, j)
 	var err error
 	switch {
 	case ownFree:
-		s.paired = append(s.paired[:0], own...)
 		err = c.Relocate(j, 0, s.paired, sim.Relocation{})
 	case s.cfg.Deploy == Kill:
 		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Restart: true})
-	case s.cfg.Deploy == Migrate && s.cfg.PauseAt == PauseAtSource && !paid && s.cfg.MigrationCost > 0:
+	case s.cfg.Deploy == Migrate && s.cfg.PauseAt == PauseAtSource && s.cfg.MigrationCost > 0:
 		// Pay the cost where it stands; the foreground VMs stay free.
 		until := c.Now() + s.cfg.MigrationCost
 		if c.PauseInPlace(j, s.cfg.MigrationCost) != nil {
@@ -336,8 +323,6 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 		s.paying[j] = until
 		c.WakeAt(until)
 		return false
-	case s.cfg.Deploy == Migrate && s.cfg.PauseAt == PauseAtSource:
-		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{})
 	case s.cfg.Deploy == Migrate:
 		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Pause: s.cfg.MigrationCost})
 	default:
@@ -346,6 +331,59 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 	// j left the background: the utilisation order of both tiers changed.
 	s.invalidate()
 	return err == nil
+}
+
+// ownFree reports whether the foreground VMs of all the processors of j
+// (running in the background) are idle, and if so leaves those processors
+// in s.paired.
+func (s *Scheduler) ownFree(c *sim.Cluster, j *sim.Job) bool {
+	_, own := c.Placement(j)
+	for _, p := range own {
+		if o, _ := c.Occupant(0, p); o != nil {
+			return false
+		}
+	}
+	s.paired = append(s.paired[:0], own...)
+	return true
+}
+
+// landPaid ends the migrations paid at their source (PauseAtSource): every
+// background job whose cost is paid moves to the foreground, in arrival
+// order and ahead of Algorithm 1 (the decision to move it was taken when it
+// began to pay), as soon as enough foreground VMs are idle; until then it
+// stays stopped in its background VMs, its checkpoint ready.
+func (s *Scheduler) landPaid(c *sim.Cluster) {
+	if len(s.paying) == 0 {
+		return
+	}
+	now := c.Now()
+	for i := 0; i < len(s.cands); {
+		j := s.cands[i]
+		until, ok := s.paying[j]
+		if !ok || now < until {
+			i++
+			continue
+		}
+		if j.Demand[0] <= c.FreeIn(0) {
+			var err error
+			if s.ownFree(c, j) {
+				err = c.Relocate(j, 0, s.paired, sim.Relocation{})
+			} else {
+				err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{})
+			}
+			s.invalidate()
+			if err != nil {
+				return
+			}
+			delete(s.paying, j)
+			s.toForeground(i)
+			continue
+		}
+		if until == now && c.PauseInPlace(j, math.Inf(1)) != nil {
+			return
+		}
+		i++
+	}
 }
 
 // eligibleFor returns the foreground VMs a background job moves to, paired
