@@ -85,9 +85,8 @@ type Plan struct {
 	simDeps  []projDep
 
 	// undo log of one shiftReservations call
-	moved    []move
-	touched  []projDep
-	delayedN int
+	moved   []move
+	touched []projDep
 }
 
 type move struct {
@@ -257,9 +256,9 @@ func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 		moved := false
 		for _, c := range p.cands {
 			v, from := c.r, c.s
-			// v uses a pool that stays over-committed at t without it, so
-			// no start in [from, t] fits: searching from t gives the same
-			// answer.
+			// A start in [from, t] covers t, where a pool v uses is short
+			// even of v's own units: none fits, so searching from t gives
+			// the same answer.
 			ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, []overlay{{from, from + v.Dur, v.Demand, +1}})
 			if ns <= v.LTS && p.admit(v, r, ns+v.Dur, v.Project.departure(), pl) {
 				p.DeleteReservation(v)
