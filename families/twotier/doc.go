@@ -128,6 +128,11 @@
 // could be delayed" (TestShiftTriesTheNextVictim). It costs time: a failed
 // attempt now tries every candidate, about 1.7× the CPU of 2TFB-SF at
 // interarrival 10 (500 projects).
+// Least favourable: neither throughout. At interarrival 10 next brings
+// 2TFB-SF's JTA and waiting-time gains closer to Figs. 8–9's (first is the
+// less favourable there), and takes 2TPB's high-priority gain at (10, PL 1)
+// further from Fig. 12's (next is the less favourable there); the numbers
+// are in experiments/seed004-claims.md.
 //
 // pl_count (2TFB-SF, 2TPB): call (default), job, lifetime. What counts
 // against the preemption limit PL. Table 5: shiftReservations(j, PL)
@@ -153,6 +158,9 @@
 // without moving its project's departure does not count; under job, PL = 0
 // would forbid every delay of 2TFB). Which is least favourable to Fig. 12's
 // claims is measured, not assumed: the claims judge all three.
+// At Fig. 12's heavy-load point (10, PL 1) call and lifetime give
+// high-priority projects −24% and −23% against the thesis's −1.5%, job
+// −16%: call and lifetime are the least favourable there.
 //
 // own_lts (2TFB, 2TFB-SF, 2TPB): pinned (default), infinite, provisional.
 // The latest starting time of an arriving project's own jobs while the
@@ -163,6 +171,8 @@
 // the departure and turn-around time planned so far. pinned is the default:
 // §4.3's policy lets new jobs delay "reserved ones", the jobs of projects
 // already accepted; the arriving project's jobs are not reserved yet.
+// Least favourable to Figs. 8–9 at heavy load: infinite (the largest
+// 2TFB-SF gains at interarrival 10, furthest from the thesis's).
 //
 // lts_tn (2TFB, 2TFB-SF, 2TPB): project (default), job. The turn-around
 // time in eq. 7, lts_{u,v} = td_u + tn_u·SF − te_{u,v}. project: the
@@ -172,6 +182,8 @@
 // tn_u·SF]"); job: tn_{u,v} = tf_{u,v} − ta_u, as Figure 4 line 20 and
 // Figure 5 line 9 print it. project is the default: eq. 7 and the prose
 // agree, and the pseudo-code's line also misprints td_u as td_d.
+// Least favourable to Fig. 8 at heavy load: job (a larger JTA gain at
+// interarrival 10 than the thesis's −7.5%).
 //
 // stop (the seed004 model, workload.generator.stop): arrivals (default),
 // completions. §5.1: "Each simulation run is terminated upon the
@@ -191,6 +203,8 @@
 // project that arrives before the 1,000th completion is planned. The
 // figure specs do not sweep it for that cost; its heavy-load effect is
 // measured in experiments/seed004-claims.md.
+// Least favourable to Figs. 8–9: completions (at interarrival 10 it turns
+// 2TFB-SF's PTA change into −41%, against "roughly the same").
 //
 // Not options, because the thesis rules them out (tried in an earlier
 // throw-away branch, claim 8c's cause): delaying the smallest-lts
