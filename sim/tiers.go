@@ -196,6 +196,24 @@ func (c *Cluster) Occupant(tier, p int) (*Job, int) {
 	return s.job, s.proc
 }
 
+// ObservedCPU returns the CPU usage a monitor of the platform observes for
+// the process in VM (tier, p): the actual usage of that process (the share
+// of the processor it draws when it is not held back; a foreground process
+// always is not), 0 when the VM is idle or the platform is not tiered. It
+// is what a scheduler may read of a running process's usage without being
+// told an estimate (seed 000 §3.5.1 under unknown_usage=observed); the
+// usage of a job that has not started stays hidden (Job.CPU).
+func (c *Cluster) ObservedCPU(tier, p int) float64 {
+	if c.tiers == nil {
+		return 0
+	}
+	s := c.tiers.slots[tier][p]
+	if s.job == nil {
+		return 0
+	}
+	return s.job.CPU(s.proc)
+}
+
 // Placement returns the tier a running job is in and the processor of each
 // of its processes (the cluster's own slice: do not modify it). On a
 // dedicated machine it returns 0 and nil.
@@ -270,17 +288,56 @@ func (c *Cluster) Relocate(j *Job, tier int, procs []int, how Relocation) error 
 		j.moves++
 	}
 	j.stretched = true
-	if how.Pause > 0 {
-		j.pausedTo = c.now + how.Pause
-		if j.resumeEv != nil {
-			c.eng.q.Cancel(j.resumeEv)
-			c.eng.recycle(j.resumeEv)
-		}
-		j.resumeEv = c.eng.event(j.pausedTo, ClassTimer, j)
-	}
+	// The move replaces any pause the job was in (PauseInPlace).
+	c.pauseUntil(j, c.now+how.Pause)
 	c.occupy(j, tier, procs)
 	c.scheduleEnd(j) // progress may have been reset; flushRates sets the new rate
 	return nil
+}
+
+// PauseInPlace stops a running job of a tiered platform for d seconds where
+// it is (d = +Inf: until Relocate moves it): it keeps its VMs (and the CPU
+// usage its processes count for their neighbours) but makes no progress
+// until now + d. It is the cost of a migration paid at the job's source,
+// before a later Relocate moves it (seed 000's MEASY under the reading
+// migration_pause=source). A new pause replaces the one under way.
+func (c *Cluster) PauseInPlace(j *Job, d Time) error {
+	if c.tiers == nil {
+		return c.fail(fmt.Errorf("sim: pausing job %d on a platform without tiers", j.ID))
+	}
+	if j.state != Running {
+		return c.fail(fmt.Errorf("sim: pausing job %d in state %s at t=%g", j.ID, j.state, c.now))
+	}
+	if !(d >= 0) || math.IsInf(d, -1) {
+		return c.fail(fmt.Errorf("sim: pause %g for job %d; accepted: ≥ 0 seconds, or +Inf (until moved)", d, j.ID))
+	}
+	c.settle(j)
+	j.stretched = true
+	c.pauseUntil(j, c.now+d)
+	if !j.dirty {
+		j.dirty = true
+		c.tiers.dirty = append(c.tiers.dirty, j) // flushRates sets rate 0
+	}
+	return nil
+}
+
+// pauseUntil makes j progress at rate 0 until t (flushRates) and schedules
+// the event that ends the pause (none for t = +Inf), replacing any earlier
+// pause; t ≤ now ends the pause under way.
+func (c *Cluster) pauseUntil(j *Job, t Time) {
+	if j.resumeEv != nil {
+		c.eng.q.Cancel(j.resumeEv)
+		c.eng.recycle(j.resumeEv)
+		j.resumeEv = nil
+	}
+	if t <= c.now {
+		j.pausedTo = min(j.pausedTo, c.now)
+		return
+	}
+	j.pausedTo = t
+	if !math.IsInf(t, 1) {
+		j.resumeEv = c.eng.event(t, ClassTimer, j)
+	}
 }
 
 // checkSlots reports a placement that does not fit: wrong process count,

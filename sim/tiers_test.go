@@ -308,3 +308,48 @@ func TestTwoTierDrawsArePerJob(t *testing.T) {
 		t.Errorf("multi-process eff %g outside [0.198, 0.766]", e)
 	}
 }
+
+func TestPauseInPlaceKeepsTheVMs(t *testing.T) {
+	// A (1 process, usage 0.5, 10 s) in the foreground of processor 0, B
+	// (1 process, usage 0.4, 10 s) in its background: B gets eff 0.85 (idle
+	// share 0.5 ≥ 0.4), A 0.98. At t=2 B pauses in place for 3 s: it keeps
+	// its VM (A still runs at 0.98 beside it) and makes no progress until 5.
+	// B: 1.7 done at 2, then 0.85 from 5 until A ends at 10/0.98, by then
+	// 1.7 + 0.85·(10/0.98 − 5) done; the rest alone: end = 10/0.98 + 10 −
+	// 1.7 − 0.85·(10/0.98 − 5).
+	a := NewJob(1, 0, []int{1}, 10, 10, 0)
+	a.SetCPU([]float64{0.5}, nil)
+	b := NewJob(2, 0, []int{1}, 10, 10, 0)
+	b.SetCPU([]float64{0.4}, nil)
+	s := &script{hook: func(c *Cluster, q []*Job) {
+		switch c.Now() {
+		case 0:
+			c.StartOn(a, 0, []int{0})
+			c.StartOn(b, 1, []int{0})
+			c.WakeAt(2)
+		case 2:
+			if got := c.ObservedCPU(0, 0); got != 0.5 {
+				t.Errorf("observed usage of processor 0's foreground: %g, want 0.5", got)
+			}
+			if got := c.ObservedCPU(0, 1); got != 0 {
+				t.Errorf("observed usage of an idle VM: %g, want 0", got)
+			}
+			if err := c.PauseInPlace(b, 3); err != nil {
+				t.Fatal(err)
+			}
+			if tier, procs := c.Placement(b); tier != 1 || len(procs) != 1 || procs[0] != 0 || c.FreeIn(1) != 1 {
+				t.Errorf("B after the pause: tier %d on %v, %d idle background VMs; want tier 1 on [0], 1", tier, procs, c.FreeIn(1))
+			}
+		}
+	}}
+	if _, _, err := Run(twoTier(2), s, NewSliceStream([]*Job{a, b}), nil); err != nil {
+		t.Fatal(err)
+	}
+	ta := 10 / 0.98
+	if want := ta + 10 - 1.7 - 0.85*(ta-5); !near(a.End(), ta) || !near(b.End(), want) {
+		t.Errorf("ends A %g B %g; want %g, %g", a.End(), b.End(), ta, want)
+	}
+	if b.Migrations()+b.Swaps()+b.Restarts() != 0 {
+		t.Errorf("B: a pause in place counted as a move (%d/%d/%d)", b.Migrations(), b.Swaps(), b.Restarts())
+	}
+}

@@ -28,6 +28,88 @@ func (d Deploy) String() string {
 // hosts no process (§2.1 point 3, §2.2.1 point 3).
 const DefaultThreshold = 0.96
 
+// Unknown is what the scheduler takes for the usage of a running process
+// whose job came without a CPU-usage estimate (§3.5.1, Figs. 9–10: "the
+// CPU usage estimation is not available at all"). §2.2.1 point 3's
+// threshold and Algorithm 2's "processors in ascending order of their
+// utilization" both read it. The readings are named in doc.go.
+type Unknown int
+
+// The readings of an unknown usage.
+const (
+	// UnknownObserved reads the processor's utilisation as observed: the
+	// process's actual usage (the default; doc.go says why).
+	UnknownObserved Unknown = iota
+	// UnknownFull counts every unknown process as using 100%: a busy
+	// foreground VM is at or above any threshold, so its background VM
+	// takes no process.
+	UnknownFull
+	// UnknownIgnored drops the threshold (it cannot be evaluated) and
+	// counts every unknown process the same in the utilisation order:
+	// the behaviour before the readings were named.
+	UnknownIgnored
+)
+
+// unknownNames are the parameter values of Unknown, in its order.
+var unknownNames = [...]string{"observed", "full", "ignore"}
+
+// String names the reading as the scheduler parameter unknown_usage does.
+func (u Unknown) String() string {
+	if u < 0 || int(u) >= len(unknownNames) {
+		return fmt.Sprintf("Unknown(%d)", int(u))
+	}
+	return unknownNames[u]
+}
+
+// ParseUnknown returns the reading named s (a value of unknown_usage).
+func ParseUnknown(s string) (Unknown, error) {
+	for i, n := range unknownNames {
+		if n == s {
+			return Unknown(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown_usage %q; accepted: observed, full, ignore", s)
+}
+
+// PauseAt is where a migrating job pays MEASY's migration cost (§3: "a
+// default cost of 20 seconds is configured in MEASY"; the paper says no
+// more). The readings are named in doc.go.
+type PauseAt int
+
+// The readings of the migration cost.
+const (
+	// PauseAtTarget moves the job to its new foreground VMs at once, where
+	// it makes no progress for the cost (Algorithm 2 inserts it into J_fg
+	// at once): it holds the target's foreground VMs meanwhile.
+	PauseAtTarget PauseAt = iota
+	// PauseAtSource stops the job for the cost where it is, in its
+	// background VMs, and moves it when the cost is paid, if enough
+	// foreground VMs are idle then: the target's VMs stay free meanwhile.
+	PauseAtSource
+)
+
+// pauseNames are the parameter values of PauseAt, in its order.
+var pauseNames = [...]string{"target", "source"}
+
+// String names the reading as the scheduler parameter migration_pause
+// does.
+func (a PauseAt) String() string {
+	if a < 0 || int(a) >= len(pauseNames) {
+		return fmt.Sprintf("PauseAt(%d)", int(a))
+	}
+	return pauseNames[a]
+}
+
+// ParsePauseAt returns the reading named s (a value of migration_pause).
+func ParsePauseAt(s string) (PauseAt, error) {
+	for i, n := range pauseNames {
+		if n == s {
+			return PauseAt(i), nil
+		}
+	}
+	return 0, fmt.Errorf("migration_pause %q; accepted: target, source", s)
+}
+
 // DefaultMigrationCost is MEASY's migration cost in seconds (§3).
 const DefaultMigrationCost = 20
 
@@ -40,6 +122,12 @@ type Config struct {
 	// MigrationCost is the time a migrated job makes no progress (Migrate
 	// only).
 	MigrationCost sim.Time
+	// Unknown is what a process without a usage estimate counts as (zero
+	// value: UnknownObserved).
+	Unknown Unknown
+	// PauseAt is where a migration's cost is paid (Migrate only; zero
+	// value: PauseAtTarget).
+	PauseAt PauseAt
 }
 
 // Validate reports every bad field.
@@ -53,6 +141,12 @@ func (c Config) Validate() error {
 	}
 	if !(c.MigrationCost >= 0) || math.IsInf(c.MigrationCost, 1) {
 		bad = append(bad, fmt.Sprintf("migration cost %g; accepted: finite and ≥ 0 seconds", c.MigrationCost))
+	}
+	if c.Unknown < UnknownObserved || c.Unknown > UnknownIgnored {
+		bad = append(bad, fmt.Sprintf("unknown usage %d; accepted: UnknownObserved, UnknownFull or UnknownIgnored", c.Unknown))
+	}
+	if c.PauseAt < PauseAtTarget || c.PauseAt > PauseAtSource {
+		bad = append(bad, fmt.Sprintf("migration pause %d; accepted: PauseAtTarget or PauseAtSource", c.PauseAt))
 	}
 	if len(bad) > 0 {
 		return fmt.Errorf("consolidation: %v", bad)
@@ -78,6 +172,10 @@ type Scheduler struct {
 	ends                    []fgEnd
 	sjf, blockers           []*sim.Job
 	avoid                   []int
+	// paying holds, for each background job migrating from its source
+	// (PauseAtSource), the time its cost is paid; it stays stopped in its
+	// background VMs until landPaid moves it.
+	paying map[*sim.Job]sim.Time
 }
 
 // fgEnd is a foreground job with its expected termination time.
@@ -97,7 +195,7 @@ func New(p sim.Platform, cfg Config) (*Scheduler, error) {
 	if p.Tiers != 2 {
 		return nil, fmt.Errorf("%s needs a platform of two VM tiers per processor, got %d tier(s); accepted: platform tiers 2", cfg.Deploy, max(p.Tiers, 1))
 	}
-	return &Scheduler{cfg: cfg, procs: p.Pools[0].Capacity}, nil
+	return &Scheduler{cfg: cfg, procs: p.Pools[0].Capacity, paying: map[*sim.Job]sim.Time{}}, nil
 }
 
 // Pass runs Algorithm 1 (Algorithm 3 for REASY's reservation).
@@ -105,6 +203,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	s.invalidate()
 	s.forget(ch.Ended)
 	s.cands = append(s.cands, ch.Arrived...)
+	s.landPaid(c)
 
 	// Step 1: FCFS to the foreground.
 	for i := 0; i < len(s.cands); {
@@ -187,6 +286,9 @@ func (s *Scheduler) forget(ended []*sim.Job) {
 	keep := func(j *sim.Job) bool { return !j.State().Final() }
 	s.cands = slices.DeleteFunc(s.cands, func(j *sim.Job) bool { return !keep(j) })
 	s.fg = slices.DeleteFunc(s.fg, func(j *sim.Job) bool { return !keep(j) })
+	for _, j := range ended {
+		delete(s.paying, j)
+	}
 }
 
 // toForeground moves candidate i to the foreground list.
@@ -202,21 +304,25 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 	if j.State() == sim.Queued {
 		return s.place(c, j, 0, s.eligible(c, 0, j.Demand[0]))
 	}
-	_, own := c.Placement(j)
-	ownFree := true
-	for _, p := range own {
-		if o, _ := c.Occupant(0, p); o != nil {
-			ownFree = false
-			break
-		}
+	if _, ok := s.paying[j]; ok {
+		return false // migrating from its source: landPaid moves it
 	}
+	ownFree := s.ownFree(c, j)
 	var err error
 	switch {
 	case ownFree:
-		s.paired = append(s.paired[:0], own...)
 		err = c.Relocate(j, 0, s.paired, sim.Relocation{})
 	case s.cfg.Deploy == Kill:
 		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Restart: true})
+	case s.cfg.Deploy == Migrate && s.cfg.PauseAt == PauseAtSource && s.cfg.MigrationCost > 0:
+		// Pay the cost where it stands; the foreground VMs stay free.
+		until := c.Now() + s.cfg.MigrationCost
+		if c.PauseInPlace(j, s.cfg.MigrationCost) != nil {
+			return false
+		}
+		s.paying[j] = until
+		c.WakeAt(until)
+		return false
 	case s.cfg.Deploy == Migrate:
 		err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{Pause: s.cfg.MigrationCost})
 	default:
@@ -225,6 +331,59 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 	// j left the background: the utilisation order of both tiers changed.
 	s.invalidate()
 	return err == nil
+}
+
+// ownFree reports whether the foreground VMs of all the processors of j
+// (running in the background) are idle, and if so leaves those processors
+// in s.paired.
+func (s *Scheduler) ownFree(c *sim.Cluster, j *sim.Job) bool {
+	_, own := c.Placement(j)
+	for _, p := range own {
+		if o, _ := c.Occupant(0, p); o != nil {
+			return false
+		}
+	}
+	s.paired = append(s.paired[:0], own...)
+	return true
+}
+
+// landPaid ends the migrations paid at their source (PauseAtSource): every
+// background job whose cost is paid moves to the foreground, in arrival
+// order and ahead of Algorithm 1 (the decision to move it was taken when it
+// began to pay), as soon as enough foreground VMs are idle; until then it
+// stays stopped in its background VMs, its checkpoint ready.
+func (s *Scheduler) landPaid(c *sim.Cluster) {
+	if len(s.paying) == 0 {
+		return
+	}
+	now := c.Now()
+	for i := 0; i < len(s.cands); {
+		j := s.cands[i]
+		until, ok := s.paying[j]
+		if !ok || now < until {
+			i++
+			continue
+		}
+		if j.Demand[0] <= c.FreeIn(0) {
+			var err error
+			if s.ownFree(c, j) {
+				err = c.Relocate(j, 0, s.paired, sim.Relocation{})
+			} else {
+				err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{})
+			}
+			s.invalidate()
+			if err != nil {
+				return
+			}
+			delete(s.paying, j)
+			s.toForeground(i)
+			continue
+		}
+		if until == now && c.PauseInPlace(j, math.Inf(1)) != nil {
+			return
+		}
+		i++
+	}
 }
 
 // eligibleFor returns the foreground VMs a background job moves to, paired
@@ -313,7 +472,7 @@ func (s *Scheduler) build(c *sim.Cluster, tier int) {
 		u := 0.0
 		if o, i := c.Occupant(other, p); o != nil {
 			var known bool
-			u, known = usage(o, i)
+			u, known = s.usage(c, o, i, other, p)
 			if tier == 1 && known && u >= s.cfg.Threshold {
 				continue
 			}
@@ -365,14 +524,23 @@ func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 	return s.paired
 }
 
-// usage returns the scheduler's estimate of process i of j and whether it
-// is known (false without CPU-usage information: then 0 is returned as a
-// neutral sort key, so every unknown process counts the same).
-func usage(j *sim.Job, i int) (float64, bool) {
-	if j.CPUEstimate == nil {
-		return 0, false
+// usage returns what the scheduler takes for the usage of process i of the
+// running job j, in VM (tier, p), and whether the threshold can be applied to it: the
+// estimate the job came with, or, without one, what the reading s.cfg.Unknown
+// says — the observed (actual) usage, 100%, or nothing (UnknownIgnored: 0
+// as a neutral sort key, so every unknown process counts the same, and the
+// threshold is not applied).
+func (s *Scheduler) usage(c *sim.Cluster, j *sim.Job, i, tier, p int) (float64, bool) {
+	if j.CPUEstimate != nil {
+		return j.CPUEstimate[i], true
 	}
-	return j.CPUEstimate[i], true
+	switch s.cfg.Unknown {
+	case UnknownObserved:
+		return c.ObservedCPU(tier, p), true
+	case UnknownFull:
+		return 1, true
+	}
+	return 0, false
 }
 
 // reservation returns the shadow time T_S and the extra foreground VMs N_E

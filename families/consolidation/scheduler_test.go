@@ -141,31 +141,6 @@ func TestREASYWaitsForItsOwnProcessors(t *testing.T) {
 	}
 }
 
-func TestThresholdNeedsUsageInformation(t *testing.T) {
-	// 2 processors: J1 (1 process, 100%, 10 s) and J2 (2 processes, 50%,
-	// 4 s) at t=0. J1 takes processor 0; J2 does not fit.
-	// With usage information, processor 0's background is closed (J1 uses
-	// 100% ≥ 96%), only one background VM qualifies, J2 waits for J1 and
-	// runs 10–14.
-	// Without information the threshold cannot be evaluated: J2 goes to
-	// the background of processors 0 and 1, gets no idle share on
-	// processor 0, slows J1 to 0.98 and swaps up when J1 ends.
-	t.Run("informed", func(t *testing.T) {
-		j1, j2 := job(1, 0, 10, 1), job(2, 0, 4, 0.5, 0.5)
-		run(t, platform(2), Kill, 0, j1, j2)
-		wantEnds(t, []*sim.Job{j1, j2}, 10, 14)
-	})
-	t.Run("no information", func(t *testing.T) {
-		j1, j2 := job(1, 0, 10, 1), job(2, 0, 4, 0.5, 0.5)
-		j1.CPUEstimate, j2.CPUEstimate = nil, nil
-		run(t, platform(2), Kill, 0, j1, j2)
-		wantEnds(t, []*sim.Job{j1, j2}, 10/0.98, 10/0.98+4)
-		if j2.Swaps() != 1 {
-			t.Errorf("J2 swapped %d times, want 1", j2.Swaps())
-		}
-	})
-}
-
 func TestDispatchPairsBusyProcessesWithIdleProcessors(t *testing.T) {
 	// 4 processors, all at t=0: J1 (2 processes at 90% and 30%, 10 s),
 	// J2 (3 processes at 20%, 80%, 60%, 4 s), J3 (1 process, 100%, 100 s).

@@ -25,6 +25,9 @@ func runCell(c family.Cell) (*family.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if v, err := reg.Decode(c.Model, c.Params); err == nil && v.Str("stop") == StopCompletions {
+		return runToCompletions(c, v)
+	}
 	w, err := reg.NewProjects(c.Model, c.Params, rand.New(rand.NewPCG(c.Seed, family.GeneratorStream)))
 	if err != nil {
 		return nil, fmt.Errorf("workload.generator: %w", err)

@@ -1,6 +1,8 @@
 package twotier
 
 import (
+	"errors"
+
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
@@ -31,8 +33,44 @@ func (fam) Schedulers() []strategies.Entry {
 	pl := strategies.ParamSpec{
 		Name: "pl", Kind: strategies.Int, Default: int64(Unlimited), Min: 0,
 		Words: map[string]float64{"unlimited": Unlimited},
-		Doc:   "preemption limit PL: how many projects one arrival may make depart later",
+		Doc:   "preemption limit PL: how many projects shiftReservations may delay (what counts: pl_count)",
 	}
+	choice := func(name string, names []string, doc string) strategies.ParamSpec {
+		return strategies.ParamSpec{Name: name, Kind: strategies.String, Default: names[0], Choices: names, Doc: doc}
+	}
+	victim := choice("victim", victimNames, "which reservation shiftReservations delays (§4.3): next = the largest-lts one among those that could be delayed; first = only the largest-lts one, failing if it cannot move (before issue 21) (doc.go, Readings)")
+	plCount := choice("pl_count", plCountNames, "what counts against PL: call = projects whose departure one shiftReservations call delays; job = projects any of whose jobs it delays; lifetime = times a project's departure is delayed over its life (doc.go, Readings)")
+	ownLTS := choice("own_lts", ownLTSNames, "latest starting time of an arriving project's own jobs while it is planned: pinned = their planned start; infinite; provisional = eq. 7 so far (doc.go, Readings)")
+	ltsTN := choice("lts_tn", turnaroundNames, "eq. 7's turn-around time: project = tn_u (eq. 7, §4.1); job = tn_{u,v} = tf_{u,v} − ta_u (Figs. 4–5) (doc.go, Readings)")
+	readings := func(ps strategies.Params, cfg Config) (Config, error) {
+		var errs []error
+		pick := func(param string, names []string) int {
+			w, ok := ps[param].(string)
+			if !ok {
+				return 0 // not a parameter of this scheduler: the default
+			}
+			i, err := parseWord(param, names, w)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			return i
+		}
+		cfg.Rules.Victim = VictimRule(pick("victim", victimNames))
+		cfg.Rules.Count = PLCount(pick("pl_count", plCountNames))
+		cfg.Own = OwnLTS(pick("own_lts", ownLTSNames))
+		cfg.Turnaround = LTSTurnaround(pick("lts_tn", turnaroundNames))
+		return cfg, errors.Join(errs...)
+	}
+	build := func(base func(ps strategies.Params) Config) strategies.Factory {
+		return func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
+			cfg, err := readings(ps, base(ps))
+			if err != nil {
+				return nil, err
+			}
+			return New(p, cfg)
+		}
+	}
+	flexible := []strategies.ParamSpec{victim, ownLTS, ltsTN}
 	return []strategies.Entry{
 		{
 			Name:    "2tsb",
@@ -44,25 +82,20 @@ func (fam) Schedulers() []strategies.Entry {
 		{
 			Name:    "2tfb",
 			Summary: "two-tier flexible backfilling, SF = 0 (seed 004): jobs may delay queued jobs without delaying any project's departure",
-			New: func(p sim.Platform, _ strategies.Params) (sim.Scheduler, error) {
-				return New(p, TFB())
-			},
+			Params:  flexible,
+			New:     build(func(strategies.Params) Config { return TFB() }),
 		},
 		{
 			Name:    "2tfb-sf",
 			Summary: "two-tier flexible backfilling with slack factor SF and preemption limit PL (seed 004)",
-			Params:  []strategies.ParamSpec{sf(0.5), pl},
-			New: func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
-				return New(p, TFBSF(ps.Float("sf"), ps.Int("pl")))
-			},
+			Params:  append([]strategies.ParamSpec{sf(0.5), pl, plCount}, flexible...),
+			New:     build(func(ps strategies.Params) Config { return TFBSF(ps.Float("sf"), ps.Int("pl")) }),
 		},
 		{
 			Name:    "2tpb",
 			Summary: "two-tier priority backfilling (seed 004): high-priority projects by 2TFB-SF with SF·(1−pi), the rest by 2TSB",
-			Params:  []strategies.ParamSpec{sf(0.5), pl},
-			New: func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
-				return New(p, TPB(ps.Float("sf"), ps.Int("pl")))
-			},
+			Params:  append([]strategies.ParamSpec{sf(0.5), pl, plCount}, flexible...),
+			New:     build(func(ps strategies.Params) Config { return TPB(ps.Float("sf"), ps.Int("pl")) }),
 		},
 	}
 }

@@ -2,6 +2,7 @@ package twotier
 
 import (
 	"math"
+	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
 )
@@ -23,6 +24,9 @@ type Project struct {
 	Departure float64
 	// Priority is pi_u in [0, 1].
 	Priority float64
+	// Delays counts the shiftReservations calls that made Departure later
+	// (what PLLifetime limits).
+	Delays int
 }
 
 // Reservation is a waiting job's place in the plan: Table 5's 5-tuple
@@ -64,10 +68,16 @@ func (r *Reservation) End() float64 { return r.Start + r.Dur }
 // booked.
 // The zero value is not usable; build one with NewPlan.
 type Plan struct {
+	// Rules are the readings shiftReservations follows (zero value: the
+	// defaults, VictimNext and PLPerCall).
+	Rules ShiftRules
+
 	tl      timeline
 	res     *resIndex // waiting reservations by (Start, seq)
 	seq     uint64
 	scratch []int
+	cands   []candidate // victims of one conflict, best first
+	counted []*Project  // projects counted against PL in one call
 
 	// what-if state of one TryReservation call
 	ov       []overlay
@@ -75,14 +85,20 @@ type Plan struct {
 	simDeps  []projDep
 
 	// undo log of one shiftReservations call
-	moved    []move
-	touched  []projDep
-	delayedN int
+	moved   []move
+	touched []projDep
 }
 
 type move struct {
 	r    *Reservation
 	from float64
+}
+
+// candidate is a reservation that could be delayed for a conflict, at its
+// current (or would-be) start.
+type candidate struct {
+	r *Reservation
+	s float64
 }
 
 type simMove struct {
@@ -207,189 +223,116 @@ func (p *Plan) NextStart() float64 {
 
 // ShiftReservations makes room for r, just added at r.Start, by delaying
 // other reservations (Table 5, Figure 4 lines 10–16). While some pool is
-// over-committed during r's interval, it takes, among the reservations that
+// over-committed during r's interval, it considers the reservations that
 // overlap the first over-committed instant, use an over-committed pool and
-// may still be delayed (LTS > Start), the one with the largest latest
-// starting time (ties: the later start, then the later booking), and moves it
-// to its earliest starting time after its current start. It fails if that
-// time passes the reservation's LTS, if no reservation can be delayed, or if
-// more than pl projects (Unlimited: no limit) would depart later than
-// planned. On failure the plan is restored exactly as it was before r was
-// added — r included, which is then no longer booked — and it returns false.
-// On success, the delayed projects' Departure is updated.
+// have slack (LTS > Start), largest latest starting time first (ties: the
+// later start, then the later booking), and delays the first that could be
+// delayed to its earliest starting time after its current start: one that
+// would pass its LTS, or count against the preemption limit pl beyond it
+// (Unlimited: no limit; what counts is p.Rules.Count), is skipped for the
+// next (p.Rules.Victim VictimNext; under VictimFirst the shift fails
+// instead). It fails when no candidate could be delayed. On failure the
+// plan is restored exactly as it was before r was added — r included,
+// which is then no longer booked — and it returns false. On success the
+// delayed projects' Departure is updated and each project whose departure
+// moved later counts one more Delays.
 func (p *Plan) ShiftReservations(r *Reservation, pl int) bool {
 	p.moved = p.moved[:0]
 	p.touched = p.touched[:0]
-	p.delayedN = 0
+	p.counted = p.counted[:0]
 	lo, hi := r.Start, r.End()
 	for {
 		t, bad := p.tl.firstConflict(lo, hi, nil, nil)
 		if !bad {
+			for _, d := range p.touched {
+				if d.p != r.Project {
+					d.p.Delays++
+				}
+			}
 			return true
 		}
-		v := p.victim(t, r)
-		if v == nil {
-			p.restore(r)
-			return false
-		}
-		from := v.Start
-		p.DeleteReservation(v)
-		// v uses a pool that stays over-committed at t without it, so no
-		// start in [from, t] fits: searching from t gives the same answer.
-		ns := p.tl.earliest(t, v.Dur, v.Demand, v.LTS)
-		if !(ns <= v.LTS) {
-			v.Start = from
-			p.AddReservation(v)
-			p.restore(r)
-			return false
-		}
-		v.Start = ns
-		p.AddReservation(v)
-		p.moved = append(p.moved, move{v, from})
-		if pr := v.Project; pr != nil && v.End() > pr.Departure {
-			first := true
-			for _, d := range p.touched {
-				if d.p == pr {
-					first = false
-				}
-			}
-			if first {
-				if pl != Unlimited && p.delayedN >= pl {
-					p.restore(r)
-					return false
-				}
-				p.delayedN++
-				p.touched = append(p.touched, projDep{pr, pr.Departure})
-			}
-			pr.Departure = v.End()
-		}
-	}
-}
-
-// victim picks the reservation to delay for the conflict at instant t.
-func (p *Plan) victim(t float64, r *Reservation) *Reservation {
-	p.tl.availAt(t, p.scratch)
-	return p.pickVictim(t, r)
-}
-
-// pickVictim is victim with the availability at t already in p.scratch.
-func (p *Plan) pickVictim(t float64, r *Reservation) *Reservation {
-	var best *Reservation
-	p.res.overlapping(t, func(x *Reservation) {
-		if x == r || x.LTS <= x.Start {
-			return
-		}
-		for k, d := range x.Demand {
-			if d > 0 && p.scratch[k] < 0 {
-				if best == nil || x.LTS > best.LTS || (x.LTS == best.LTS && (x.Start > best.Start || (x.Start == best.Start && x.seq > best.seq))) {
-					best = x
-				}
-				return
-			}
-		}
-	})
-	return best
-}
-
-// TryReservation is AddReservation(r) followed by ShiftReservations(r, pl),
-// with the same result and the same plan afterwards. It first runs
-// ShiftReservations' loop as a what-if: r and every delay the loop decides
-// are overlays on the timeline (earliestWith, firstConflict), not
-// bookings, and the victims are picked with their would-be starts. Only
-// if the loop succeeds are r and the delays booked. In 2TFB and 2TFB-SF
-// most attempts fail, and then nothing is booked or undone.
-func (p *Plan) TryReservation(r *Reservation, pl int) bool {
-	ov := append(p.ov[:0], overlay{r.Start, r.End(), r.Demand, -1})
-	moves, deps := p.simMoves[:0], p.simDeps[:0]
-	ok := true
-	for delayed := 0; ; {
-		t, bad := p.tl.firstConflict(r.Start, r.End(), nil, ov)
-		if !bad {
-			break
-		}
 		p.tl.availAt(t, p.scratch)
-		for _, o := range ov {
-			if o.s <= t && t < o.e {
-				for k, d := range o.q {
-					p.scratch[k] += o.sign * d
-				}
-			}
-		}
-		v, from := p.simVictim(t, r, moves)
-		if v == nil {
-			ok = false
-			break
-		}
-		ov = append(ov, overlay{from, from + v.Dur, v.Demand, +1})
-		ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
-		if !(ns <= v.LTS) {
-			ok = false
-			break
-		}
-		ov = append(ov, overlay{ns, ns + v.Dur, v.Demand, -1})
-		i := 0
-		for i < len(moves) && moves[i].r != v {
-			i++
-		}
-		if i == len(moves) {
-			moves = append(moves, simMove{v, ns})
-		}
-		moves[i].to = ns
-		if pr := v.Project; pr != nil {
-			j := 0
-			for j < len(deps) && deps[j].p != pr {
-				j++
-			}
-			dep := pr.Departure
-			if j < len(deps) {
-				dep = deps[j].dep
-			}
-			if ns+v.Dur > dep {
-				if j == len(deps) {
-					if pl != Unlimited && delayed >= pl {
-						ok = false
-						break
+		p.cands = p.candidates(t, r, nil, p.cands[:0])
+		moved := false
+		for _, c := range p.cands {
+			v, from := c.r, c.s
+			// A start in [from, t] covers t, where a pool v uses is short
+			// even of v's own units: none fits, so searching from t gives
+			// the same answer.
+			ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, []overlay{{from, from + v.Dur, v.Demand, +1}})
+			if ns <= v.LTS && p.admit(v, r, ns+v.Dur, v.Project.departure(), pl) {
+				p.DeleteReservation(v)
+				v.Start = ns
+				p.AddReservation(v)
+				p.moved = append(p.moved, move{v, from})
+				if pr := v.Project; pr != nil && v.End() > pr.Departure {
+					if !slices.ContainsFunc(p.touched, func(d projDep) bool { return d.p == pr }) {
+						p.touched = append(p.touched, projDep{pr, pr.Departure})
 					}
-					delayed++
-					deps = append(deps, projDep{pr, 0})
+					pr.Departure = v.End()
 				}
-				deps[j].dep = ns + v.Dur
+				moved = true
+				break
+			}
+			if p.Rules.Victim == VictimFirst {
+				break
 			}
 		}
-	}
-	if ok {
-		p.AddReservation(r)
-		for _, m := range moves {
-			p.DeleteReservation(m.r)
-			m.r.Start = m.to
-			p.AddReservation(m.r)
-		}
-		for _, d := range deps {
-			d.p.Departure = d.dep
+		if !moved {
+			p.restore(r)
+			return false
 		}
 	}
-	clear(ov)
-	clear(moves)
-	clear(deps)
-	p.ov, p.simMoves, p.simDeps = ov[:0], moves[:0], deps[:0]
-	return ok
 }
 
-// simVictim is victim for TryReservation's what-if: the reservations in
-// moves count at their would-be starts. It returns the victim and its
-// current start.
-func (p *Plan) simVictim(t float64, r *Reservation, moves []simMove) (*Reservation, float64) {
-	var best *Reservation
-	bestStart := 0.0
+// departure returns the project's planned departure (−Inf without one).
+func (pr *Project) departure() float64 {
+	if pr == nil {
+		return math.Inf(-1)
+	}
+	return pr.Departure
+}
+
+// admit reports whether delaying v so that it ends at end (its project
+// planned to depart at dep) stays within the preemption limit pl, and if v
+// counts, notes its project in p.counted. The arriving project (r's) never
+// counts: it is not yet a waiting project.
+func (p *Plan) admit(v, r *Reservation, end, dep float64, pl int) bool {
+	pr := v.Project
+	if pr == nil || pr == r.Project {
+		return true
+	}
+	if p.Rules.Count != PLAnyJob && end <= dep {
+		return true // its departure does not move
+	}
+	if slices.Contains(p.counted, pr) {
+		return true
+	}
+	if pl != Unlimited {
+		if p.Rules.Count == PLLifetime && pr.Delays >= pl {
+			return false
+		}
+		if p.Rules.Count != PLLifetime && len(p.counted) >= pl {
+			return false
+		}
+	}
+	p.counted = append(p.counted, pr)
+	return true
+}
+
+// candidates appends to out the reservations that could be delayed for the
+// conflict at instant t, best first (largest LTS, then later start, then
+// later booking), with the availability at t in p.scratch: those other than
+// r that overlap t, use a pool short at t and have slack. The reservations
+// in moves count at their would-be starts (TryReservation's what-if).
+func (p *Plan) candidates(t float64, r *Reservation, moves []simMove, out []candidate) []candidate {
 	consider := func(x *Reservation, s float64) {
 		if x == r || x.LTS <= s || !(s <= t && t < s+x.Dur) {
 			return
 		}
 		for k, d := range x.Demand {
 			if d > 0 && p.scratch[k] < 0 {
-				if best == nil || x.LTS > best.LTS || (x.LTS == best.LTS && (s > bestStart || (s == bestStart && x.seq > best.seq))) {
-					best, bestStart = x, s
-				}
+				out = append(out, candidate{x, s})
 				return
 			}
 		}
@@ -405,7 +348,111 @@ func (p *Plan) simVictim(t float64, r *Reservation, moves []simMove) (*Reservati
 	for _, m := range moves {
 		consider(m.r, m.to)
 	}
-	return best, bestStart
+	slices.SortFunc(out, func(a, b candidate) int {
+		switch {
+		case a.r.LTS != b.r.LTS:
+			return cmpDesc(a.r.LTS, b.r.LTS)
+		case a.s != b.s:
+			return cmpDesc(a.s, b.s)
+		}
+		return cmpDesc(float64(a.r.seq), float64(b.r.seq))
+	})
+	return out
+}
+
+// cmpDesc orders larger values first.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// TryReservation is AddReservation(r) followed by ShiftReservations(r, pl),
+// with the same result and the same plan afterwards. It first runs
+// ShiftReservations' loop as a what-if: r and every delay the loop decides
+// are overlays on the timeline (earliestWith, firstConflict), not
+// bookings, and the candidates are taken at their would-be starts. Only
+// if the loop succeeds are r and the delays booked. In 2TFB and 2TFB-SF
+// most attempts fail, and then nothing is booked or undone.
+func (p *Plan) TryReservation(r *Reservation, pl int) bool {
+	ov := append(p.ov[:0], overlay{r.Start, r.End(), r.Demand, -1})
+	moves, deps := p.simMoves[:0], p.simDeps[:0]
+	p.counted = p.counted[:0]
+	ok := true
+	for ok {
+		t, bad := p.tl.firstConflict(r.Start, r.End(), nil, ov)
+		if !bad {
+			break
+		}
+		p.tl.availAt(t, p.scratch)
+		for _, o := range ov {
+			if o.s <= t && t < o.e {
+				for k, d := range o.q {
+					p.scratch[k] += o.sign * d
+				}
+			}
+		}
+		p.cands = p.candidates(t, r, moves, p.cands[:0])
+		ok = false
+		for _, c := range p.cands {
+			v, from := c.r, c.s
+			ov = append(ov, overlay{from, from + v.Dur, v.Demand, +1})
+			ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
+			j := len(deps)
+			dep := v.Project.departure()
+			if pr := v.Project; pr != nil {
+				if j = slices.IndexFunc(deps, func(d projDep) bool { return d.p == pr }); j < 0 {
+					j = len(deps)
+				} else {
+					dep = deps[j].dep
+				}
+			}
+			if ns <= v.LTS && p.admit(v, r, ns+v.Dur, dep, pl) {
+				ov = append(ov, overlay{ns, ns + v.Dur, v.Demand, -1})
+				i := slices.IndexFunc(moves, func(m simMove) bool { return m.r == v })
+				if i < 0 {
+					moves = append(moves, simMove{v, ns})
+				} else {
+					moves[i].to = ns
+				}
+				if v.Project != nil && ns+v.Dur > dep {
+					if j == len(deps) {
+						deps = append(deps, projDep{v.Project, 0})
+					}
+					deps[j].dep = ns + v.Dur
+				}
+				ok = true
+				break
+			}
+			ov = ov[:len(ov)-1]
+			if p.Rules.Victim == VictimFirst {
+				break
+			}
+		}
+	}
+	if ok {
+		p.AddReservation(r)
+		for _, m := range moves {
+			p.DeleteReservation(m.r)
+			m.r.Start = m.to
+			p.AddReservation(m.r)
+		}
+		for _, d := range deps {
+			d.p.Departure = d.dep
+			if d.p != r.Project {
+				d.p.Delays++
+			}
+		}
+	}
+	clear(ov)
+	clear(moves)
+	clear(deps)
+	p.ov, p.simMoves, p.simDeps = ov[:0], moves[:0], deps[:0]
+	return ok
 }
 
 // restore undoes the moves of the current ShiftReservations call and removes

@@ -46,8 +46,17 @@ type Config struct {
 	// turn-around time later than first planned (eq. 7).
 	SF float64
 	// PL is the preemption limit: how many projects one shiftReservations
-	// may make depart later (Unlimited: any number).
+	// may make depart later (Unlimited: any number); Rules.Count says what
+	// counts.
 	PL int
+	// Rules are shiftReservations' readings (zero value: the defaults).
+	Rules ShiftRules
+	// Own is the latest starting time of a project's own jobs while it is
+	// planned (zero value: OwnPinned).
+	Own OwnLTS
+	// Turnaround is eq. 7's turn-around time (zero value:
+	// TurnaroundProject).
+	Turnaround LTSTurnaround
 }
 
 // TSB returns the 2TSB configuration.
@@ -75,6 +84,20 @@ func (c Config) Validate() error {
 	}
 	if c.PL < Unlimited {
 		errs = append(errs, fmt.Sprintf("PL %d; accepted: an integer ≥ 0 or unlimited", c.PL))
+	}
+	for _, r := range []struct {
+		name  string
+		v, n  int
+		names []string
+	}{
+		{"victim", int(c.Rules.Victim), len(victimNames), victimNames},
+		{"pl_count", int(c.Rules.Count), len(plCountNames), plCountNames},
+		{"own_lts", int(c.Own), len(ownLTSNames), ownLTSNames},
+		{"lts_tn", int(c.Turnaround), len(turnaroundNames), turnaroundNames},
+	} {
+		if r.v < 0 || r.v >= r.n {
+			errs = append(errs, fmt.Sprintf("%s %d; accepted: %v", r.name, r.v, r.names))
+		}
 	}
 	if len(errs) == 0 {
 		return nil
@@ -136,6 +159,7 @@ func New(p sim.Platform, cfg Config) (*Scheduler, error) {
 }
 
 func newWith(plan *Plan, cfg Config) *Scheduler {
+	plan.Rules = cfg.Rules
 	return &Scheduler{cfg: cfg, plan: plan, running: map[*sim.Job]float64{}}
 }
 
@@ -225,7 +249,7 @@ func (s *Scheduler) schedule(now float64, g group) {
 		}
 		placed := false
 		for _, bt := range s.bts {
-			r.Start, r.LTS = bt, bt // pinned until the project is planned
+			r.Start, r.LTS = bt, bt // the job itself is pinned while it is placed
 			if s.plan.TryReservation(r, s.cfg.PL) {
 				placed = true
 				break
@@ -238,13 +262,38 @@ func (s *Scheduler) schedule(now float64, g group) {
 		}
 		g.p.Departure = math.Max(g.p.Departure, r.End())
 		s.batch = append(s.batch, r)
+		// Own earlier jobs may have been delayed: the departure is the
+		// latest planned end of the jobs placed so far.
+		for _, x := range s.batch {
+			g.p.Departure = math.Max(g.p.Departure, x.End())
+		}
+		if s.cfg.Policy != Strict {
+			switch s.cfg.Own {
+			case OwnInfinite:
+				for _, x := range s.batch {
+					x.LTS = math.Inf(1)
+				}
+			case OwnProvisional:
+				s.setLTS(g.p, sf)
+			}
+		}
 	}
-	// eq. 7: lts = td + tn·SF − te, with td and tn as just planned.
-	tn := g.p.Departure - g.p.Arrival
+	s.setLTS(g.p, sf)
+}
+
+// setLTS gives every job of the project being planned (s.batch) its latest
+// starting time: eq. 7, lts = td + tn·SF − te, with the departure td and
+// the turn-around time tn as planned now (tn_u of the project, or the job's
+// own tn_{u,v} under TurnaroundJob); under 2TSB the planned start.
+func (s *Scheduler) setLTS(p *Project, sf float64) {
 	for _, r := range s.batch {
 		lts := r.Start
 		if s.cfg.Policy != Strict {
-			lts = g.p.Departure + tn*sf - r.Dur
+			tn := p.Departure - p.Arrival
+			if s.cfg.Turnaround == TurnaroundJob {
+				tn = r.End() - p.Arrival
+			}
+			lts = p.Departure + tn*sf - r.Dur
 		}
 		s.plan.UpdateLatestStartingTime(r, lts)
 	}

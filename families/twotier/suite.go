@@ -14,17 +14,35 @@ type suiteVariant struct {
 	params      map[string]any
 }
 
-// suiteVariants are every scheduler with its defaults, and 2TFB-SF and
-// 2TPB with other slack factors and preemption limits.
+// suiteVariants are every scheduler with its defaults, 2TFB-SF and 2TPB
+// with other slack factors and preemption limits, and every reading of
+// doc.go that is a scheduler parameter.
 func suiteVariants(reg *strategies.Registry) []suiteVariant {
 	var vs []suiteVariant
 	for _, n := range reg.Names() {
 		vs = append(vs, suiteVariant{n, n, nil})
 	}
-	return append(vs,
+	vs = append(vs,
 		suiteVariant{"2tfb-sf(sf=2,pl=0)", "2tfb-sf", map[string]any{"sf": 2.0, "pl": int64(0)}},
 		suiteVariant{"2tpb(sf=1)", "2tpb", map[string]any{"sf": 1.0}},
 		suiteVariant{"2tpb(sf=0.5,pl=1)", "2tpb", map[string]any{"sf": 0.5, "pl": int64(1)}},
+		suiteVariant{"2tfb(victim=first)", "2tfb", map[string]any{"victim": "first"}},
+		suiteVariant{"2tfb-sf(victim=first)", "2tfb-sf", map[string]any{"victim": "first"}},
+	)
+	for _, c := range plCountNames[1:] {
+		vs = append(vs,
+			suiteVariant{"2tfb-sf(pl=1,pl_count=" + c + ")", "2tfb-sf", map[string]any{"pl": int64(1), "pl_count": c}},
+			suiteVariant{"2tpb(pl=1,pl_count=" + c + ")", "2tpb", map[string]any{"pl": int64(1), "pl_count": c}})
+	}
+	for _, o := range ownLTSNames[1:] {
+		vs = append(vs,
+			suiteVariant{"2tfb(own_lts=" + o + ")", "2tfb", map[string]any{"own_lts": o}},
+			suiteVariant{"2tfb-sf(own_lts=" + o + ")", "2tfb-sf", map[string]any{"own_lts": o}},
+			suiteVariant{"2tpb(own_lts=" + o + ")", "2tpb", map[string]any{"own_lts": o}})
+	}
+	return append(vs,
+		suiteVariant{"2tfb-sf(lts_tn=job)", "2tfb-sf", map[string]any{"lts_tn": "job"}},
+		suiteVariant{"2tpb(lts_tn=job)", "2tpb", map[string]any{"lts_tn": "job"}},
 	)
 }
 

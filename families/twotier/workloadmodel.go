@@ -28,15 +28,11 @@ func WorkloadModel() models.Model {
 			{Name: "capacity_min", Kind: models.Int, Default: int64(d.CapacityMin), Min: 1, Max: 1e9, Doc: "smallest capacity M_i (capacities uniform on the integers of [capacity_min, capacity_max])"},
 			{Name: "capacity_max", Kind: models.Int, Default: int64(d.CapacityMax), Min: 1, Max: 1e9, Doc: "largest capacity M_i"},
 			{Name: "high_priority", Kind: models.Float, Default: d.HighPriority, Min: 0, Max: 1, Doc: "probability that a project is high-priority (pi = 1; Figures 11–12: 0.2); drawn from a stream of its own"},
+			{Name: "stop", Kind: models.String, Default: StopArrivals, Choices: []string{StopArrivals, StopCompletions},
+				Doc: "how a run ends (§5.1: \"terminated upon the successful completion of 1000 projects\"): arrivals = the projects projects arrive and all are run to their end; completions = projects keep arriving until the projects-th completes, and the metrics are over the first projects to complete (run cells only; a generated file holds projects projects)"},
 		},
 		Projects: func(v models.Values, rng *rand.Rand) (models.ProjectWorkload, error) {
-			p := seed004.Params{
-				Projects: v.Int("projects"), MeanInterarrival: v.Float("interarrival"),
-				JobsMean: v.Float("jobs_mean"), JobsSD: v.Float("jobs_sd"),
-				ServiceMean: v.Float("service_mean"), RequirementMean: v.Float("requirement_mean"),
-				Types: v.Int("types"), CapacityMin: v.Int("capacity_min"), CapacityMax: v.Int("capacity_max"),
-				HighPriority: v.Float("high_priority"),
-			}
+			p := generatorParams(v)
 			g, err := seed004.New(p, rng)
 			if err != nil {
 				return models.ProjectWorkload{}, err
@@ -96,4 +92,16 @@ func writeLines(raw map[string]any, rng *rand.Rand, emit func(any) error) error 
 			seed004.Project
 		}{"project", r}
 	}, emit)
+}
+
+// generatorParams are the seed004 generator's parameters of decoded model
+// values.
+func generatorParams(v models.Values) seed004.Params {
+	return seed004.Params{
+		Projects: v.Int("projects"), MeanInterarrival: v.Float("interarrival"),
+		JobsMean: v.Float("jobs_mean"), JobsSD: v.Float("jobs_sd"),
+		ServiceMean: v.Float("service_mean"), RequirementMean: v.Float("requirement_mean"),
+		Types: v.Int("types"), CapacityMin: v.Int("capacity_min"), CapacityMax: v.Int("capacity_max"),
+		HighPriority: v.Float("high_priority"),
+	}
 }
