@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
@@ -242,4 +243,67 @@ func sortDefaultFirst(cols []string, def map[string]bool) {
 		}
 	}
 	copy(cols, out)
+}
+
+// WriteSummary writes the verdicts of several papers as the README shows
+// them: a count per paper under the default readings, then a row per
+// claim with its verdict under each reading (the default first, marked),
+// checks of our own apart. Everything in it comes from the Verdicts, so a
+// README that embeds it agrees with the report it was made from.
+func WriteSummary(w io.Writer, papers []Verdicts) error {
+	var b strings.Builder
+	b.WriteString("| paper | claims | holds | does not hold | inconclusive | no data |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, v := range papers {
+		h := v.Headline()
+		n := h[Holds] + h[DoesNotHold] + h[Inconclusive] + h[NoData]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", cell(v.Paper), n, h[Holds], h[DoesNotHold], h[Inconclusive], h[NoData])
+	}
+	for _, v := range papers {
+		fmt.Fprintf(&b, "\n**%s**\n\n| claim | fig. | the paper says | verdict (default reading first) | replications |\n|---|---|---|---|---|\n", v.Paper)
+		var ours []ClaimVerdict
+		for _, c := range v.Claims {
+			if c.SelfCheck {
+				ours = append(ours, c)
+				continue
+			}
+			summaryRow(&b, c)
+		}
+		if len(ours) > 0 {
+			b.WriteString("\nChecks of our own (not counted):\n\n| check | fig. | what it checks | verdict | replications |\n|---|---|---|---|---|\n")
+			for _, c := range ours {
+				summaryRow(&b, c)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func summaryRow(b *strings.Builder, c ClaimVerdict) {
+	rs := append([]ReadingVerdict(nil), c.Readings...)
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Default && !rs[j].Default })
+	var vs, reps []string
+	for _, r := range rs {
+		v := "**" + r.Verdict + "**"
+		if r.Verdict == Inconclusive && r.Need > 0 {
+			v += fmt.Sprintf(" (≈%d reps)", r.Need)
+		}
+		if r.Reading != "" {
+			mark := ""
+			if r.Default && len(rs) > 1 {
+				mark = ", default"
+			}
+			if r.LeastFavourable {
+				mark += ", least favourable to the paper"
+			}
+			v = r.Reading + mark + ": " + v
+		}
+		vs = append(vs, v)
+		rep := fmt.Sprint(r.MaxReps)
+		if r.MinReps != r.MaxReps {
+			rep = fmt.Sprintf("%d–%d", r.MinReps, r.MaxReps)
+		}
+		reps = append(reps, rep)
+	}
+	fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", c.ID, cell(c.Figure), cell(c.Says), cell(strings.Join(vs, "<br>")), strings.Join(reps, ", "))
 }
