@@ -47,7 +47,7 @@ func NewFarmRunner(js jetstream.JetStream, spec *Spec, topo broker.Topology, log
 	if err != nil {
 		return nil, fmt.Errorf("tune: read %s: %w", results.JournalPath(spec.Output), err)
 	}
-	w, err := results.Open(results.Options{Path: spec.Output, Experiment: spec.Name, Logf: logf})
+	w, err := results.Open(results.Options{Path: spec.Output, Experiment: spec.Name, Logf: logf, Owner: "schedfarm tune of experiment " + spec.Name})
 	if err != nil {
 		return nil, fmt.Errorf("tune: open %s: %w", spec.Output, err)
 	}
