@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-		"io"
+	"io"
 	"os"
 )
 
