@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/schedfarm/schedfarm/workload/swf"
 )
@@ -51,7 +52,10 @@ func CheckInputs(cells []Cell) (map[string]int, error) {
 	for _, k := range keys {
 		n, err := readTrace(k.path, k.lenient)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("trace %s: %w", k.path, err))
+			if !strings.Contains(err.Error(), k.path) {
+				err = fmt.Errorf("trace %s: %w", k.path, err)
+			}
+			errs = append(errs, err)
 			continue
 		}
 		jobs[k.path] = n

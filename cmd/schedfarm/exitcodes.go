@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -75,6 +76,10 @@ func exitFor(stderr io.Writer, cmdName, specPath string, err error) int {
 	return exitError
 }
 
+// numbers matches the numbers in a failure message, which group by the
+// rest.
+var numbers = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+
 // printFailureGroups prints the failed cells of a sweep grouped by their
 // error message (its first line), largest group first, with one cell of
 // each group.
@@ -91,10 +96,11 @@ func printFailureGroups(w io.Writer, fails []coordinator.Failure) {
 	var groups []*group
 	for _, f := range fails {
 		msg := strings.SplitN(f.Error, "\n", 2)[0]
-		g := idx[msg]
+		key := numbers.ReplaceAllString(msg, "#") // "killed after 0.01s" and "after 0.02s" are one message
+		g := idx[key]
 		if g == nil {
 			g = &group{msg: msg, first: f}
-			idx[msg] = g
+			idx[key] = g
 			groups = append(groups, g)
 		}
 		g.n++
@@ -107,6 +113,6 @@ func printFailureGroups(w io.Writer, fails []coordinator.Failure) {
 			fmt.Fprintf(w, "  … and %d more messages (the output's error column has them all)\n", len(groups)-show)
 			break
 		}
-		fmt.Fprintf(w, "  %d × %s\n      e.g. cell %s (%s, replication %d)\n", g.n, g.msg, g.first.Cell.ID, g.first.Cell.Scheduler, g.first.Cell.Replication)
+		fmt.Fprintf(w, "  %d × %s\n      (e.g. cell %s: %s, replication %d)\n", g.n, g.msg, g.first.Cell.ID, g.first.Cell.Scheduler, g.first.Cell.Replication)
 	}
 }

@@ -379,11 +379,12 @@ func TestFarmCoordinatorKilledAndRerun(t *testing.T) {
 func TestFarmPanickingCellRecordedFailed(t *testing.T) {
 	f := newFarmFixture(t, false)
 	run := f.start(t, []string{"SCHEDFARM_FAULT_PANIC=4"}, "run", "--workers", "2", f.spec)
-	if code := run.wait(t, 2*time.Minute); code != 0 {
-		t.Fatalf("run exit code %d; want 0 (a failed cell is a result)", code)
+	if code := run.wait(t, 2*time.Minute); code != exitCellsFailed {
+		t.Fatalf("run exit code %d; want %d (every cell has its result, one failed)", code, exitCellsFailed)
 	}
-	if out := run.out.String(); !strings.Contains(out, "11 ok, 1 failed") || !strings.Contains(out, "panic: injected fault: cell 4") {
-		t.Errorf("summary does not report the failed cell:\n%s", out)
+	if out := run.out.String(); !strings.Contains(out, "11 ok, 1 failed") || !strings.Contains(out, "1 cells failed, 1 distinct messages:\n  1 × panic: injected fault: cell 4") ||
+		!strings.Contains(out, "1 of 12 cells failed (exit status 3)") {
+		t.Errorf("summary does not report the failed cell by message:\n%s", out)
 	}
 	recs := f.readExactlyOnce(t, f.dir)
 	for _, r := range recs {
@@ -396,8 +397,13 @@ func TestFarmPanickingCellRecordedFailed(t *testing.T) {
 			t.Errorf("cell %d: status %s (%s); want ok", r.Cell.Index, r.Result.Status, r.Result.Error)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(f.dir, ".schedfarm")); err != nil {
-		t.Errorf("embedded server state directory: %v; want .schedfarm/ beside the output", err)
+	// The embedded server's store was .schedfarm/out.parquet/ beside the
+	// output; the sweep being whole, it is emptied.
+	if _, err := os.Stat(filepath.Join(f.dir, ".schedfarm", "out.parquet", "owner.lock")); err != nil {
+		t.Errorf("embedded server state directory: %v; want .schedfarm/out.parquet/ beside the output", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, ".schedfarm", "out.parquet", "jetstream")); err == nil {
+		t.Errorf("the embedded server's store is left after a complete sweep; want it emptied")
 	}
 }
 
