@@ -362,7 +362,7 @@ func (w *Writer) rewriteLocked() error {
 	if err != nil {
 		return err
 	}
-	meta := map[string]string{"schedfarm.columns": "see results/doc.go: p_<param with . as __>, m_<metric>"}
+	meta := map[string]string{"schedfarm.columns": "one key per column, " + MetaColumnPrefix + "<column> = {\"unit\", \"meaning\"}; the same glossary: docs/columns.md"}
 	for k, v := range w.opt.Meta {
 		meta[k] = v
 	}
