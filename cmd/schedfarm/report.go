@@ -166,6 +166,15 @@ func reportTune(t results.Table, path, dir string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d evaluations of tune %s (objective: %s)\nwrote %d plots (PNG and SVG) in %s\n", path, len(t.Rows), t.Meta["schedfarm.tune"], t.Meta["schedfarm.objective"], len(files), dir)
+	phases := map[string]int{}
+	for r := range t.Rows {
+		p, _ := t.Value(r, "phase").(string)
+		phases[p]++
+	}
+	extra := ""
+	if n := phases["confirm"] + phases["baseline"]; n > 0 {
+		extra = fmt.Sprintf(", plus %d confirmation and %d baseline rows", phases["confirm"], phases["baseline"])
+	}
+	fmt.Fprintf(stdout, "%s: %d evaluations in the search of tune %s%s (objective: %s)\nwrote %d plots (PNG and SVG) in %s\n", path, phases["search"], t.Meta["schedfarm.tune"], extra, t.Meta["schedfarm.objective"], len(files), dir)
 	return 0
 }
