@@ -192,4 +192,3 @@ func TestTuneEvalsBaselineRow(t *testing.T) {
 		t.Errorf("tune said %q, report said %q; want %q", m, stdout, want)
 	}
 }
-
