@@ -13,9 +13,9 @@ import (
 	"github.com/schedfarm/schedfarm/strategies"
 )
 
-// ColumnDoc is what a column holds: its unit ("1" for a count or a
-// dimensionless number, "s" for seconds of simulated time, …) and its
-// meaning.
+// ColumnDoc is what a column holds: its unit ("s" for seconds of
+// simulated time, "count", "ratio", "fraction 0–1", "—" for a label, …)
+// and its meaning.
 type ColumnDoc struct {
 	Unit    string `json:"unit"`
 	Meaning string `json:"meaning"`
@@ -42,11 +42,11 @@ var fixedDocs = []struct {
 }{
 	{ColExperiment, ColumnDoc{"—", "the spec's name"}},
 	{ColScheduler, ColumnDoc{"—", "scheduler name as registered (schedfarm schedulers), or a plugin's name"}},
-	{ColReplication, ColumnDoc{"1", "replication number, from 0; cells of one grid point and replication share their workload and random draws across schedulers (a paired comparison)"}},
+	{ColReplication, ColumnDoc{"index", "replication number, from 0; cells of one grid point and replication share their workload and random draws across schedulers (a paired comparison)"}},
 	{ColStatus, ColumnDoc{"—", `"ok", or "failed" (then every m_ column is null and error says why)`}},
 	{ColError, ColumnDoc{"—", `why the cell failed ("" when ok)`}},
 	{ColCellID, ColumnDoc{"—", "the cell's stable ID: 16 hex digits hashing its experiment, parameters and replication"}},
-	{ColCellIndex, ColumnDoc{"1", "the cell's position in the spec's expansion"}},
+	{ColCellIndex, ColumnDoc{"index", "the cell's position in the spec's expansion"}},
 	{ColSeed, ColumnDoc{"—", "the cell's random seed, derived from experiment name, base seed, parameters (not the scheduler) and replication"}},
 	{ColWallSeconds, ColumnDoc{"s (wall clock)", "time the worker spent simulating the cell"}},
 	{ColWorker, ColumnDoc{"—", "the worker (host-pid/slot) that ran the cell"}},
@@ -58,10 +58,10 @@ var fixedDocs = []struct {
 
 // Units used below.
 const (
-	uCount = "1 (count)"
-	uSec   = "s (simulated)"
-	uRatio = "1 (ratio)"
-	uFrac  = "1 (fraction, 0–1)"
+	uCount = "count"
+	uSec   = "s"
+	uRatio = "ratio"
+	uFrac  = "fraction 0–1"
 )
 
 const timeNote = " (seconds for trace and SWF-model workloads; seed001 and seed004 cells count in their model's time units)"
