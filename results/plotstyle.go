@@ -2,8 +2,8 @@ package results
 
 import (
 	"fmt"
-	"math"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"

@@ -392,8 +392,8 @@ type errPoints struct {
 	floor   float64 // > 0 on a log scale: lower bars end there at the lowest
 }
 
-func (p *errPoints) Len() int                        { return len(p.x) }
-func (p *errPoints) XY(i int) (float64, float64)     { return p.x[i], p.y[i] }
+func (p *errPoints) Len() int                    { return len(p.x) }
+func (p *errPoints) XY(i int) (float64, float64) { return p.x[i], p.y[i] }
 func (p *errPoints) YError(i int) (float64, float64) {
 	lo := p.e[i]
 	if p.floor > 0 && p.y[i]-lo < p.floor { // log scale: cut at the axis
