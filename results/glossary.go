@@ -62,6 +62,8 @@ const (
 	uSec   = "s"
 	uRatio = "ratio"
 	uFrac  = "fraction 0–1"
+	// unitInMeaning: a registry parameter, whose unit its doc states.
+	unitInMeaning = "as its meaning says"
 )
 
 const timeNote = " (seconds for trace and SWF-model workloads; seed001 and seed004 cells count in their model's time units)"
@@ -203,7 +205,7 @@ func fromSpecs(p string, docs []string) (ColumnDoc, bool) {
 	if len(docs) == 0 {
 		return ColumnDoc{}, false
 	}
-	return ColumnDoc{Unit: "as its meaning says", Meaning: strings.Join(docs, "; ")}, true
+	return ColumnDoc{Unit: unitInMeaning, Meaning: strings.Join(docs, "; ")}, true
 }
 
 // schedulerEntries lists every scheduler entry: the registry's and those of

@@ -156,7 +156,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 // axisLabel is a column's name with its unit from the glossary.
 func axisLabel(name, column string) string {
 	d, ok := Describe(column)
-	if !ok || d.Unit == "" || d.Unit == "—" {
+	if !ok || d.Unit == "" || d.Unit == "—" || d.Unit == unitInMeaning {
 		return name
 	}
 	return name + " [" + d.Unit + "]"

@@ -47,7 +47,9 @@ func hasMsg(t *testing.T, js jetstream.JetStream, name, subject string) bool {
 func TestFarmAckedResultIsInJournalAfterKill(t *testing.T) {
 	f := newFarmFixture(t, true)
 	runLog := filepath.Join(f.dir, "runs.log")
-	w := f.start(t, []string{"SCHEDFARM_FAULT_DELAY=150ms", "SCHEDFARM_FAULT_RUNLOG=" + runLog}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
+	// Cells 4 and on wait for a gate that never opens: the coordinator is
+	// killed mid-sweep by construction.
+	w := f.start(t, []string{"SCHEDFARM_FAULT_GATE=" + filepath.Join(f.dir, "gate"), "SCHEDFARM_FAULT_GATE_FROM=4", "SCHEDFARM_FAULT_RUNLOG=" + runLog}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
 	coord := f.start(t, nil, f.natsArgs("coordinator", f.spec)...)
 	exp := "farmtest"
 	poll(t, time.Minute, "the coordinator to ack 3 results", func() bool {

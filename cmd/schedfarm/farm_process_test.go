@@ -205,6 +205,15 @@ func (p *farmProc) wait(t *testing.T, d time.Duration) int {
 	return p.cmd.ProcessState.ExitCode()
 }
 
+// openGate creates the file that cells held by SCHEDFARM_FAULT_GATE wait
+// for.
+func openGate(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // poll waits until cond holds, failing the test after d.
 func poll(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -347,7 +356,10 @@ func TestFarmWorkerKilledMidCell(t *testing.T) {
 // the results stream; the rerun finishes with every cell exactly once.
 func TestFarmCoordinatorKilledAndRerun(t *testing.T) {
 	f := newFarmFixture(t, true)
-	f.start(t, []string{"SCHEDFARM_FAULT_DELAY=150ms"}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
+	// Cells 4 and on wait for the gate, which opens after the kill: the
+	// sweep cannot end before it, however busy the machine.
+	gate := filepath.Join(f.dir, "gate")
+	f.start(t, []string{"SCHEDFARM_FAULT_GATE=" + gate, "SCHEDFARM_FAULT_GATE_FROM=4"}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
 	coord := f.start(t, nil, f.natsArgs("coordinator", f.spec)...)
 	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
 	poll(t, time.Minute, "3 results in the journal", func() bool {
@@ -358,6 +370,7 @@ func TestFarmCoordinatorKilledAndRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	coord.wait(t, 30*time.Second)
+	openGate(t, gate)
 	poll(t, time.Minute, "results queued while no coordinator runs", func() bool {
 		return f.streamMsgs(t, broker.ResultsStream) >= 2
 	})
