@@ -336,7 +336,7 @@ func (h *netnsHosts) startBroker(t *testing.T, f *farmFixture) *farmProc {
 	b := f.startIn(t, h.broker, nil, "broker", "--listen", net.JoinHostPort(h.brokerIP, strconv.Itoa(netnsBrokerPort)),
 		"--store", filepath.Join(f.dir, "broker-store"), "--token", netnsToken, "--tls-cert", h.pki.cert, "--tls-key", h.pki.key)
 	poll(t, 30*time.Second, "the broker to listen", func() bool {
-		return strings.Contains(b.out.String(), "listening on "+h.url)
+		return strings.Contains(b.out.String(), "(clients: "+h.url+")")
 	})
 	return b
 }

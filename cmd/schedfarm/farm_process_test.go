@@ -498,7 +498,7 @@ func TestFarmMalformedSpecsPublishNothing(t *testing.T) {
 func TestFarmBrokerSubcommandWithToken(t *testing.T) {
 	f := newFarmFixture(t, false)
 	b := f.start(t, []string{"SCHEDFARM_NATS_TOKEN=s3cret"}, "broker", "--listen", "127.0.0.1:-1", "--store", filepath.Join(f.dir, "store"))
-	re := regexp.MustCompile(`listening on (nats://\S+)`)
+	re := regexp.MustCompile(`listening on 127\.0\.0\.1:\d+ \(clients: (nats://[^)\s]+)\)`)
 	var url string
 	poll(t, time.Minute, "the broker to listen", func() bool {
 		if m := re.FindStringSubmatch(b.out.String()); m != nil {
