@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 )
 
@@ -26,7 +27,8 @@ var CommitOverride = ""
 // Commit returns the build of this binary, as result rows record it
 // (git_commit):
 //
-//   - the override, when the build set one (scripts/build-image does);
+//   - the override, when the build set one (scripts/build-image does),
+//     with "+sha256:<16 hex digits>" of the binary after a "-dirty" one;
 //   - else the VCS revision the Go toolchain stamped; a tree with local
 //     changes gives "<revision>-dirty+sha256:<16 hex digits of the
 //     binary>", since two dirty builds of one revision may differ;
@@ -46,6 +48,11 @@ var (
 
 func computeCommit() string {
 	if CommitOverride != "" {
+		if strings.HasSuffix(CommitOverride, "-dirty") {
+			if sum := ExecutableSHA256(); sum != "" {
+				return CommitOverride + "+sha256:" + sum[:16] // two dirty builds of one commit differ
+			}
+		}
 		return CommitOverride
 	}
 	rev, dirty := "", false
