@@ -133,6 +133,9 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary) {
 	fmt.Fprintf(w, "experiment %s: %d cells, %d done before, %d ok, %d failed this run, in %s\n",
 		spec.Name, s.Total, s.Skipped, s.OK, s.Failed, s.Wall.Round(time.Millisecond))
+	if s.Requeued > 0 {
+		fmt.Fprintf(w, "%d cells published again: they were neither queued nor being run and had no result on its way (a broker that lost messages?)\n", s.Requeued)
+	}
 	if s.Duplicates > 0 {
 		fmt.Fprintf(w, "%d duplicate results dropped (cells run twice after a redelivery; each kept once)\n", s.Duplicates)
 	}
