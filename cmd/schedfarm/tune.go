@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/tune"
 )
 
@@ -59,7 +60,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	topo := sf.topo.topology()
 	logf := func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
 	topo.Logf = logf
-	runner, err := tune.NewFarmRunner(js, spec, topo, logf)
+	runner, err := tune.NewFarmRunnerWith(js, spec, topo, logf, tune.FarmOptions{Build: buildinfo.Commit(), AcceptBuilds: sf.acceptBuilds, Repair: sf.repair})
 	if err != nil {
 		return exitFor(stderr, "tune", path, err)
 	}
