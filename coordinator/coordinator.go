@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 )
 
 // ResultSink receives each cell's result once.
@@ -1018,6 +1019,7 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 	}
 	if known && !done {
 		res := experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
+			Version: buildinfo.Version, GoVersion: buildinfo.GoVersion(), Commit: buildinfo.Commit(), // the row is this coordinator's
 			Error: fmt.Sprintf("no result after %d deliveries: every worker that took the cell crashed or let its ack wait expire", adv.Deliveries)}
 		if err := c.write(c.cells[cell.ID], res); err != nil {
 			return err

@@ -109,3 +109,38 @@ func TestResumeOfAnotherBuildRefused(t *testing.T) {
 		t.Fatalf("rerun --accept-builds: exit %d; want 0 with 12 done before:\n%s", code, p.out.String())
 	}
 }
+
+// A journal damaged in its middle is refused with the one command that
+// recovers it; that command keeps every good result and runs the rest.
+func TestDamagedJournalRefusedThenRepaired(t *testing.T) {
+	f := newFarmFixture(t, false)
+	p := f.start(t, nil, "run", "--workers", "2", f.spec)
+	if code := p.wait(t, 2*time.Minute); code != exitOK {
+		t.Fatalf("first run: exit %d", code)
+	}
+	j := filepath.Join(f.dir, results.JournalPath("out.parquet"))
+	b, err := os.ReadFile(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[4] = `dd{"cell": torn by something else` + "\n" // line 5 of 12
+	if err := os.WriteFile(j, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = f.start(t, nil, "run", "--workers", "2", f.spec)
+	if code := p.wait(t, time.Minute); code != exitError {
+		t.Fatalf("run on a damaged journal: exit %d; want %d", code, exitError)
+	}
+	if out := p.out.String(); !strings.Contains(out, "out.parquet.journal.jsonl:5: damaged journal line") || !strings.Contains(out, "schedfarm run --repair "+f.spec) {
+		t.Fatalf("refusal does not name the line and the command:\n%s", out)
+	}
+	p = f.start(t, nil, "run", "--workers", "2", "--repair", f.spec)
+	if code := p.wait(t, 2*time.Minute); code != exitOK {
+		t.Fatalf("run --repair: exit %d:\n%s", code, p.out.String())
+	}
+	if out := p.out.String(); !strings.Contains(out, "11 done before, 1 ok") {
+		t.Errorf("run --repair: want the 11 good results kept and the damaged line's cell run again:\n%s", out)
+	}
+	checkAllOK(t, f.readExactlyOnce(t, f.dir))
+}
