@@ -131,3 +131,26 @@ func TestOutputThatIsADirectory(t *testing.T) {
 		t.Fatalf("Open of a directory: %v; want it named as a directory", err)
 	}
 }
+
+// A run that stops before it starts leaves the output as it was: no
+// Parquet file, no journal, and the output free again.
+func TestAbandonLeavesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.parquet")
+	w, err := Open(Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Abandon(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, JournalPath(path)} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s exists after Abandon", p)
+		}
+	}
+	w, err = Open(Options{Path: path})
+	if err != nil {
+		t.Fatalf("Open after Abandon: %v", err)
+	}
+	w.Close()
+}

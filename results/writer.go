@@ -74,6 +74,9 @@ type Writer struct {
 	opt     Options
 	lock    *lockfile.Lock
 	builds  map[string]int // build -> ok rows of it, as opened
+	// fresh: Open created the journal (there was none, nor an output);
+	// Abandon removes it again while it is empty.
+	fresh bool
 	journal *os.File
 	jobs    *os.File
 	broken  error             // a journal append failed and could not be undone: refuse more
@@ -102,6 +105,11 @@ func Open(opt Options) (*Writer, error) {
 		return nil, fmt.Errorf("results: %s has an owner already: %w: one experiment, one owner; wait for that run to end, or stop it (kill %s), then run again", opt.Path, err, pidOf(err))
 	}
 	w := &Writer{opt: opt, status: map[string]string{}, lock: lock, builds: map[string]int{}}
+	if _, err := os.Stat(JournalPath(opt.Path)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(opt.Path); errors.Is(err, fs.ErrNotExist) {
+			w.fresh = true
+		}
+	}
 	fail := func(err error) (*Writer, error) {
 		if w.journal != nil {
 			w.journal.Close()
@@ -402,6 +410,36 @@ func (w *Writer) Close() error {
 	if w.jobs != nil {
 		if cerr := w.jobs.Close(); err == nil {
 			err = cerr
+		}
+	}
+	if lerr := w.lock.Release(); err == nil {
+		err = lerr
+	}
+	return err
+}
+
+// Abandon closes a Writer to which nothing was written, without writing the
+// Parquet file, and lets its output go: for a run that stops before it
+// starts (a broker it cannot reach). A journal that Open created is
+// removed again while it is empty, so the output is as it was.
+func (w *Writer) Abandon() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	err := w.journal.Close()
+	if w.jobs != nil {
+		if cerr := w.jobs.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if w.fresh {
+		for _, p := range []string{JournalPath(w.opt.Path), JournalPath(w.opt.JobsPath)} {
+			if st, serr := os.Stat(p); serr == nil && st.Size() == 0 && p != JournalPath("") {
+				os.Remove(p)
+			}
 		}
 	}
 	if lerr := w.lock.Release(); err == nil {

@@ -45,7 +45,7 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	}
 	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name, stderr)
 	if err != nil {
-		out.Close()
+		out.Abandon()
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
 		return exitError
 	}
@@ -91,7 +91,7 @@ func farmDial(nf natsFlags, name string, stderr io.Writer) (*nats.Conn, error) {
 func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, out *results.Writer, done map[string]bool, topo broker.Topology, every time.Duration, dataRoot string, stdout, stderr io.Writer) int {
 	js, err := jetstream.New(nc)
 	if err != nil {
-		out.Close()
+		out.Abandon()
 		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
 		return exitError
 	}

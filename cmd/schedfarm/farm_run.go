@@ -66,7 +66,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	farm, err := startFarm(sf, *workers, dir, "schedfarm run", spec.Name, stderr)
 	if err != nil {
-		out.Close()
+		out.Abandon()
 		return exitFor(stderr, "run", path, err)
 	}
 	defer farm.close()
