@@ -70,13 +70,13 @@ const DefaultRewriteEvery = 10 * time.Second
 // journal's records are kept and Done reports the cells already finished.
 // A Writer is safe for concurrent use.
 type Writer struct {
-	mu      sync.Mutex
-	opt     Options
-	lock    *lockfile.Lock
-	builds  map[string]int // build -> ok rows of it, as opened
+	mu     sync.Mutex
+	opt    Options
+	lock   *lockfile.Lock
+	builds map[string]int // build -> ok rows of it, as opened
 	// fresh: Open created the journal (there was none, nor an output);
 	// Abandon removes it again while it is empty.
-	fresh bool
+	fresh   bool
 	journal *os.File
 	jobs    *os.File
 	broken  error             // a journal append failed and could not be undone: refuse more
