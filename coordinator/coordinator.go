@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 )
 
 // ResultSink receives each cell's result once.
@@ -65,7 +66,15 @@ type Config struct {
 	// MaxResultBytes bounds a result message; DefaultMaxResultBytes when
 	// zero.
 	MaxResultBytes int
+	// StallCheck is how long a run may go without a result before it
+	// looks for its missing cells (DefaultStallCheck when zero): a cell
+	// that is neither queued nor being run, and whose result is not on its
+	// way, is lost (a broker that lost messages) and is published again.
+	StallCheck time.Duration
 }
+
+// DefaultStallCheck is the default Config.StallCheck.
+const DefaultStallCheck = 30 * time.Second
 
 // Failure is one failed cell.
 type Failure struct {
@@ -84,6 +93,10 @@ type Summary struct {
 	// started (cells finished while no coordinator ran): they are read
 	// before anything is published, so their cells are not published.
 	Waiting int
+	// Requeued counts the cells published again because they were lost:
+	// no message of the experiment was left in the work queue and no result
+	// was on its way while cells still lacked one.
+	Requeued int
 	// Duplicates counts the results dropped because their cell already had
 	// one (a cell run twice: redelivered after its worker crashed or was
 	// cut off, then finished by both).
@@ -155,6 +168,7 @@ type coordinator struct {
 	// waitingAtOpen: the results consumer's pending count when it was
 	// created, before its first pull (readWaiting).
 	waitingAtOpen       uint64
+	resCons             jetstream.Consumer
 	results, advisories jetstream.MessagesContext
 	resCh, advCh        <-chan jetstream.Msg
 	quit                chan struct{}
@@ -267,6 +281,9 @@ func newCoordinator(js jetstream.JetStream, cfg Config) *coordinator {
 	if cfg.FlushInterval <= 0 {
 		cfg.FlushInterval = time.Second
 	}
+	if cfg.StallCheck <= 0 {
+		cfg.StallCheck = DefaultStallCheck
+	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
@@ -362,7 +379,11 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 	tick := time.NewTicker(min(c.cfg.FlushInterval, 250*time.Millisecond))
 	defer tick.Stop()
 	reopened := 0
+	lastProgress, lastLeft := time.Now(), len(c.left)
 	for len(c.left) > 0 {
+		if n := len(c.left); n != lastLeft {
+			lastProgress, lastLeft = time.Now(), n
+		}
 		select {
 		case <-ctx.Done():
 			return c.finish(fmt.Errorf("coordinator: interrupted with %d of %d cells to go: %w", len(c.left), c.sum.Total, ctx.Err()))
@@ -398,6 +419,12 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 					return c.finish(err)
 				}
 			}
+			if pubErr == nil && time.Since(lastProgress) >= c.cfg.StallCheck {
+				lastProgress = time.Now() // look again a StallCheck later
+				if err := c.requeueLost(ctx); err != nil {
+					c.cfg.Logf("coordinator: looking for lost cells: %v", err)
+				}
+			}
 			c.progress(false)
 		}
 	}
@@ -419,6 +446,58 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 		}
 	}
 	return sum, err
+}
+
+// requeueLost publishes again, under fresh message ids, the cells of this
+// run that are nowhere: no message of the experiment is left in the cells
+// stream (queued or held by a worker), and no result waits for this
+// coordinator or is being handled by it. Such cells would keep a run
+// waiting for ever (a broker that lost part of its store, a stream purged
+// by hand); with them published again it ends. A result of one that turns
+// up after all is dropped as a duplicate.
+func (c *coordinator) requeueLost(ctx context.Context) error {
+	if len(c.left) == 0 || c.resCons == nil {
+		return nil
+	}
+	info, err := c.cellsSt.Info(ctx, jetstream.WithSubjectFilter(broker.CellFilter(c.cfg.Experiment)))
+	if err != nil {
+		return err
+	}
+	queued := uint64(0)
+	for _, n := range info.State.Subjects {
+		queued += n
+	}
+	if queued > 0 {
+		return nil // still in the work queue, or held by a worker
+	}
+	ci, err := c.resCons.Info(ctx)
+	if err != nil {
+		return err
+	}
+	if ci.NumPending > 0 || ci.NumAckPending > 0 || len(c.pending) > 0 {
+		return nil // results on their way
+	}
+	var lost []experiments.Cell
+	for id := range c.left {
+		lost = append(lost, c.cells[id])
+	}
+	slices.SortFunc(lost, func(a, b experiments.Cell) int { return cmp.Compare(a.Index, b.Index) })
+	root, err := filepath.Abs(cmp.Or(c.cfg.DataRoot, "."))
+	if err != nil {
+		return err
+	}
+	for _, cell := range lost {
+		w, err := wireCell(root, cell)
+		if err != nil {
+			return err
+		}
+		if err := c.requeue(ctx, w); err != nil {
+			return fmt.Errorf("cell %s: %w", cell.ID, err)
+		}
+	}
+	c.sum.Requeued += len(lost)
+	c.cfg.Logf("coordinator: %d cells without a result were neither queued nor being run, and no result of theirs was on its way (a broker that lost messages?): published again", len(lost))
+	return nil
 }
 
 // readWaiting handles, before anything is published, the results that
@@ -519,6 +598,7 @@ func (c *coordinator) open(ctx context.Context) error {
 		return fmt.Errorf("coordinator: advisories consumer: %w", err)
 	}
 	c.waitingAtOpen = resCons.CachedInfo().NumPending
+	c.resCons = resCons
 	c.quit = make(chan struct{})
 	c.resCh = pump(c.results, c.quit)
 	c.advCh = pump(c.advisories, c.quit)
@@ -939,6 +1019,7 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 	}
 	if known && !done {
 		res := experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
+			Version: buildinfo.Version, GoVersion: buildinfo.GoVersion(), Commit: buildinfo.Commit(), // the row is this coordinator's
 			Error: fmt.Sprintf("no result after %d deliveries: every worker that took the cell crashed or let its ack wait expire", adv.Deliveries)}
 		if err := c.write(c.cells[cell.ID], res); err != nil {
 			return err

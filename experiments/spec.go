@@ -258,6 +258,9 @@ func Load(path string, cat Catalog) (*Spec, error) {
 // Parse decodes and validates a spec. file names it in errors and its
 // directory anchors relative trace paths ("" means the working directory).
 func Parse(data []byte, file string, cat Catalog) (*Spec, error) {
+	if fe := CheckUTF8(data); fe != nil {
+		return nil, &SpecError{File: file, Errors: []FieldError{*fe}}
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, &SpecError{File: file, Errors: []FieldError{yamlSyntaxError(err)}}
@@ -317,12 +320,8 @@ func sortByLine(errs []FieldError) {
 var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
 func yamlSyntaxError(err error) FieldError {
-	msg := err.Error()
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return FieldError{Line: n, Msg: "invalid YAML: " + m[2]}
-	}
-	return FieldError{Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	line, problem, _ := YAMLErrorLine(err.Error())
+	return FieldError{Line: line, Msg: "invalid YAML: " + problem}
 }
 
 var unknownFieldRE = regexp.MustCompile(`^field (\S+) not found in type (\S+)$`)
@@ -353,7 +352,7 @@ func decodeError(msg string, root *yaml.Node) FieldError {
 	if p, ok := findValue(root, fe.Line); ok {
 		fe.Path = p
 	}
-	fe.Msg = strings.ReplaceAll(fe.Msg, "cannot unmarshal", "cannot decode")
+	fe.Msg = FriendlyDecode(fe.Msg)
 	return fe
 }
 

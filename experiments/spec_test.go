@@ -431,7 +431,7 @@ name: e
 workload: {trace: testdata/tiny.swf}
 schedulers: [fcfs]
 replications: many
-`, []string{`line 5: replications: cannot decode !!str ` + "`many`" + ` into int`}},
+`, []string{"line 5: replications: `many` is a string; accepted: an integer"}},
 		{"yaml syntax", "name: [\n", []string{`invalid YAML`}},
 	}
 	for _, tc := range cases {

@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 )
 
 // IsTuneTable reports whether a table is a tuner's evaluations (its
@@ -87,8 +86,14 @@ func PlotTune(t Table, dir string) ([]string, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: convergence", t.Meta["schedfarm.tune"])
 	p.X.Label.Text = "generation"
-	p.Y.Label.Text = name
-	p.Legend.Top = true
+	p.Y.Label.Text = axisLabel(name, MetricColumn(name))
+	if maxGen <= 40 {
+		var gens []float64
+		for g := int64(0); g <= maxGen; g++ {
+			gens = append(gens, float64(g))
+		}
+		p.X.Tick.Marker = valueTicks(gens)
+	}
 	for i, series := range []struct {
 		label string
 		pts   plotter.XYs
@@ -106,15 +111,20 @@ func PlotTune(t Table, dir string) ([]string, error) {
 	}
 	p.Add(plotter.NewGrid())
 	var files []string
+	// The legend goes beside the data, never over a point; numbers are
+	// thousands-separated.
 	save := func(p *plot.Plot, base string) error {
-		for _, ext := range []string{".png", ".svg"} {
-			f := filepath.Join(dir, base+ext)
-			if err := p.Save(7*vg.Inch, 4.5*vg.Inch, f); err != nil {
-				return fmt.Errorf("plot %s: %w", f, err)
-			}
-			files = append(files, f)
+		legend := p.Legend
+		p.Legend = plot.NewLegend()
+		pad(&p.X, 0.05) // no point on the frame
+		pad(&p.Y, 0.08)
+		p.Y.Tick.Marker = readableTicks{plot.DefaultTicks{}}
+		if _, isValues := p.X.Tick.Marker.(plot.ConstantTicks); !isValues {
+			p.X.Tick.Marker = readableTicks{plot.DefaultTicks{}}
 		}
-		return nil
+		fs, err := savePlot(p, legend, filepath.Join(dir, base))
+		files = append(files, fs...)
+		return err
 	}
 	if err := save(p, "convergence"); err != nil {
 		return files, err
@@ -140,9 +150,8 @@ func PlotTune(t Table, dir string) ([]string, error) {
 	}
 	q := plot.New()
 	q.Title.Text = fmt.Sprintf("%s: evaluations and Pareto front", t.Meta["schedfarm.tune"])
-	q.X.Label.Text = name
-	q.Y.Label.Text = second[0]
-	q.Legend.Top = true
+	q.X.Label.Text = axisLabel(name, MetricColumn(name))
+	q.Y.Label.Text = axisLabel(second[0], MetricColumn(second[0]))
 	sc, err := plotter.NewScatter(all)
 	if err != nil {
 		return files, err

@@ -4,8 +4,12 @@
 // # Per-cell Parquet file
 //
 // One row per cell, zstd-compressed, row groups of at most RowGroupRows
-// rows, rows ordered by (experiment, cell index). Columns (names are stable;
-// Parquet orders them alphabetically):
+// rows, rows ordered by (experiment, cell index). Columns come in reading
+// order (experiment, scheduler, p_*, replication, status, m_*, error, then
+// bookkeeping and provenance); every column's unit and meaning are in the
+// glossary (glossary.go: Describe), stored in the file's key-value
+// metadata as MetaColumnPrefix+<column> and rendered as docs/columns.md.
+// Columns (names are stable):
 //
 //	experiment         string  spec name
 //	cell_id            string  experiments.CellID (16 hex digits)
@@ -19,7 +23,8 @@
 //	worker             string  worker id
 //	schedfarm_version  string  version of the worker binary
 //	go_version         string  Go version of the worker binary
-//	git_commit         string  VCS revision of the worker binary
+//	git_commit         string  build of the worker binary: its VCS revision,
+//	                           or sha256:<hex> of the binary (buildinfo.Commit)
 //	plugin_sha256      string  SHA-256 of a scheduler plugin's executable
 //	                           ("" for a built-in scheduler)
 //	p_<param>          typed   one per parameter, optional (null when a cell

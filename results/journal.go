@@ -37,7 +37,11 @@ func readJournal(path string, each func(line []byte) error) (good int64, err err
 		lineNo++
 		if len(bytes.TrimSpace(line)) > 0 {
 			if err := each(line); err != nil {
-				return good, fmt.Errorf("%s:%d: %w", path, lineNo, err)
+				var nd notDamage
+				if errors.As(err, &nd) {
+					return good, fmt.Errorf("%s:%d: %w", path, lineNo, nd.error)
+				}
+				return good, &DamagedJournalError{Path: path, Line: lineNo, Err: err}
 			}
 		}
 		good += int64(len(line))
@@ -59,9 +63,10 @@ func readRecords(path string, each func(rec *Record) error) (int64, error) {
 }
 
 // openAppend opens a journal for appending, creating it, after cutting off
-// a torn last line.
+// a torn last line. O_APPEND makes every write of a whole line land at the
+// end in one piece.
 func openAppend(path string, good int64) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -82,3 +87,7 @@ func openAppend(path string, good int64) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// notDamage marks an error of a well-formed journal line (a record of
+// another experiment): the journal is refused, not repaired.
+type notDamage struct{ error }

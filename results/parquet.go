@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -88,10 +89,18 @@ func convertTo(v any, kind string) any {
 	return v
 }
 
-// schemaFor builds the columns for recs: fixed, then p_* and m_* columns.
-// keep filters metrics (nil keeps all).
+// schemaFor builds the columns for recs in the order a notebook reads
+// them: what identifies a row (experiment, scheduler, the p_* parameters,
+// replication), its status, the m_* metrics in the order the simulation
+// reports them, the error text, then bookkeeping and provenance (cell id and
+// index, seed, wall time, worker, versions, build, plugin hash). keep
+// filters metrics (nil keeps all) and gives their order when set.
 func schemaFor(recs []*Record, keep []string) []column {
-	cols := fixedColumns()
+	fixed := map[string]column{}
+	for _, c := range fixedColumns() {
+		fixed[c.name] = c
+	}
+	cols := []column{fixed[ColExperiment], fixed[ColScheduler]}
 	kinds := paramKinds(recs)
 	names := make([]string, 0, len(kinds))
 	for n := range kinds {
@@ -109,35 +118,59 @@ func schemaFor(recs []*Record, keep []string) []column {
 				return convertTo(v, kind), true
 			}})
 	}
-	keepSet := map[string]bool{}
-	for _, m := range keep {
-		keepSet[m] = true
-	}
-	metrics := map[string]bool{}
-	for _, r := range recs {
-		for _, m := range r.Result.Metrics {
-			if len(keep) == 0 || keepSet[m.Name] {
-				metrics[m.Name] = true
+	cols = append(cols, fixed[ColReplication], fixed[ColStatus])
+	var mnames []string
+	if len(keep) > 0 { // kept metrics get a column even if every cell failed
+		mnames = append(mnames, keep...)
+	} else {
+		seen := map[string]bool{}
+		for _, r := range recs {
+			for _, m := range r.Result.Metrics {
+				if !seen[m.Name] {
+					seen[m.Name] = true
+					mnames = append(mnames, m.Name)
+				}
 			}
 		}
 	}
-	for _, m := range keep { // kept metrics get a column even if every cell failed
-		metrics[m] = true
-	}
-	mnames := make([]string, 0, len(metrics))
-	for m := range metrics {
-		mnames = append(mnames, m)
-	}
-	sort.Strings(mnames)
 	for _, m := range mnames {
 		name := m
 		cols = append(cols, column{name: MetricColumn(name), kind: experiments.KindFloat, optional: true,
 			get: func(r *Record) (any, bool) { return r.Metric(name) }})
 	}
-	// parquet.Group orders fields by name; keep the same order here so that
-	// column indexes match.
-	sort.Slice(cols, func(i, j int) bool { return cols[i].name < cols[j].name })
+	for _, n := range []string{ColError, ColCellID, ColCellIndex, ColSeed, ColWallSeconds, ColWorker, ColVersion, ColGoVersion, ColGitCommit, ColPluginSHA256} {
+		cols = append(cols, fixed[n])
+	}
 	return cols
+}
+
+// orderedGroup is a Parquet group whose fields keep the order given, not
+// parquet.Group's alphabetical one.
+type orderedGroup struct {
+	parquet.Group
+	order []string
+}
+
+func (g orderedGroup) Fields() []parquet.Field {
+	by := map[string]parquet.Field{}
+	for _, f := range g.Group.Fields() {
+		by[f.Name()] = f
+	}
+	out := make([]parquet.Field, len(g.order))
+	for i, n := range g.order {
+		out[i] = by[n]
+	}
+	return out
+}
+
+func (g orderedGroup) String() string {
+	var b strings.Builder
+	b.WriteString("group {")
+	for _, f := range g.Fields() {
+		fmt.Fprintf(&b, " %s %s;", f.Name(), f.Type())
+	}
+	b.WriteString(" }")
+	return b.String()
 }
 
 func leafNode(c column) parquet.Node {
@@ -178,9 +211,15 @@ func parquetValue(v any, kind string) parquet.Value {
 // place), zstd-compressed, in row groups of at most RowGroupRows rows.
 func writeParquet(path string, recs []*Record, keep []string, meta map[string]string) error {
 	cols := schemaFor(recs, keep)
-	group := parquet.Group{}
+	all := columnMeta(cols)
+	for k, v := range meta {
+		all[k] = v
+	}
+	meta = all
+	group := orderedGroup{Group: parquet.Group{}}
 	for _, c := range cols {
-		group[c.name] = leafNode(c)
+		group.Group[c.name] = leafNode(c)
+		group.order = append(group.order, c.name)
 	}
 	schema := parquet.NewSchema("cell", group)
 	return replaceFile(path, func(f io.Writer) error {

@@ -16,7 +16,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/schedfarm/schedfarm/experiments"
 )
@@ -390,11 +389,18 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // errPoints is one plotted line: x, mean and CI half-width per point.
 type errPoints struct {
 	x, y, e []float64
+	floor   float64 // > 0 on a log scale: lower bars end there at the lowest
 }
 
-func (p *errPoints) Len() int                        { return len(p.x) }
-func (p *errPoints) XY(i int) (float64, float64)     { return p.x[i], p.y[i] }
-func (p *errPoints) YError(i int) (float64, float64) { return p.e[i], p.e[i] }
+func (p *errPoints) Len() int                    { return len(p.x) }
+func (p *errPoints) XY(i int) (float64, float64) { return p.x[i], p.y[i] }
+func (p *errPoints) YError(i int) (float64, float64) {
+	lo := p.e[i]
+	if p.floor > 0 && p.y[i]-lo < p.floor { // log scale: cut at the axis
+		lo = p.y[i] - p.floor
+	}
+	return lo, p.e[i]
+}
 func (p *errPoints) add(x, y, e float64) {
 	p.x, p.y, p.e = append(p.x, x), append(p.y, y), append(p.e, e)
 }
@@ -411,45 +417,78 @@ func (b byX) Swap(i, j int) {
 	p.e[i], p.e[j] = p.e[j], p.e[i]
 }
 
-// Plot writes, for every metric and every axis, a chart of the metric's
+// Plot draws with the default options (PlotWith) and returns the files
+// written.
+func (s *Summary) Plot(dir string, metrics []string) ([]string, error) {
+	r, err := s.PlotWith(dir, metrics, PlotOptions{})
+	return r.Files, err
+}
+
+// PlotResult is what PlotWith drew, and what it left out.
+type PlotResult struct {
+	// Files are the PNG and SVG files written.
+	Files []string
+	// Constant lists the metrics left unplotted because every group has
+	// the same value (a counter that stays 0, say), with that value.
+	Constant map[string]float64
+	// Log lists the metrics drawn on a logarithmic y axis.
+	Log []string
+}
+
+// PlotWith writes, for every metric and every axis, a chart of the metric's
 // mean against the axis with 95% CI error bars and one line per scheduler
 // (and per combination of the other axes' values), as PNG and SVG files
-// named <metric>_vs_<axis>.{png,svg} in dir. Numeric axes are plotted on a
-// linear scale, others as categories. It returns the files written.
-func (s *Summary) Plot(dir string, metrics []string) ([]string, error) {
+// named <metric>_vs_<axis>.{png,svg} in dir. Axis labels carry the
+// glossary's units; a numeric axis has a tick at every grid value, others
+// are categories; numbers are thousands-separated; the legend stands to
+// the right of the data. A heavy-tailed metric gets a logarithmic y axis
+// (o.LogY). A metric with the same value in every group is not drawn but
+// listed in the result's Constant.
+func (s *Summary) PlotWith(dir string, metrics []string, o PlotOptions) (PlotResult, error) {
+	res := PlotResult{Constant: map[string]float64{}}
 	ms, err := s.selectMetrics(metrics)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return res, err
 	}
-	var files []string
+	var plotted []string
+	for _, m := range ms {
+		if v, ok := s.constant(m); ok {
+			res.Constant[m] = v
+			continue
+		}
+		plotted = append(plotted, m)
+	}
+	logged := map[string]bool{}
 	for _, ax := range s.Axes {
 		// Category positions for non-numeric axes.
 		var cats []string
+		var xs []float64
 		allNumeric := true
 		for _, g := range s.Groups {
 			v, ok := g.Value(ax)
 			if !ok {
 				continue
 			}
-			if _, isNum := numeric.Float(v); !isNum {
+			if x, isNum := numeric.Float(v); !isNum {
 				allNumeric = false
+			} else {
+				xs = append(xs, x)
 			}
 			if l := experiments.FormatValue(v); !contains(cats, l) {
 				cats = append(cats, l)
 			}
 		}
-		for _, m := range ms {
+		for _, m := range plotted {
 			p := plot.New()
-			p.Title.Text = fmt.Sprintf("%s vs %s", m, ax)
-			p.X.Label.Text = ax
-			p.Y.Label.Text = m + " (mean, 95% CI)"
-			p.Legend.Top = true
-			p.Legend.Left = true
+			p.X.Label.Text = axisLabel(ax, ParamColumn(ax))
+			p.Y.Label.Text = axisLabel(m, MetricColumn(m)) + ": mean, 95% CI"
+			legend := plot.NewLegend()
 			lines := map[string]*errPoints{}
 			var names []string
+			var means []float64
 			for _, g := range s.Groups {
 				v, ok := g.Value(ax)
 				st := g.Stats[m]
@@ -478,44 +517,111 @@ func (s *Summary) Plot(dir string, metrics []string) ([]string, error) {
 					names = append(names, name)
 				}
 				lines[name].add(x, st.Mean, e)
+				means = append(means, st.Mean)
 			}
 			if len(names) == 0 {
 				continue
+			}
+			log := o.useLog(means)
+			if log {
+				logged[m] = true
+				floor := logFloor(lines)
+				for _, pts := range lines {
+					pts.floor = floor
+				}
 			}
 			for i, name := range names {
 				pts := lines[name]
 				pts.sortByX()
 				l, sc, err := plotter.NewLinePoints(pts)
 				if err != nil {
-					return files, fmt.Errorf("plot %s vs %s: %w", m, ax, err)
+					return res, fmt.Errorf("plot %s vs %s: %w", m, ax, err)
 				}
 				l.Color = plotutil.Color(i)
 				l.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
 				sc.Color, sc.Shape = plotutil.Color(i), plotutil.Shape(i)
 				eb, err := plotter.NewYErrorBars(pts)
 				if err != nil {
-					return files, fmt.Errorf("plot %s vs %s: %w", m, ax, err)
+					return res, fmt.Errorf("plot %s vs %s: %w", m, ax, err)
 				}
 				eb.Color = plotutil.Color(i)
 				p.Add(l, sc, eb)
-				p.Legend.Add(name, l, sc)
+				legend.Add(name, l, sc)
 			}
+			p.Title.Text = fmt.Sprintf("%s vs %s", m, ax)
 			if !allNumeric {
 				p.NominalX(cats...)
+			} else {
+				p.X.Tick.Marker = valueTicks(xs)
 			}
 			pad(&p.X, 0.05)
-			pad(&p.Y, 0.08)
+			if log {
+				p.Title.Text += " (log scale)"
+				p.Y.Scale = plot.LogScale{}
+				p.Y.Tick.Marker = logTicks{}
+				p.Y.Min /= 1.3
+				p.Y.Max *= 1.3
+			} else {
+				p.Y.Tick.Marker = readableTicks{plot.DefaultTicks{}}
+				pad(&p.Y, 0.08)
+			}
 			p.Add(plotter.NewGrid())
 			base := filepath.Join(dir, fileSafe(m)+"_vs_"+fileSafe(ax))
-			for _, ext := range []string{".png", ".svg"} {
-				if err := p.Save(7*vg.Inch, 4.5*vg.Inch, base+ext); err != nil {
-					return files, fmt.Errorf("plot %s: %w", base+ext, err)
-				}
-				files = append(files, base+ext)
+			files, err := savePlot(p, legend, base)
+			res.Files = append(res.Files, files...)
+			if err != nil {
+				return res, err
 			}
 		}
 	}
-	return files, nil
+	for _, m := range plotted {
+		if logged[m] {
+			res.Log = append(res.Log, m)
+		}
+	}
+	return res, nil
+}
+
+// constant reports whether metric m has one value in every group (zero
+// spread), and that value.
+func (s *Summary) constant(m string) (float64, bool) {
+	first, seen := 0.0, false
+	for _, g := range s.Groups {
+		st, ok := g.Stats[m]
+		if !ok || st.N == 0 || math.IsNaN(st.Mean) {
+			continue
+		}
+		if st.HalfWidth > 0 {
+			return 0, false
+		}
+		if !seen {
+			first, seen = st.Mean, true
+			continue
+		}
+		if st.Mean != first {
+			return 0, false
+		}
+	}
+	return first, seen
+}
+
+// logFloor is the lowest value a log-scale plot of lines shows: the lowest
+// positive lower CI bound, but no less than a tenth of the lowest mean
+// (lower bars reaching further, or to 0 and below, are cut there).
+func logFloor(lines map[string]*errPoints) float64 {
+	lowMean, lowBound := math.Inf(1), math.Inf(1)
+	for _, pts := range lines {
+		for i := range pts.y {
+			lowMean = math.Min(lowMean, pts.y[i])
+			if b := pts.y[i] - pts.e[i]; b > 0 {
+				lowBound = math.Min(lowBound, b)
+			}
+		}
+	}
+	if math.IsInf(lowBound, 1) {
+		return lowMean / 10
+	}
+	return math.Max(lowBound, lowMean/10)
 }
 
 func shortParam(name string) string {

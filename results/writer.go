@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/lockfile"
 )
 
 // Options configure a Writer.
@@ -39,6 +40,19 @@ type Options struct {
 	// Logf receives notable recoveries (a torn journal line cut off);
 	// silent when nil.
 	Logf func(format string, args ...any)
+	// Owner says what the writing process does (e.g. "schedfarm run of
+	// experiment quickstart"); it is written into the output's lock file
+	// for a refused second process to read.
+	Owner string
+	// Build is the build of the process that will add results (see
+	// buildinfo.Commit). When set, Open refuses an output whose ok rows
+	// were made by another build (*OtherBuildError), unless AcceptBuilds.
+	Build        string
+	AcceptBuilds bool
+	// Repair sets the damaged complete lines of a journal aside (appended
+	// to "<journal>.damaged") instead of refusing it with a
+	// *DamagedJournalError; their cells run again.
+	Repair bool
 }
 
 // DefaultRewriteEvery is the default Options.RewriteEvery.
@@ -56,8 +70,13 @@ const DefaultRewriteEvery = 10 * time.Second
 // journal's records are kept and Done reports the cells already finished.
 // A Writer is safe for concurrent use.
 type Writer struct {
-	mu      sync.Mutex
-	opt     Options
+	mu     sync.Mutex
+	opt    Options
+	lock   *lockfile.Lock
+	builds map[string]int // build -> ok rows of it, as opened
+	// fresh: Open created the journal (there was none, nor an output);
+	// Abandon removes it again while it is empty.
+	fresh   bool
 	journal *os.File
 	jobs    *os.File
 	broken  error             // a journal append failed and could not be undone: refuse more
@@ -81,41 +100,105 @@ func Open(opt Options) (*Writer, error) {
 	if err := checkWritableDir(opt.Path); err != nil {
 		return nil, err
 	}
-	w := &Writer{opt: opt, status: map[string]string{}}
-	if err := w.checkParquetExperiment(); err != nil {
+	lock, err := lockfile.Acquire(LockPath(opt.Path), lockfile.Self(opt.Owner))
+	if err != nil {
+		return nil, fmt.Errorf("results: %s has an owner already: %w: one experiment, one owner; wait for that run to end, or stop it (kill %s), then run again", opt.Path, err, pidOf(err))
+	}
+	w := &Writer{opt: opt, status: map[string]string{}, lock: lock, builds: map[string]int{}}
+	if _, err := os.Stat(JournalPath(opt.Path)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(opt.Path); errors.Is(err, fs.ErrNotExist) {
+			w.fresh = true
+		}
+	}
+	fail := func(err error) (*Writer, error) {
+		if w.journal != nil {
+			w.journal.Close()
+		}
+		lock.Release()
 		return nil, err
 	}
-	var err error
+	if err := w.checkParquetExperiment(); err != nil {
+		return fail(err)
+	}
 	w.journal, err = openJournal(opt.Path, func(line []byte) error {
 		var rec Record
 		if err := json.Unmarshal(line, &rec); err != nil {
 			return err
 		}
+		if rec.Cell.ID == "" {
+			return errors.New("record without a cell id")
+		}
 		if err := w.checkExperiment(rec.Cell.Experiment); err != nil {
-			return err
+			return notDamage{err}
 		}
 		w.note(rec.Cell.ID, rec.Result.Status)
+		if rec.Result.Status == experiments.StatusOK {
+			w.builds[rec.Result.Commit]++
+		}
 		return nil
-	}, func(f *os.File) error { return w.importCells(f) }, opt.Logf)
+	}, func() { w.status, w.builds = map[string]string{}, map[string]int{} }, func(f *os.File) error { return w.importCells(f) }, opt)
 	if err != nil {
-		return nil, err
+		return fail(err)
+	}
+	if err := w.checkBuilds(); err != nil {
+		return fail(err)
 	}
 	if opt.JobsPath != "" {
-		w.jobs, err = openJournal(opt.JobsPath, func([]byte) error { return nil }, importJobs(opt.JobsPath), opt.Logf)
+		w.jobs, err = openJournal(opt.JobsPath, func(line []byte) error {
+			var l jobsLine
+			if err := json.Unmarshal(line, &l); err != nil {
+				return err
+			}
+			if l.CellID == "" {
+				return errors.New("per-job line without a cell id")
+			}
+			return nil
+		}, func() {}, importJobs(opt.JobsPath), opt)
 		if err != nil {
-			w.journal.Close()
-			return nil, err
+			return fail(err)
 		}
 	}
 	return w, nil
 }
 
+// LockPath returns the path of the lock file of an output: the output path
+// with ".lock" appended. A run holds it (flock) while it owns the output.
+func LockPath(output string) string { return output + ".lock" }
+
+// pidOf returns the holder's process id named by a lock error, or "its
+// process".
+func pidOf(err error) string {
+	var busy *lockfile.BusyError
+	if errors.As(err, &busy) && busy.Holder.PID != 0 {
+		return fmt.Sprint(busy.Holder.PID)
+	}
+	return "its process"
+}
+
 // openJournal opens the journal of output for appending: it replays the
 // existing lines through each, or imports the existing Parquet output
-// through imp when there is no journal.
-func openJournal(output string, each func([]byte) error, imp func(*os.File) error, logf func(string, ...any)) (*os.File, error) {
+// through imp when there is no journal. A damaged complete line refuses the
+// journal (*DamagedJournalError) unless opt.Repair, which sets such lines
+// aside and replays the rest.
+func openJournal(output string, each func([]byte) error, reset func(), imp func(*os.File) error, opt Options) (*os.File, error) {
+	logf := opt.Logf
 	jp := JournalPath(output)
 	good, err := readJournal(jp, each)
+	var damaged *DamagedJournalError
+	if errors.As(err, &damaged) && opt.Repair {
+		moved, rerr := repairJournal(jp, func(line []byte) error {
+			if err := each(line); err != nil && !errors.As(err, new(notDamage)) {
+				return err
+			}
+			return nil
+		})
+		if rerr != nil {
+			return nil, fmt.Errorf("results: repairing %s: %w", jp, rerr)
+		}
+		logf("results: %s: set %d damaged line(s) aside in %s; their cells, if any, run again", jp, moved, jp+".damaged")
+		reset()
+		good, err = readJournal(jp, each)
+	}
 	if err == nil {
 		if st, serr := os.Stat(jp); serr == nil && st.Size() > good {
 			logf("results: %s: cut off a torn last line (%d bytes at offset %d, a write cut short by a crash or a truncated copy); its cell, if any, counts as not done and runs again",
@@ -287,7 +370,7 @@ func (w *Writer) rewriteLocked() error {
 	if err != nil {
 		return err
 	}
-	meta := map[string]string{"schedfarm.columns": "see results/doc.go: p_<param with . as __>, m_<metric>"}
+	meta := map[string]string{"schedfarm.columns": "one key per column, " + MetaColumnPrefix + "<column> = {\"unit\", \"meaning\"}; the same glossary: docs/columns.md"}
 	for k, v := range w.opt.Meta {
 		meta[k] = v
 	}
@@ -328,6 +411,39 @@ func (w *Writer) Close() error {
 		if cerr := w.jobs.Close(); err == nil {
 			err = cerr
 		}
+	}
+	if lerr := w.lock.Release(); err == nil {
+		err = lerr
+	}
+	return err
+}
+
+// Abandon closes a Writer to which nothing was written, without writing the
+// Parquet file, and lets its output go: for a run that stops before it
+// starts (a broker it cannot reach). A journal that Open created is
+// removed again while it is empty, so the output is as it was.
+func (w *Writer) Abandon() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	err := w.journal.Close()
+	if w.jobs != nil {
+		if cerr := w.jobs.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if w.fresh {
+		for _, p := range []string{JournalPath(w.opt.Path), JournalPath(w.opt.JobsPath)} {
+			if st, serr := os.Stat(p); serr == nil && st.Size() == 0 && p != JournalPath("") {
+				os.Remove(p)
+			}
+		}
+	}
+	if lerr := w.lock.Release(); err == nil {
+		err = lerr
 	}
 	return err
 }

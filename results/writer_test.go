@@ -146,6 +146,7 @@ func TestResumeJournal(t *testing.T) {
 	// Simulate a crash: no Close, and a torn last line.
 	w.journal.Write([]byte(`{"cell":{"id":"torn`))
 	w.journal.Close()
+	w.lock.Release() // the kernel releases a dead process's lock
 	if _, err := os.Stat(path); err == nil {
 		t.Fatal("parquet written before Close")
 	}

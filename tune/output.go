@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/stms"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -15,7 +17,7 @@ import (
 const (
 	ColGeneration  = "generation"
 	ColIndex       = "index"
-	ColPhase       = "phase" // "search", "confirm" or "baseline" (the base as written, with the confirmation's seeds)
+	ColPhase       = "phase" // "search", "confirm" or "baseline" (the base as written, with the confirmation's seeds; its p_ columns hold the base's values); generation is null for confirm and baseline
 	ColCached      = "cached"
 	ColObjective   = "objective"
 	ColObjectiveCI = "objective_ci"
@@ -91,10 +93,14 @@ func WriteEvals(spec *Spec, res *Result) error {
 			}
 			return x
 		}
-		r := []any{int64(e.Generation), int64(e.Index), phase, e.Cached}
+		var gen any = int64(e.Generation)
+		if phase != "search" {
+			gen = nil // confirmation and baseline belong to no generation
+		}
+		r := []any{gen, int64(e.Index), phase, e.Cached}
 		for i, p := range spec.Params {
 			if e.Values == nil {
-				r = append(r, nil) // the base as written
+				r = append(r, baseValue(spec, p)) // the base as written
 				continue
 			}
 			r = append(r, cellValue(p, e.Values[i]))
@@ -182,6 +188,48 @@ func cellValue(p Param, v any) any {
 		}
 	}
 	return v
+}
+
+// baseValue is a searched parameter's value in the base experiment as
+// written: the value its cells carry, else the scheduler's default; nil
+// when neither exists.
+func baseValue(spec *Spec, p Param) any {
+	cells := spec.Base.Cells()
+	if len(cells) == 0 {
+		return nil
+	}
+	c := cells[0]
+	if p.Name == "scheduler" {
+		return cellValue(p, c.Scheduler)
+	}
+	if v, ok := c.Lookup(p.Name); ok {
+		return cellValue(p, v)
+	}
+	name, ok := strings.CutPrefix(p.Name, "scheduler.")
+	if !ok {
+		return nil
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if e, err := families.Schedulers().Lookup(c.Scheduler); err == nil {
+		for _, ps := range e.Params {
+			if ps.Name == name && ps.Default != nil {
+				return cellValue(p, ps.Default)
+			}
+		}
+	}
+	for _, e := range stms.Entries(nil) {
+		if e.Name != c.Scheduler {
+			continue
+		}
+		for _, ps := range e.Params {
+			if ps.Name == name && ps.Default != nil {
+				return cellValue(p, ps.Default)
+			}
+		}
+	}
+	return nil
 }
 
 // Describe renders an evaluation's parameters for humans.

@@ -40,16 +40,32 @@ type FarmRunner struct {
 	Progress func(s coordinator.Snapshot, done bool)
 }
 
+// FarmOptions are how NewFarmRunnerWith opens the output: the build of
+// this process and whether rows of another build are accepted, and whether
+// a damaged journal is repaired (results.Options).
+type FarmOptions struct {
+	Build        string
+	AcceptBuilds bool
+	Repair       bool
+}
+
 // NewFarmRunner opens (or resumes) the spec's per-cell output and returns
 // a runner over js. Close closes the output.
 func NewFarmRunner(js jetstream.JetStream, spec *Spec, topo broker.Topology, logf func(string, ...any)) (*FarmRunner, error) {
-	prev, err := results.ReadJournal(spec.Output)
-	if err != nil {
-		return nil, fmt.Errorf("tune: read %s: %w", results.JournalPath(spec.Output), err)
-	}
-	w, err := results.Open(results.Options{Path: spec.Output, Experiment: spec.Name, Logf: logf})
+	return NewFarmRunnerWith(js, spec, topo, logf, FarmOptions{})
+}
+
+// NewFarmRunnerWith is NewFarmRunner with the output opened as o says.
+func NewFarmRunnerWith(js jetstream.JetStream, spec *Spec, topo broker.Topology, logf func(string, ...any), o FarmOptions) (*FarmRunner, error) {
+	w, err := results.Open(results.Options{Path: spec.Output, Experiment: spec.Name, Logf: logf, Owner: "schedfarm tune of experiment " + spec.Name,
+		Build: o.Build, AcceptBuilds: o.AcceptBuilds, Repair: o.Repair})
 	if err != nil {
 		return nil, fmt.Errorf("tune: open %s: %w", spec.Output, err)
+	}
+	prev, err := results.ReadJournal(spec.Output)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("tune: read %s: %w", results.JournalPath(spec.Output), err)
 	}
 	f := &FarmRunner{js: js, exp: spec.Name, w: w, topo: topo, logf: logf, known: map[string]experiments.CellResult{}}
 	for _, r := range prev {

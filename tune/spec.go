@@ -197,6 +197,9 @@ var (
 // Parse validates a tune spec; file names it in errors and anchors the
 // base experiment's relative paths.
 func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
+	if fe := experiments.CheckUTF8(data); fe != nil {
+		return nil, &Error{File: file, Errors: []string{fmt.Sprintf("line %d: (document): %s", fe.Line, fe.Msg)}}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, &Error{File: file, Errors: yamlErrors(err, nil)}
@@ -477,19 +480,18 @@ func yamlErrors(err error, root *yaml.Node) []string {
 	var out []string
 	for _, msg := range msgs {
 		line, field := 1, "(document)"
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
+		if n, problem, ok := experiments.YAMLErrorLine(msg); ok {
+			line, msg = n, problem
 			if f := fieldAt(root, line, ""); f != "" {
 				field = f
 			}
 		} else {
-			msg = "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")
+			msg = "invalid YAML: " + problem
 		}
 		if unknownFieldRE.MatchString(msg) {
 			msg = "unknown field"
 		}
-		msg = strings.ReplaceAll(msg, "cannot unmarshal", "cannot decode")
+		msg = experiments.FriendlyDecode(msg)
 		out = append(out, fmt.Sprintf("line %d: %s: %s", line, field, msg))
 	}
 	return out

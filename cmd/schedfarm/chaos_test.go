@@ -24,13 +24,15 @@ import (
 // The chaos soak: a sweep of many small cells over real processes (`schedfarm
 // broker` with a file store, `schedfarm coordinator`, several `schedfarm
 // worker`s, all the test build of the binary) while a driver kill -9s one of
-// them at random (seeded) intervals and starts it again. At the end every
+// them after a random (seeded) number of cell runs and starts it again: the
+// kills follow the sweep's progress, not a clock, so a busy machine gets as
+// many kills per cell as an idle one. At the end every
 // cell must be in the output exactly once (and in the journal exactly once),
 // every one ok. It runs only with SCHEDFARM_CHAOS=1; the knobs:
 //
 //	SCHEDFARM_CHAOS_CELLS    cells in the sweep (default 2000; the README's run: 10000)
 //	SCHEDFARM_CHAOS_WORKERS  worker processes alive at a time (default 3)
-//	SCHEDFARM_CHAOS_EVERY    mean interval between two kills (default 700ms)
+//	SCHEDFARM_CHAOS_EVERY    mean number of cell runs between two kills (default 50)
 //	SCHEDFARM_CHAOS_SEED     seed of the driver's choices (default 1)
 //	SCHEDFARM_CHAOS_KINDS    what the driver kills, comma-separated (default worker,coordinator,broker)
 //	SCHEDFARM_CHAOS_REPORT   file to write the figures to (JSON), besides the test log
@@ -53,7 +55,7 @@ type chaosReport struct {
 	Cells          int            `json:"cells"`
 	Workers        int            `json:"workers"`
 	Seed           uint64         `json:"seed"`
-	MeanKillEvery  string         `json:"mean_kill_every"`
+	MeanKillEvery  int            `json:"mean_runs_between_kills"`
 	Kills          map[string]int `json:"kills"`
 	CoordExits     int            `json:"coordinator_error_exits"`
 	Runs           int            `json:"cell_runs"`
@@ -134,14 +136,7 @@ func TestChaosSoak(t *testing.T) {
 	wantCells := chaosEnvInt(t, "SCHEDFARM_CHAOS_CELLS", 2000)
 	nWorkers := chaosEnvInt(t, "SCHEDFARM_CHAOS_WORKERS", 3)
 	seed := uint64(chaosEnvInt(t, "SCHEDFARM_CHAOS_SEED", 1))
-	every := 700 * time.Millisecond
-	if v := os.Getenv("SCHEDFARM_CHAOS_EVERY"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			t.Fatalf("SCHEDFARM_CHAOS_EVERY %q: want a positive duration", v)
-		}
-		every = d
-	}
+	every := chaosEnvInt(t, "SCHEDFARM_CHAOS_EVERY", 50)
 	reps := (wantCells + 99) / 100 // 2 schedulers × 50 loads per replication
 	writeChaosTrace(t, filepath.Join(f.dir, "trace.swf"))
 	specPath := f.writeSpec(t, "chaos.yaml", chaosSpec(reps))
@@ -154,9 +149,18 @@ func TestChaosSoak(t *testing.T) {
 	url := fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
 	store := filepath.Join(f.dir, "broker-store")
 	rng := rand.New(rand.NewPCG(seed, 0x6368616f73)) // "chaos"
-	rep := chaosReport{Cells: len(cells), Workers: nWorkers, Seed: seed, MeanKillEvery: every.String(), Kills: map[string]int{},
+	rep := chaosReport{Cells: len(cells), Workers: nWorkers, Seed: seed, MeanKillEvery: every, Kills: map[string]int{},
 		Machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
-	t.Logf("chaos soak: %d cells, %d workers, a kill every %v on average, seed %d", len(cells), nWorkers, every, seed)
+	t.Logf("chaos soak: %d cells, %d workers, a kill every %d cell runs on average, seed %d", len(cells), nWorkers, every, seed)
+	// runs is the number of cell runs so far: lines of the run log, each a
+	// 16-hex-digit cell id and a newline.
+	runsSoFar := func() int64 {
+		st, err := os.Stat(runLog)
+		if err != nil {
+			return 0
+		}
+		return st.Size() / 17
+	}
 
 	startBroker := func() *farmProc {
 		p := f.start(t, nil, "broker", "--listen", strings.TrimPrefix(url, "nats://"), "--store", store)
@@ -226,10 +230,12 @@ func TestChaosSoak(t *testing.T) {
 	start := time.Now()
 	deadline := start.Add(30 * time.Minute)
 	for n := 0; ; n++ {
-		wait := time.Duration(rng.ExpFloat64() * float64(every))
-		select {
-		case <-coord.done:
-		case <-time.After(wait):
+		target := runsSoFar() + 1 + int64(rng.ExpFloat64()*float64(every))
+		for runsSoFar() < target && !exited(coord) && time.Now().Before(deadline) {
+			select {
+			case <-coord.done:
+			case <-time.After(10 * time.Millisecond): // polls the run log
+			}
 		}
 		if exited(coord) {
 			if coord.cmd.ProcessState.ExitCode() == 0 {

@@ -70,7 +70,7 @@ func runBroker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm broker: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "schedfarm broker: listening on %s (JetStream store %s)\n", srv.ClientURL(), *store)
+	fmt.Fprintf(stdout, "schedfarm broker: %s (JetStream store %s)\n", listeningOn(host, srv.ClientURL()), *store)
 	if addr := srv.ClusterAddr(); addr != "" {
 		fmt.Fprintf(stdout, "schedfarm broker: server %s of cluster %s, routes on %s to %s\n", srv.Name(), opts.Cluster.Name, addr, strings.Join(opts.Cluster.Routes, ","))
 	}
@@ -86,6 +86,22 @@ func runBroker(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "schedfarm broker: shutting down")
 	srv.Shutdown()
 	return 0
+}
+
+// listeningOn says where the broker listens: the address it was given
+// (with the port it got), and the URL clients on this host use — which
+// differ for 0.0.0.0, where the server's own client URL names loopback.
+func listeningOn(host, clientURL string) string {
+	port := clientURL
+	if i := strings.LastIndexByte(clientURL, ':'); i >= 0 {
+		port = clientURL[i+1:]
+	}
+	addr := net.JoinHostPort(host, port)
+	switch host {
+	case "", "0.0.0.0", "::":
+		return fmt.Sprintf("listening on %s, every interface (on this host: %s)", addr, clientURL)
+	}
+	return fmt.Sprintf("listening on %s (clients: %s)", addr, clientURL)
 }
 
 func farmEnvOr(name, def string) string {

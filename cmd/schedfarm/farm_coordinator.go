@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 // NATS server and collect their results into the spec's output.
 func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	fs := farmFlagSet("coordinator", "coordinator --nats URL [credentials] [--ack-wait D] [--max-deliver N] spec.yaml", stdout, stderr)
+	withExitCodes(fs)
 	var sf sweepFlags
 	sf.register(fs)
 	path, exit := sf.parse(fs, "coordinator", args, stdout, stderr)
@@ -33,21 +33,46 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	spec, err := farmLoadSpec(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
-		return 1
+		return exitError
 	}
 	if err := sf.grid.check(path, len(spec.Cells())); err != nil {
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
-		return 1
+		return exitError
+	}
+	out, done, code := farmPrepare("coordinator", path, spec, sf, stderr)
+	if code != exitOK {
+		return code
 	}
 	nc, err := farmDial(sf.nats, "schedfarm coordinator "+spec.Name, stderr)
 	if err != nil {
+		out.Abandon()
 		fmt.Fprintf(stderr, "schedfarm coordinator: %v\n", err)
-		return 1
+		return exitError
 	}
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return farmCoordinate(ctx, nc, spec, sf.topo.topology(), sf.every, sf.dataRoot, stdout, stderr)
+	return farmCoordinate(ctx, nc, spec, out, done, sf.topo.topology(), sf.every, sf.dataRoot, stdout, stderr)
+}
+
+// farmPrepare checks what a sweep needs before anything starts — the data
+// root, every trace the spec names — and opens (owns, resumes) its output.
+// It returns the open output and its cells done, or an exit code.
+func farmPrepare(cmdName, specPath string, spec *experiments.Spec, sf sweepFlags, stderr io.Writer) (*results.Writer, map[string]bool, int) {
+	cells := spec.Cells()
+	if err := coordinator.CheckDataRoot(sf.dataRoot, cells); err != nil {
+		fmt.Fprintf(stderr, "schedfarm %s: %s: %v\n", cmdName, spec.File, err)
+		return nil, nil, exitError
+	}
+	if _, err := experiments.CheckInputs(cells); err != nil {
+		fmt.Fprintf(stderr, "schedfarm %s: %s: the spec's input files were checked before anything was published, and nothing was:\n%v\n", cmdName, spec.File, err)
+		return nil, nil, exitError
+	}
+	out, done, err := farmOpenOutput(spec, cmdName, sf)
+	if err != nil {
+		return nil, nil, exitFor(stderr, cmdName, specPath, err)
+	}
+	return out, done, exitOK
 }
 
 // farmDial connects with the flags' settings; connection losses and
@@ -58,25 +83,19 @@ func farmDial(nf natsFlags, name string, stderr io.Writer) (*nats.Conn, error) {
 	return broker.Dial(o)
 }
 
-// farmCoordinate runs the coordinator for spec over nc, writes the output and
-// prints the summary. It returns the exit code: 0 when every cell has a
-// result (failed cells included), 1 otherwise.
-func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, topo broker.Topology, every time.Duration, dataRoot string, stdout, stderr io.Writer) int {
+// farmCoordinate runs the coordinator for spec over nc, writing into out
+// (opened by farmPrepare, closed here), and prints the summary. It returns
+// the exit code: exitOK when every cell has an ok result, exitCellsFailed
+// when every cell has a result but some failed, exitError when the sweep
+// stopped before that.
+func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, out *results.Writer, done map[string]bool, topo broker.Topology, every time.Duration, dataRoot string, stdout, stderr io.Writer) int {
 	js, err := jetstream.New(nc)
 	if err != nil {
+		out.Abandon()
 		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
-		return 1
+		return exitError
 	}
 	cells := spec.Cells()
-	if err := coordinator.CheckDataRoot(dataRoot, cells); err != nil {
-		fmt.Fprintf(stderr, "schedfarm: %s: %v\n", spec.File, err)
-		return 1
-	}
-	out, done, err := farmOpenOutput(spec)
-	if err != nil {
-		fmt.Fprintf(stderr, "schedfarm: %v\n", err)
-		return 1
-	}
 	if topo.Logf == nil {
 		topo.Logf = func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
 	}
@@ -85,6 +104,7 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 		Progress: coordinator.NewProgress(stdout, every), DataRoot: dataRoot,
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 	})
+	status := out.Status()
 	closeErr := out.Close()
 	printFarmSummary(stdout, spec, sum)
 	if runErr == nil && closeErr == nil {
@@ -95,14 +115,27 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 		if runErr != nil {
 			fmt.Fprintln(stderr, "schedfarm: the run can be resumed: run the same spec again")
 		}
-		return 1
+		return exitError
 	}
-	return 0
+	failed := 0
+	for _, c := range cells {
+		if status[c.ID] != experiments.StatusOK {
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "schedfarm: %d of %d cells failed (exit status %d); the summary above groups them by message; running the same spec again retries them\n", failed, len(cells), exitCellsFailed)
+		return exitCellsFailed
+	}
+	return exitOK
 }
 
 func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary) {
 	fmt.Fprintf(w, "experiment %s: %d cells, %d done before, %d ok, %d failed this run, in %s\n",
 		spec.Name, s.Total, s.Skipped, s.OK, s.Failed, s.Wall.Round(time.Millisecond))
+	if s.Requeued > 0 {
+		fmt.Fprintf(w, "%d cells published again: they were neither queued nor being run and had no result on its way (a broker that lost messages?)\n", s.Requeued)
+	}
 	if s.Duplicates > 0 {
 		fmt.Fprintf(w, "%d duplicate results dropped (cells run twice after a redelivery; each kept once)\n", s.Duplicates)
 	}
@@ -117,14 +150,7 @@ func printFarmSummary(w io.Writer, spec *experiments.Spec, s coordinator.Summary
 		}
 	}
 	fmt.Fprintf(w, "output: %s\n", spec.Output)
-	const show = 10
-	for i, f := range s.Failures {
-		if i == show {
-			fmt.Fprintf(w, "  … and %d more failed cells (see the status and error columns)\n", len(s.Failures)-show)
-			break
-		}
-		fmt.Fprintf(w, "  failed: cell %s (%s, replication %d): %s\n", f.Cell.ID, f.Cell.Scheduler, f.Cell.Replication, strings.SplitN(f.Error, "\n", 2)[0])
-	}
+	printFailureGroups(w, s.Failures)
 }
 
 // summaryMetrics are the metrics a finished sweep prints; `schedfarm

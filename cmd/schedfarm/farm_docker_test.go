@@ -406,7 +406,19 @@ const faultsOverride = `services:
   worker:
     environment:
       SCHEDFARM_FAULT_DELAY: ${SCHEDFARM_FAULT_DELAY:-0s}
+      SCHEDFARM_FAULT_GATE: ${SCHEDFARM_FAULT_GATE:-}
+      SCHEDFARM_FAULT_GATE_FROM: ${SCHEDFARM_FAULT_GATE_FROM:-0}
+      SCHEDFARM_FAULT_GATE_EXCEPT: ${SCHEDFARM_FAULT_GATE_EXCEPT:-}
 `
+
+// gateEnv holds the compose workers' cells with an index of from or more
+// until the test opens the gate (openGate on the project's gate file, seen
+// by the workers as /data/gate): a fault done before that falls inside the
+// sweep by construction, however busy the machine.
+func (p *composeProject) gateEnv(from int) string {
+	p.env = append(p.env, "SCHEDFARM_FAULT_GATE=/data/gate", "SCHEDFARM_FAULT_GATE_FROM="+strconv.Itoa(from))
+	return filepath.Join(p.dir, "gate")
+}
 
 var summaryRe = regexp.MustCompile(`experiment (\S+): (\d+) cells, (\d+) done before, (\d+) ok, (\d+) failed`)
 
@@ -541,7 +553,7 @@ func TestDockerCoordinatorKilledAndRerun(t *testing.T) {
 	requireDocker(t)
 	image := testImage(t, true)
 	p := newComposeProject(t, "docker-compose.yml", image, map[string]string{"faults.yml": faultsOverride})
-	p.env = append(p.env, "SCHEDFARM_FAULT_DELAY=300ms")
+	gate := p.gateEnv(4) // cells 4 and on run after the kill
 	p.compose("up", "-d", "--scale", "worker=1")
 	js := p.dial("broker")
 	poll(t, time.Minute, "3 results in the journal", func() bool { return p.journalLines("out.parquet") >= 3 })
@@ -549,6 +561,7 @@ func TestDockerCoordinatorKilledAndRerun(t *testing.T) {
 	if code := p.waitExit("coordinator", 30*time.Second); code != 137 {
 		t.Errorf("killed coordinator: exit code %d; want 137 (SIGKILL)", code)
 	}
+	openGate(t, gate)
 	poll(t, time.Minute, "results queued while no coordinator runs", func() bool {
 		return streamMsgs(t, js, broker.ResultsStream) >= 2
 	})
@@ -568,29 +581,34 @@ func TestDockerCoordinatorKilledAndRerun(t *testing.T) {
 
 // TestDockerWorkerDisconnected: `docker network disconnect` of a worker
 // container in the middle of a cell. The cell is redelivered after the ack
-// wait and run by a compose worker; the compose worker is then paused
-// (`docker pause`) so that the sweep cannot end before the victim is back,
-// and the victim is connected again: it notices its dead connection
-// (pings), reconnects and publishes its late result, which the results
-// stream drops as a duplicate (same Nats-Msg-Id: cell id and the cell
-// message's sequence). Unpaused, the sweep ends with every cell exactly
-// once, the cut-off cell's row from the compose worker.
+// wait and run by a compose worker, whose other cells wait for a gate: the
+// sweep cannot end before the victim is back, by construction. The compose
+// worker is then paused (`docker pause`) and the victim connected again: it
+// notices its dead connection (pings), reconnects and publishes its late
+// result, which the results stream drops as a duplicate (same Nats-Msg-Id:
+// cell id and the cell message's sequence). Unpaused, with the gate open,
+// the sweep ends with every cell exactly once, the cut-off cell's row from
+// the compose worker.
 func TestDockerWorkerDisconnected(t *testing.T) {
 	requireDocker(t)
 	image := testImage(t, true)
 	p := newComposeProject(t, "docker-compose.yml", image, map[string]string{"faults.yml": faultsOverride})
-	// The compose worker takes 0.6 s a cell: the 11 other cells outlast the
-	// cut-off cell's redelivery (3 s ack wait) by seconds.
-	p.env = append(p.env, "SCHEDFARM_ACK_WAIT=3s", "SCHEDFARM_FAULT_DELAY=600ms")
+	p.env = append(p.env, "SCHEDFARM_ACK_WAIT=3s")
 	p.compose("up", "-d", "--scale", "worker=0")
 	network := p.network("broker")
 	marks := p.mkdirShared("marks")
 	// The victim takes 2 s a cell: it is cut off at its first cell's start.
 	victim := p.runWorker(image, "victim", []string{"SCHEDFARM_FAULT_MARK=/marks", "SCHEDFARM_FAULT_DELAY=2s"}, []string{marks + ":/marks"})
 	held := waitMarker(t, marks, time.Minute)
+	m, _ := filepath.Glob(filepath.Join(marks, "started-*"))
+	heldIndex := strings.TrimPrefix(filepath.Base(m[0]), "started-")
 	dockerRun(t, "network", "disconnect", network, victim)
 	cut := time.Now()
-	t.Logf("cut the victim off %s while it runs cell %s", network, held)
+	t.Logf("cut the victim off %s while it runs cell %s (index %s)", network, held, heldIndex)
+	// The compose worker takes every cell (12 slots); all but the cut-off
+	// one wait for the gate.
+	gate := p.gateEnv(0)
+	p.env = append(p.env, "SCHEDFARM_FAULT_GATE_EXCEPT="+heldIndex, "SCHEDFARM_SLOTS="+strconv.Itoa(farmCells))
 	p.compose("up", "-d", "--scale", "worker=1")
 	out := filepath.Join(p.dir, "out.parquet")
 	var rec *results.Record
@@ -615,6 +633,7 @@ func TestDockerWorkerDisconnected(t *testing.T) {
 		return strings.Contains(dockerRun(t, "logs", victim), dup)
 	})
 	t.Logf("late result dropped %v after the victim was connected again", time.Since(healed).Round(time.Millisecond))
+	openGate(t, gate)
 	dockerRun(t, "unpause", rescuer)
 	if code := p.waitExit("coordinator", 2*time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d; want 0", code)
@@ -640,7 +659,7 @@ func TestDockerBrokerRestarted(t *testing.T) {
 	requireDocker(t)
 	image := testImage(t, true)
 	p := newComposeProject(t, "docker-compose.yml", image, map[string]string{"faults.yml": faultsOverride})
-	p.env = append(p.env, "SCHEDFARM_FAULT_DELAY=600ms")
+	gate := p.gateEnv(4) // at most 4 results before the restart: it falls inside the sweep by construction
 	p.compose("up", "-d", "--scale", "worker=2")
 	poll(t, time.Minute, "3 results in the journal", func() bool { return p.journalLines("out.parquet") >= 3 })
 	dockerRun(t, "restart", p.container("broker"))
@@ -649,6 +668,7 @@ func TestDockerBrokerRestarted(t *testing.T) {
 	if done >= farmCells {
 		t.Fatal("the sweep was over before the broker restarted; the test proves nothing")
 	}
+	openGate(t, gate)
 	if code := p.waitExit("coordinator", 2*time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d; want 0", code)
 	}
@@ -670,7 +690,8 @@ func TestDockerClusterLeaderKilled(t *testing.T) {
 	requireDocker(t)
 	image := testImage(t, true)
 	p := newComposeProject(t, "docker-compose.cluster.yml", image, map[string]string{"faults.yml": faultsOverride})
-	p.env = append(p.env, "SCHEDFARM_ACK_WAIT=3s", "SCHEDFARM_FAULT_DELAY=700ms")
+	p.env = append(p.env, "SCHEDFARM_ACK_WAIT=3s")
+	gate := p.gateEnv(3) // at most 3 results before the kill
 	p.compose("up", "-d", "--scale", "worker=2")
 	js := p.dial("broker1", "broker2", "broker3")
 	poll(t, 2*time.Minute, "2 results in the journal", func() bool { return p.journalLines("out.parquet") >= 2 })
@@ -694,6 +715,7 @@ func TestDockerClusterLeaderKilled(t *testing.T) {
 	done := p.journalLines("out.parquet")
 	dockerRun(t, "kill", p.container(leader))
 	t.Logf("killed %s, the cells stream's leader, with %d of %d results in", leader, done, farmCells)
+	openGate(t, gate)
 	if code := p.waitExit("coordinator", 3*time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d; want 0", code)
 	}

@@ -33,6 +33,14 @@ import (
 //	                            memory without end (over a memory budget)
 //	SCHEDFARM_FAULT_RUNLOG=FILE before running a cell, append its id and a
 //	                            newline to FILE (the chaos soak counts runs)
+//	SCHEDFARM_FAULT_GATE=FILE   before running a cell, wait until FILE exists
+//	                            (or the cell's context ends): a sweep held
+//	                            open until the test has done its fault, so
+//	                            it cannot end before, however busy the
+//	                            machine; the wait counts as the cell's run
+//	                            (heartbeats go on)
+//	SCHEDFARM_FAULT_GATE_FROM=4 only cells with an index of 4 or more wait
+//	SCHEDFARM_FAULT_GATE_EXCEPT=0,5  cells with these indexes never wait
 func farmWithFaults(r worker.Runner) worker.Runner {
 	indexes := func(env string) map[int]bool {
 		m := map[int]bool{}
@@ -48,6 +56,9 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 	hold := os.Getenv("SCHEDFARM_FAULT_HOLD")
 	mark := os.Getenv("SCHEDFARM_FAULT_MARK")
 	delay, _ := time.ParseDuration(os.Getenv("SCHEDFARM_FAULT_DELAY"))
+	gate := os.Getenv("SCHEDFARM_FAULT_GATE")
+	gateFrom, _ := strconv.Atoi(os.Getenv("SCHEDFARM_FAULT_GATE_FROM"))
+	gateExcept := indexes("SCHEDFARM_FAULT_GATE_EXCEPT")
 	return worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
 		if runLog != "" {
 			f, err := os.OpenFile(runLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -84,6 +95,18 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 		if mark != "" {
 			if err := os.WriteFile(filepath.Join(mark, "started-"+strconv.Itoa(c.Index)), []byte(c.ID), 0o644); err != nil {
 				panic(err)
+			}
+		}
+		if gate != "" && c.Index >= gateFrom && !gateExcept[c.Index] {
+			for {
+				if _, err := os.Stat(gate); err == nil {
+					break
+				}
+				select {
+				case <-ctx.Done():
+					return experiments.CellResult{Status: experiments.StatusFailed, Error: "stopped at SCHEDFARM_FAULT_GATE"}
+				case <-time.After(20 * time.Millisecond):
+				}
 			}
 		}
 		if delay > 0 {

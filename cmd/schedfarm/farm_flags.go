@@ -138,6 +138,9 @@ type sweepFlags struct {
 	dataRoot string
 	grid     gridFlags      // --max-cells, --yes
 	cells    cellLimitFlags // run only: the local workers' limits
+	// acceptBuilds resumes an output that holds rows of another build;
+	// repair sets a damaged journal's lines aside.
+	acceptBuilds, repair bool
 }
 
 // register adds the shared flags to fs.
@@ -147,6 +150,17 @@ func (s *sweepFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.every, "progress-every", 10*time.Second, "interval of the plain progress lines when stdout is not a terminal")
 	s.grid.register(fs)
 	registerDataRoot(fs, &s.dataRoot)
+	fs.BoolVar(&s.acceptBuilds, "accept-builds", os.Getenv("SCHEDFARM_ACCEPT_BUILDS") == "1", "resume an output that holds rows made by another build of schedfarm, keeping them (env SCHEDFARM_ACCEPT_BUILDS=1); without it such an output is refused (exit 5)")
+	fs.BoolVar(&s.repair, "repair", false, "set the damaged lines of the output's journal aside (<journal>.damaged) and run their cells again; without it a damaged journal is refused")
+}
+
+// withExitCodes adds the exit-code table to a command's --help.
+func withExitCodes(fs *flag.FlagSet) {
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		fmt.Fprint(fs.Output(), exitCodesHelp)
+	}
 }
 
 // registerDataRoot adds --data-root: the directory workers read cell files

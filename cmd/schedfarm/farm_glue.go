@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -33,20 +34,18 @@ func farmRunCell(ctx context.Context, c experiments.Cell) experiments.CellResult
 	return res
 }
 
-// farmOutput is the spec's results writer as the coordinator's sink.
-type farmOutput interface {
-	Write(c experiments.Cell, r experiments.CellResult) error
-	Flush() error
-	Close() error
-}
-
-// farmOpenOutput opens (or resumes) the spec's outputs and returns the cells
-// already done there (status ok; failed cells are run again). Outputs that
-// hold another experiment's results are refused, and a torn journal line
-// cut off is reported on stderr.
-func farmOpenOutput(spec *experiments.Spec) (farmOutput, map[string]bool, error) {
+// farmOpenOutput opens (owns, or resumes) the spec's outputs for the
+// command cmdName and returns the cells already done there (status ok;
+// failed cells are run again). Outputs that hold another experiment's
+// results, another process's output (*lockfile.BusyError), a damaged
+// journal (*results.DamagedJournalError, unless --repair) or rows of
+// another build (*results.OtherBuildError, unless --accept-builds) are
+// refused; a torn journal line cut off is reported on stderr.
+func farmOpenOutput(spec *experiments.Spec, cmdName string, sf sweepFlags) (*results.Writer, map[string]bool, error) {
 	w, err := results.Open(results.Options{Path: spec.Output, JobsPath: spec.JobsOutput, Metrics: spec.Metrics,
-		Experiment: spec.Name, Logf: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }})
+		Experiment: spec.Name, Logf: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) },
+		Owner: "schedfarm " + cmdName + " of experiment " + spec.Name, Build: buildinfo.Commit(),
+		AcceptBuilds: sf.acceptBuilds, Repair: sf.repair})
 	if err != nil {
 		return nil, nil, fmt.Errorf("open output %s: %w", spec.Output, err)
 	}

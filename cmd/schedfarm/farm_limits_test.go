@@ -47,7 +47,9 @@ func hasMsg(t *testing.T, js jetstream.JetStream, name, subject string) bool {
 func TestFarmAckedResultIsInJournalAfterKill(t *testing.T) {
 	f := newFarmFixture(t, true)
 	runLog := filepath.Join(f.dir, "runs.log")
-	w := f.start(t, []string{"SCHEDFARM_FAULT_DELAY=150ms", "SCHEDFARM_FAULT_RUNLOG=" + runLog}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
+	// Cells 4 and on wait for a gate that never opens: the coordinator is
+	// killed mid-sweep by construction.
+	w := f.start(t, []string{"SCHEDFARM_FAULT_GATE=" + filepath.Join(f.dir, "gate"), "SCHEDFARM_FAULT_GATE_FROM=4", "SCHEDFARM_FAULT_RUNLOG=" + runLog}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
 	coord := f.start(t, nil, f.natsArgs("coordinator", f.spec)...)
 	exp := "farmtest"
 	poll(t, time.Minute, "the coordinator to ack 3 results", func() bool {
@@ -123,11 +125,14 @@ func TestFarmGridLimit(t *testing.T) {
 	checkAllOK(t, f.readExactlyOnce(t, f.dir))
 }
 
-// A gzip bomb as a cell's trace: the worker stops reading it at
-// --max-trace-bytes and the cell fails with the limit named; the worker
-// goes on with the other cells.
+// A gzip bomb as a spec's trace. `run --max-trace-bytes 8MiB` stops reading
+// it at the limit while checking the spec's inputs, before anything is
+// published (exit 1, the limit named). A worker with that limit under a
+// coordinator that let it through (its default limit is 2 GiB) stops at the
+// limit too: every cell fails naming it, the worker goes on, and the
+// coordinator exits 3.
 func TestFarmGzipBombTrace(t *testing.T) {
-	f := newFarmFixture(t, false)
+	f := newFarmFixture(t, true)
 	var bomb bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
 	zw.Write([]byte("; MaxProcs: 16\n"))
@@ -141,10 +146,23 @@ func TestFarmGzipBombTrace(t *testing.T) {
 	}
 	spec := f.writeSpec(t, "bomb.yaml", strings.Replace(strings.Replace(farmSpecText, "trace.swf", "bomb.swf.gz", 1), "output: out.parquet", "output: bomb.parquet", 1))
 	p := f.start(t, nil, "run", "--workers", "1", "--max-trace-bytes", "8MiB", spec)
-	p.wait(t, 2*time.Minute)
+	if code := p.wait(t, 2*time.Minute); code != exitError {
+		t.Errorf("run on a gzip bomb: exit %d; want %d", code, exitError)
+	}
 	out := p.out.String()
-	if !strings.Contains(out, "0 ok, 12 failed") || !strings.Contains(out, "more than 8388608 bytes of SWF text") || !strings.Contains(out, "gzip bomb") {
-		t.Errorf("run on a gzip bomb with --max-trace-bytes 8MiB: want 12 failed cells naming the limit; output:\n%s", out)
+	if !strings.Contains(out, "more than 8388608 bytes of SWF text") || !strings.Contains(out, "gzip bomb") || !strings.Contains(out, "nothing was") {
+		t.Errorf("run on a gzip bomb with --max-trace-bytes 8MiB: want the limit named before anything was published; output:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "bomb.parquet")); err == nil {
+		t.Error("an output was written for a spec whose trace failed the check")
+	}
+	f.start(t, nil, f.natsArgs("worker", "--slots", "1", "--max-trace-bytes", "8MiB")...)
+	c := f.start(t, nil, f.natsArgs("coordinator", spec)...)
+	if code := c.wait(t, 2*time.Minute); code != exitCellsFailed {
+		t.Errorf("coordinator: exit %d; want %d", code, exitCellsFailed)
+	}
+	if out := c.out.String(); !strings.Contains(out, "0 ok, 12 failed") || !strings.Contains(out, "12 × ") || !strings.Contains(out, "more than 8388608 bytes of SWF text") {
+		t.Errorf("worker with --max-trace-bytes 8MiB: want 12 failed cells naming the limit, in one group; output:\n%s", out)
 	}
 }
 
@@ -153,8 +171,8 @@ func TestFarmGzipBombTrace(t *testing.T) {
 func TestFarmCellBudgets(t *testing.T) {
 	f := newFarmFixture(t, false)
 	p := f.start(t, []string{"SCHEDFARM_FAULT_HANG=2", "SCHEDFARM_FAULT_HOG=5"}, "run", "--workers", "1", "--cell-timeout", "20s", "--cell-memory", "300MiB", f.spec)
-	if code := p.wait(t, 3*time.Minute); code != 0 {
-		t.Fatalf("run exit code %d; want 0 (failed cells are results)", code)
+	if code := p.wait(t, 3*time.Minute); code != exitCellsFailed {
+		t.Fatalf("run exit code %d; want %d (every cell has its result, two failed)", code, exitCellsFailed)
 	}
 	recs := f.readExactlyOnce(t, f.dir)
 	for _, r := range recs {

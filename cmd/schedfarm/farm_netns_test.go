@@ -336,7 +336,7 @@ func (h *netnsHosts) startBroker(t *testing.T, f *farmFixture) *farmProc {
 	b := f.startIn(t, h.broker, nil, "broker", "--listen", net.JoinHostPort(h.brokerIP, strconv.Itoa(netnsBrokerPort)),
 		"--store", filepath.Join(f.dir, "broker-store"), "--token", netnsToken, "--tls-cert", h.pki.cert, "--tls-key", h.pki.key)
 	poll(t, 30*time.Second, "the broker to listen", func() bool {
-		return strings.Contains(b.out.String(), "listening on "+h.url)
+		return strings.Contains(b.out.String(), "(clients: "+h.url+")")
 	})
 	return b
 }
@@ -571,10 +571,12 @@ func TestFarmWorkerHostPartitioned(t *testing.T) {
 		cons = c
 		return true
 	})
-	// Worker host 1 is slow (2 s a cell), so the partition falls inside its
-	// first cell, and host2 slow enough (0.4 s a cell) that the sweep is
-	// still running when host1's late result for that cell arrives.
-	w1 := h.startWorker(t, f, 0, "host1", []string{"SCHEDFARM_FAULT_DELAY=2s"})
+	// Worker host 1 holds its first cell until the gate opens, after the
+	// partition has healed: the partition falls inside that cell by
+	// construction. host2 is slow enough (0.4 s a cell) that the sweep is
+	// usually still running when host1's late result for that cell arrives.
+	gate := filepath.Join(f.dir, "gate-host1")
+	w1 := h.startWorker(t, f, 0, "host1", []string{"SCHEDFARM_FAULT_GATE=" + gate})
 	poll(t, 30*time.Second, "worker host1 to take a cell", func() bool {
 		info, err := cons.Info(context.Background())
 		return err == nil && info.NumAckPending == 1
@@ -609,8 +611,9 @@ func TestFarmWorkerHostPartitioned(t *testing.T) {
 		t.Errorf("held cell %s completed by %q while host1 was cut off; want host2", held.ID, rec.Result.Worker)
 	}
 	// Heal the partition while the sweep still runs: host1 finishes its
-	// delay and publishes its stale result for the held cell.
+	// cell and publishes its stale result for the held cell.
 	mustIP(t, "link", "set", link, "up")
+	openGate(t, gate)
 	if code := coord.wait(t, time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d; want 0; output:\n%s", code, coord.out.String())
 	}

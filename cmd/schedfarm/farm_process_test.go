@@ -205,6 +205,15 @@ func (p *farmProc) wait(t *testing.T, d time.Duration) int {
 	return p.cmd.ProcessState.ExitCode()
 }
 
+// openGate creates the file that cells held by SCHEDFARM_FAULT_GATE wait
+// for.
+func openGate(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // poll waits until cond holds, failing the test after d.
 func poll(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -347,7 +356,10 @@ func TestFarmWorkerKilledMidCell(t *testing.T) {
 // the results stream; the rerun finishes with every cell exactly once.
 func TestFarmCoordinatorKilledAndRerun(t *testing.T) {
 	f := newFarmFixture(t, true)
-	f.start(t, []string{"SCHEDFARM_FAULT_DELAY=150ms"}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
+	// Cells 4 and on wait for the gate, which opens after the kill: the
+	// sweep cannot end before it, however busy the machine.
+	gate := filepath.Join(f.dir, "gate")
+	f.start(t, []string{"SCHEDFARM_FAULT_GATE=" + gate, "SCHEDFARM_FAULT_GATE_FROM=4"}, f.natsArgs("worker", "--slots", "1", "--id", "w")...)
 	coord := f.start(t, nil, f.natsArgs("coordinator", f.spec)...)
 	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
 	poll(t, time.Minute, "3 results in the journal", func() bool {
@@ -358,6 +370,7 @@ func TestFarmCoordinatorKilledAndRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	coord.wait(t, 30*time.Second)
+	openGate(t, gate)
 	poll(t, time.Minute, "results queued while no coordinator runs", func() bool {
 		return f.streamMsgs(t, broker.ResultsStream) >= 2
 	})
@@ -379,11 +392,12 @@ func TestFarmCoordinatorKilledAndRerun(t *testing.T) {
 func TestFarmPanickingCellRecordedFailed(t *testing.T) {
 	f := newFarmFixture(t, false)
 	run := f.start(t, []string{"SCHEDFARM_FAULT_PANIC=4"}, "run", "--workers", "2", f.spec)
-	if code := run.wait(t, 2*time.Minute); code != 0 {
-		t.Fatalf("run exit code %d; want 0 (a failed cell is a result)", code)
+	if code := run.wait(t, 2*time.Minute); code != exitCellsFailed {
+		t.Fatalf("run exit code %d; want %d (every cell has its result, one failed)", code, exitCellsFailed)
 	}
-	if out := run.out.String(); !strings.Contains(out, "11 ok, 1 failed") || !strings.Contains(out, "panic: injected fault: cell 4") {
-		t.Errorf("summary does not report the failed cell:\n%s", out)
+	if out := run.out.String(); !strings.Contains(out, "11 ok, 1 failed") || !strings.Contains(out, "1 cells failed, 1 distinct messages:\n  1 × panic: injected fault: cell 4") ||
+		!strings.Contains(out, "1 of 12 cells failed (exit status 3)") {
+		t.Errorf("summary does not report the failed cell by message:\n%s", out)
 	}
 	recs := f.readExactlyOnce(t, f.dir)
 	for _, r := range recs {
@@ -396,8 +410,13 @@ func TestFarmPanickingCellRecordedFailed(t *testing.T) {
 			t.Errorf("cell %d: status %s (%s); want ok", r.Cell.Index, r.Result.Status, r.Result.Error)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(f.dir, ".schedfarm")); err != nil {
-		t.Errorf("embedded server state directory: %v; want .schedfarm/ beside the output", err)
+	// The embedded server's store was .schedfarm/out.parquet/ beside the
+	// output; the sweep being whole, it is emptied.
+	if _, err := os.Stat(filepath.Join(f.dir, ".schedfarm", "out.parquet", "owner.lock")); err != nil {
+		t.Errorf("embedded server state directory: %v; want .schedfarm/out.parquet/ beside the output", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, ".schedfarm", "out.parquet", "jetstream")); err == nil {
+		t.Errorf("the embedded server's store is left after a complete sweep; want it emptied")
 	}
 }
 
@@ -479,7 +498,7 @@ func TestFarmMalformedSpecsPublishNothing(t *testing.T) {
 func TestFarmBrokerSubcommandWithToken(t *testing.T) {
 	f := newFarmFixture(t, false)
 	b := f.start(t, []string{"SCHEDFARM_NATS_TOKEN=s3cret"}, "broker", "--listen", "127.0.0.1:-1", "--store", filepath.Join(f.dir, "store"))
-	re := regexp.MustCompile(`listening on (nats://\S+)`)
+	re := regexp.MustCompile(`listening on 127\.0\.0\.1:\d+ \(clients: (nats://[^)\s]+)\)`)
 	var url string
 	poll(t, time.Minute, "the broker to listen", func() bool {
 		if m := re.FindStringSubmatch(b.out.String()); m != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/internal/lockfile"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -24,8 +25,9 @@ import (
 // process, on an embedded NATS server unless --nats names one.
 func runRun(args []string, stdout, stderr io.Writer) int {
 	fs := farmFlagSet("run", "run [--workers N] [--state DIR] [--nats URL [credentials]] spec.yaml", stdout, stderr)
+	withExitCodes(fs)
 	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated concurrently in this process (0 with --nats: only remote workers)")
-	state := fs.String("state", "", "directory of the embedded server's JetStream store (default .schedfarm/ beside the output)")
+	state := fs.String("state", "", "directory of the embedded server's JetStream store, scratch space of this run: emptied when it starts and when it completes (default .schedfarm/<output file name>/ beside the output)")
 	var sf sweepFlags
 	sf.register(fs)
 	sf.cells.register(fs)
@@ -35,39 +37,55 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if *workers < 0 || (*workers == 0 && sf.nats.url == "") {
 		fmt.Fprintf(stderr, "schedfarm run: --workers %d: want at least 1 (0 only with --nats, when remote workers do the work)\n", *workers)
-		return 2
+		return exitUsage
 	}
 	if err := sf.cells.apply(); err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	spec, err := farmLoadSpec(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-		return 1
+		return exitError
 	}
 	if err := sf.grid.check(path, len(spec.Cells())); err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-		return 1
+		return exitError
+	}
+	// The output is checked and owned before the embedded server (and its
+	// store) exists: a second run of the experiment stops here.
+	out, done, code := farmPrepare("run", path, spec, sf, stderr)
+	if code != exitOK {
+		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	dir := *state
 	if dir == "" {
-		dir = filepath.Join(filepath.Dir(spec.Output), ".schedfarm")
+		dir = defaultStateDir(spec.Output)
 	}
 	farm, err := startFarm(sf, *workers, dir, "schedfarm run", spec.Name, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
-		return 1
+		out.Abandon()
+		return exitFor(stderr, "run", path, err)
 	}
 	defer farm.close()
-	code := farmCoordinate(ctx, farm.coord, spec, sf.topo.topology(), sf.every, sf.dataRoot, stdout, stderr)
+	code = farmCoordinate(ctx, farm.coord, spec, out, done, sf.topo.topology(), sf.every, sf.dataRoot, stdout, stderr)
 	if err := farm.stopWorkers(); err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: workers: %v\n", err)
-		code = 1
+		code = exitError
+	}
+	if code == exitOK || code == exitCellsFailed {
+		farm.complete = true // the sweep is whole: its store is of no more use
 	}
 	return code
+}
+
+// defaultStateDir is the embedded server's store of an output when --state
+// is not given: .schedfarm/<output file name>/ beside the output, one per
+// output, so that runs of two experiments in one directory never share it.
+func defaultStateDir(output string) string {
+	return filepath.Join(filepath.Dir(output), ".schedfarm", filepath.Base(output))
 }
 
 // localFarm is what `run` and `tune` start: a coordinator connection and
@@ -77,6 +95,12 @@ type localFarm struct {
 	srv         interface{ Shutdown() }
 	cancel      context.CancelFunc
 	done        chan error
+	// store is the embedded server's JetStream store and lock its owner
+	// lock (nil on a remote broker); complete says the sweep is whole, so
+	// close empties the store.
+	store    string
+	lock     *lockfile.Lock
+	complete bool
 }
 
 // startFarm connects to the broker sf names, or starts an embedded one with
@@ -86,8 +110,25 @@ func startFarm(sf sweepFlags, workers int, stateDir, who, exp string, stderr io.
 	f := &localFarm{done: make(chan error, 1)}
 	var err error
 	if sf.nats.url == "" {
+		// The embedded server is this process's alone (it listens on no
+		// port): its store holds nothing a later run needs (the journal
+		// has every result), so it is owned while the run lasts and
+		// emptied first; a store left by a crash, or torn by two servers,
+		// can then never stall a sweep.
+		if err := os.MkdirAll(stateDir, 0o755); err != nil {
+			return nil, fmt.Errorf("embedded broker store %s: %w", stateDir, err)
+		}
+		if f.lock, err = lockfile.Acquire(filepath.Join(stateDir, "owner.lock"), lockfile.Self(who+" of experiment "+exp)); err != nil {
+			return nil, fmt.Errorf("the embedded broker's store %s has an owner already: %w: wait for it to end, or give this run another --state DIR", stateDir, err)
+		}
+		f.store = filepath.Join(stateDir, "jetstream")
+		if err := os.RemoveAll(f.store); err != nil {
+			f.close()
+			return nil, fmt.Errorf("emptying the embedded broker store %s: %w", f.store, err)
+		}
 		srv, serr := broker.Start(broker.Options{NoListen: true, StoreDir: stateDir, Name: strings.ReplaceAll(who, " ", "-")})
 		if serr != nil {
+			f.close()
 			return nil, serr
 		}
 		f.srv = srv
@@ -148,5 +189,10 @@ func (f *localFarm) close() {
 	}
 	if f.srv != nil {
 		f.srv.Shutdown()
+		f.srv = nil
 	}
+	if f.store != "" && f.complete {
+		_ = os.RemoveAll(f.store)
+	}
+	f.lock.Release()
 }

@@ -161,8 +161,8 @@ seed: 3
 output: out.parquet
 `)
 	run := f.start(t, nil, "run", "--workers", "1", f.spec)
-	if code := run.wait(t, 3*time.Minute); code != 0 {
-		t.Fatalf("run exit %d (failed cells are results):\n%s", code, run.out.String())
+	if code := run.wait(t, 3*time.Minute); code != exitCellsFailed {
+		t.Fatalf("run exit %d; want %d (every cell has a result, some failed):\n%s", code, exitCellsFailed, run.out.String())
 	}
 	if out := run.out.String(); !strings.Contains(out, "3 ok, 3 failed") {
 		t.Errorf("summary does not report 3 failed cells:\n%s", out)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/claims"
@@ -22,6 +23,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	metrics := fs.String("metrics", "", "comma-separated metrics to print and plot (default: all)")
 	noPlots := fs.Bool("no-plots", false, "print the summary only")
 	baseline := fs.String("baseline", "", "scheduler to compare against: adds a column with each mean's change relative to that scheduler's at the same point")
+	logY := fs.String("log-y", "auto", "logarithmic y axes: auto (for a metric whose means are positive and span a factor of 20 or more, as heavy-tailed ones do), on (wherever the means are positive) or off")
 	claimsFile := fs.String("claims", "", "a claims file (experiments/claims/*.yaml): judge its claims against the results given (several files allowed) and print the verdicts as a Markdown table")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: schedfarm report results.parquet [-o dir] [-metrics a,b] [-baseline scheduler] [-no-plots]")
@@ -112,12 +114,28 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "no parameter varies between groups: nothing to plot")
 		return 0
 	}
-	plots, err := s.Plot(dir, want)
+	if err := results.CheckLogY(*logY); err != nil {
+		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
+		return 2
+	}
+	pr, err := s.PlotWith(dir, want, results.PlotOptions{LogY: *logY})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %d plots (PNG and SVG) in %s\n", len(plots), dir)
+	fmt.Fprintf(stdout, "wrote %d plots (PNG and SVG) in %s", len(pr.Files), dir)
+	if len(pr.Log) > 0 {
+		fmt.Fprintf(stdout, "; log-scale y axis (--log-y off for linear): %s", strings.Join(pr.Log, ", "))
+	}
+	fmt.Fprintln(stdout)
+	if len(pr.Constant) > 0 {
+		var cs []string
+		for m, v := range pr.Constant {
+			cs = append(cs, fmt.Sprintf("%s = %s", m, results.FormatTick(v)))
+		}
+		sort.Strings(cs)
+		fmt.Fprintf(stdout, "not plotted, the same in every group: %s\n", strings.Join(cs, ", "))
+	}
 	return 0
 }
 
@@ -166,6 +184,15 @@ func reportTune(t results.Table, path, dir string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d evaluations of tune %s (objective: %s)\nwrote %d plots (PNG and SVG) in %s\n", path, len(t.Rows), t.Meta["schedfarm.tune"], t.Meta["schedfarm.objective"], len(files), dir)
+	phases := map[string]int{}
+	for r := range t.Rows {
+		p, _ := t.Value(r, "phase").(string)
+		phases[p]++
+	}
+	extra := ""
+	if n := phases["confirm"] + phases["baseline"]; n > 0 {
+		extra = fmt.Sprintf(", plus %d confirmation and %d baseline rows", phases["confirm"], phases["baseline"])
+	}
+	fmt.Fprintf(stdout, "%s: %d evaluations in the search of tune %s%s (objective: %s)\nwrote %d plots (PNG and SVG) in %s\n", path, phases["search"], t.Meta["schedfarm.tune"], extra, t.Meta["schedfarm.objective"], len(files), dir)
 	return 0
 }

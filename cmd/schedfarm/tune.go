@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/tune"
 )
 
@@ -25,7 +25,7 @@ import (
 func runTune(args []string, stdout, stderr io.Writer) int {
 	fs := farmFlagSet("tune", "tune [--workers N] [--state DIR] [--nats URL [credentials]] tune.yaml", stdout, stderr)
 	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated concurrently in this process (0 with --nats: only remote workers)")
-	state := fs.String("state", "", "directory of the embedded server's JetStream store (default .schedfarm/ beside the output)")
+	state := fs.String("state", "", "directory of the embedded server's JetStream store, emptied when the search starts (default .schedfarm/<output file name>/ beside the output)")
 	var sf sweepFlags
 	sf.register(fs)
 	path, exit := sf.parse(fs, "tune", args, stdout, stderr)
@@ -45,12 +45,11 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	dir := *state
 	if dir == "" {
-		dir = filepath.Join(filepath.Dir(spec.Output), ".schedfarm")
+		dir = defaultStateDir(spec.Output)
 	}
 	farm, err := startFarm(sf, *workers, dir, "schedfarm tune", spec.Name, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "schedfarm tune: %v\n", err)
-		return 1
+		return exitFor(stderr, "tune", path, err)
 	}
 	defer farm.close()
 	js, err := jetstream.New(farm.coord)
@@ -61,10 +60,9 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	topo := sf.topo.topology()
 	logf := func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
 	topo.Logf = logf
-	runner, err := tune.NewFarmRunner(js, spec, topo, logf)
+	runner, err := tune.NewFarmRunnerWith(js, spec, topo, logf, tune.FarmOptions{Build: buildinfo.Commit(), AcceptBuilds: sf.acceptBuilds, Repair: sf.repair})
 	if err != nil {
-		fmt.Fprintf(stderr, "schedfarm tune: %v\n", err)
-		return 1
+		return exitFor(stderr, "tune", path, err)
 	}
 	if n := runner.Known(); n > 0 {
 		fmt.Fprintf(stdout, "resuming: %d cells already in %s are taken from its journal\n", n, spec.Output)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -142,4 +143,52 @@ func TestTuneKilledAndRerunSameAsUninterrupted(t *testing.T) {
 func journalLines(path string) int {
 	b, _ := os.ReadFile(path)
 	return bytes.Count(b, []byte("\n"))
+}
+
+// In the evaluations table the baseline row carries the base's parameter
+// values (depth's default k = 2, the spec's user estimates), the
+// confirmation and baseline rows have no generation, and report counts the
+// search's evaluations apart from them.
+func TestTuneEvalsBaselineRow(t *testing.T) {
+	dir, out := tuneRun(t, nil, "--workers", "2")
+	tab := readEvals(t, dir)
+	phases := map[string]int{}
+	for r := range tab.Rows {
+		phase, _ := tab.Value(r, "phase").(string)
+		phases[phase]++
+		gen := tab.Value(r, "generation")
+		switch phase {
+		case "search":
+			if _, ok := gen.(int64); !ok {
+				t.Errorf("search row %d: generation %v; want a number", r, gen)
+			}
+		case "confirm", "baseline":
+			if gen != nil {
+				t.Errorf("%s row: generation %v; want null", phase, gen)
+			}
+		}
+		if phase == "baseline" {
+			if k := tab.Value(r, "p_scheduler__k"); k != int64(2) {
+				t.Errorf("baseline row: p_scheduler__k = %v; want 2 (depth's default)", k)
+			}
+			if e := tab.Value(r, "p_workload__estimates"); e != "user" {
+				t.Errorf("baseline row: p_workload__estimates = %v; want user", e)
+			}
+		}
+	}
+	if phases["confirm"] != 1 || phases["baseline"] != 1 {
+		t.Fatalf("phases %v; want one confirm and one baseline row", phases)
+	}
+	m := regexp.MustCompile(`(\d+) evaluations, `).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("tune did not say how many evaluations:\n%s", out)
+	}
+	code, stdout, stderr := runCLI("report", filepath.Join(dir, "out.evals.parquet"), "-o", filepath.Join(dir, "rep"))
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	want := m[1] + " evaluations in the search of tune tunetest, plus 1 confirmation and 1 baseline rows"
+	if n, _ := strconv.Atoi(m[1]); !strings.Contains(stdout, want) || phases["search"] != n {
+		t.Errorf("tune said %q, report said %q; want %q", m, stdout, want)
+	}
 }

@@ -1,11 +1,18 @@
 // Package buildinfo says which schedfarm produced a result: its version, the
-// git commit it was built from, and the Go version. Result rows carry all
-// three so a number can be traced to the code that made it.
+// build it is (the git commit it was built from, or the SHA-256 of the
+// binary where the toolchain stamped no commit), and the Go version. Result
+// rows carry all three so a number can be traced to the code that made it.
 package buildinfo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
+	"sync"
 )
 
 // Version is the schedfarm release. Builds may set it with
@@ -17,33 +24,79 @@ var Version = "0.1.0-dev"
 // or a Docker build without the .git directory).
 var CommitOverride = ""
 
-// Commit returns the git commit the binary was built from — the override,
-// else the VCS revision the Go toolchain stamped (with "-dirty" when the tree
-// had local changes) — or "unknown".
+// Commit returns the build of this binary, as result rows record it
+// (git_commit):
+//
+//   - the override, when the build set one (scripts/build-image does),
+//     with "+sha256:<16 hex digits>" of the binary after a "-dirty" one;
+//   - else the VCS revision the Go toolchain stamped; a tree with local
+//     changes gives "<revision>-dirty+sha256:<16 hex digits of the
+//     binary>", since two dirty builds of one revision may differ;
+//   - else (`go run`, `go test`, GOFLAGS=-buildvcs=false: no stamp)
+//     "sha256:<64 hex digits>" of the executable itself, which the same
+//     source and toolchain reproduce;
+//   - "unknown" only when the executable cannot be read.
 func Commit() string {
+	commitOnce.Do(func() { commit = computeCommit() })
+	return commit
+}
+
+var (
+	commitOnce sync.Once
+	commit     string
+)
+
+func computeCommit() string {
 	if CommitOverride != "" {
+		if strings.HasSuffix(CommitOverride, "-dirty") {
+			if sum := ExecutableSHA256(); sum != "" {
+				return CommitOverride + "+sha256:" + sum[:16] // two dirty builds of one commit differ
+			}
+		}
 		return CommitOverride
 	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
 	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
 		}
 	}
-	if rev == "" {
-		return "unknown"
+	sum := ExecutableSHA256()
+	switch {
+	case rev != "" && !dirty:
+		return rev
+	case rev != "" && sum != "":
+		return rev + "-dirty+sha256:" + sum[:16]
+	case rev != "":
+		return rev + "-dirty"
+	case sum != "":
+		return "sha256:" + sum
 	}
-	if dirty {
-		rev += "-dirty"
+	return "unknown"
+}
+
+// ExecutableSHA256 returns the hex SHA-256 of the running executable, or ""
+// when it cannot be read.
+func ExecutableSHA256() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
 	}
-	return rev
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // GoVersion returns the Go version the binary was built with.

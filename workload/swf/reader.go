@@ -267,6 +267,9 @@ func (r *Reader) readError(err error) *LineError {
 	if errors.Is(err, ErrLimit) {
 		return r.errorf(0, err, "stopped reading")
 	}
+	if r.gz != nil && errors.Is(err, io.ErrUnexpectedEOF) {
+		return r.errorf(0, err, "the file is cut off: its gzip stream ends before its end (a copy or download cut short?); get the whole file again")
+	}
 	return r.errorf(0, err, "cannot read line")
 }
 

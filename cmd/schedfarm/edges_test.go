@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// An output path that is a directory is refused before anything is
+// created: no journal, no .schedfarm/ store left behind.
+func TestOutputThatIsADirectoryLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	writeFarmTrace(t, filepath.Join(dir, "trace.swf"))
+	if err := os.Mkdir(filepath.Join(dir, "out.parquet"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(farmSpecText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // the output path is relative to the working directory
+	code, _, stderr := runCLI("run", "--workers", "1", spec)
+	if code != exitError || !strings.Contains(stderr, "is a directory; want a file path such as") {
+		t.Fatalf("run with a directory as output: exit %d, %s", code, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "out.parquet spec.yaml trace.swf" {
+		t.Errorf("the directory holds %v afterwards; want only out.parquet, spec.yaml and trace.swf", names)
+	}
+}
+
+// A gzip trace cut short is said to be cut off, not "unexpected EOF" alone.
+func TestTruncatedGzipTraceSaidCutOff(t *testing.T) {
+	dir := t.TempDir()
+	writeFarmTrace(t, filepath.Join(dir, "trace.swf"))
+	plain, err := os.ReadFile(filepath.Join(dir, "trace.swf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	cut := filepath.Join(dir, "cut.swf.gz")
+	if err := os.WriteFile(cut, gz.Bytes()[:gz.Len()/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("sim", "--trace", cut, "--scheduler", "easy")
+	if code == 0 || !strings.Contains(stderr, "cut.swf.gz:") || !strings.Contains(stderr, "the file is cut off") {
+		t.Errorf("sim on a truncated gzip: exit %d, %q; want the file named as cut off", code, stderr)
+	}
+}
+
+// Under docker compose an unwritable output directory names the variables
+// that set the coordinator's user.
+func TestUnwritableOutputUnderComposeNamesTheUID(t *testing.T) {
+	t.Setenv("SCHEDFARM_COMPOSE", "1")
+	if h := results.WritableHint(); !strings.Contains(h, "export SCHEDFARM_UID=$(id -u) SCHEDFARM_GID=$(id -g)") || !strings.Contains(h, "this process runs as uid") {
+		t.Errorf("hint %q; want the uid and SCHEDFARM_UID/GID", h)
+	}
+	t.Setenv("SCHEDFARM_COMPOSE", "")
+	if h := results.WritableHint(); strings.Contains(h, "SCHEDFARM_UID") {
+		t.Errorf("outside compose the hint %q mentions SCHEDFARM_UID", h)
+	}
+}
