@@ -2,6 +2,7 @@ package claims
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -159,5 +160,36 @@ claims:
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
+	}
+}
+
+// An undecided fold wants every point along its axis, both sides: the
+// replications are folded per replication, so they must grow together.
+// The "folds" claim is inconclusive (its mean and max points undecided).
+func TestAlongWants(t *testing.T) {
+	f, err := Parse([]byte(alongFile), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := [][]float64{{90, 80, 70}, {95, 80, 65}, {90, 85, 80}}
+	var recs []*results.Record
+	for rep, row := range as {
+		for i, x := range []int64{10, 20, 40} {
+			recs = append(recs, rec("a", rep, "m", row[i], p("scheduler.sf", 0.5), p("x", x)), rec("b", rep, "m", 100, p("x", x)))
+		}
+	}
+	ws := Wants(Evaluate(f, Records{"fig": recs}), map[string]Schedule{"fig": {Min: 3, Max: 12}})
+	var got []string
+	for _, w := range ws {
+		got = append(got, fmt.Sprint(w.Where, " ", w.Replications))
+	}
+	// mean's need is 7 (TestAlongByHand), max's 5: the looks 6 and 12 give
+	// 12 for the points of the fold that needs 7.
+	want := []string{
+		"map[scheduler:a scheduler.sf:0.5 x:10] 12", "map[scheduler:a scheduler.sf:0.5 x:20] 12", "map[scheduler:a scheduler.sf:0.5 x:40] 12",
+		"map[scheduler:b scheduler.sf:0.5 x:10] 12", "map[scheduler:b scheduler.sf:0.5 x:20] 12", "map[scheduler:b scheduler.sf:0.5 x:40] 12",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("wants:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
