@@ -198,24 +198,36 @@ func writeBeforeAfter(w io.Writer, earlier []claims.Verdicts, secs []paperSectio
 		for _, c := range s.verdicts.Claims {
 			for _, r := range c.Readings {
 				o, ok := old[c.ID+"\x00"+r.Reading]
-				ch := change{paper: s.file.Paper, id: c.ID, reading: r.Reading, now: r.Verdict, prev: r.PreviousRule}
+				split := ""
+				if !ok && r.Default {
+					// A claim judged once before and per reading now: its
+					// one earlier verdict is compared with the default's.
+					o, ok = old[c.ID+"\x00"]
+					if ok {
+						split = "; judged per reading since (before: once)"
+					}
+				}
+				ch := change{paper: shortPaper(s.file.Paper), id: c.ID, reading: r.Reading, now: r.Verdict, prev: r.PreviousRule}
 				switch {
 				case !ok:
 					ch.was, ch.why = "—", "new claim or reading"
-				case o.Verdict == r.Verdict && oldSelf[c.ID] == c.SelfCheck:
+				case o.Verdict == r.Verdict && oldSelf[c.ID] == c.SelfCheck && split == "":
 					continue
+				case o.Verdict == r.Verdict && oldSelf[c.ID] == c.SelfCheck:
+					ch.was, ch.why = o.Verdict, "unchanged"
 				case o.Verdict == r.Verdict:
 					ch.was, ch.why = o.Verdict, "now a check of our own, not counted"
 				case r.PreviousRule == o.Verdict:
-					ch.was, ch.why = o.Verdict, "the rule: the previous rule gives these results the earlier verdict"
+					ch.was, ch.why = o.Verdict, "the rule (the previous rule gives these results the earlier verdict)"
 				case r.PreviousRule == r.Verdict:
-					ch.was, ch.why = o.Verdict, "the results: the previous rule gives them the new verdict too (implementation, workload or replications changed)"
+					ch.was, ch.why = o.Verdict, "the results (code, workload or replications; the previous rule agrees with the new verdict)"
 				default:
-					ch.was, ch.why = o.Verdict, "both the rule and the results"
+					ch.was, ch.why = o.Verdict, "the rule and the results"
 				}
 				if c.SelfCheck && ch.why != "now a check of our own, not counted" {
 					ch.why += "; a check of our own"
 				}
+				ch.why += split
 				changes = append(changes, ch)
 			}
 		}
@@ -234,3 +246,11 @@ func writeBeforeAfter(w io.Writer, earlier []claims.Verdicts, secs []paperSectio
 
 // cellText escapes a Markdown table cell.
 func cellText(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// shortPaper returns a paper's name up to its first colon ("seed 000").
+func shortPaper(name string) string {
+	if i := strings.Index(name, ":"); i > 0 {
+		return name[:i]
+	}
+	return name
+}
