@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // lublinTrace writes a 1000-job Lublin workload without estimates (field 9
@@ -295,7 +295,7 @@ axes:
 // of at most about K/2 ≈ 80 jobs (K = 167) among all bins: a few jobs, well
 // inside ±0.002·N ≈ ±57.
 func TestTraceUserEstimatesKTH(t *testing.T) {
-	path := traces.Path(t, traces.KTH)
+	path := swftest.Path(t, swftest.KTH)
 	dir := t.TempDir()
 	if err := os.Symlink(path, filepath.Join(dir, "kth.swf.gz")); err != nil {
 		t.Fatal(err)

@@ -5,16 +5,16 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family/familytest"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
-	"github.com/schedfarm/schedfarm/strategies/strategytest"
 )
 
 // TestInvariantsEveryFamily applies the one shared invariant suite to every
 // family: random rigid jobs for every registered scheduler, and each
 // family's own workloads (projects, a cloud, a failing grid).
 func TestInvariantsEveryFamily(t *testing.T) {
-	strategytest.Families(t, families.Builtin())
+	familytest.Families(t, families.Builtin())
 }
 
 func TestRegistryErrors(t *testing.T) {

@@ -3,7 +3,7 @@ package family
 import "github.com/schedfarm/schedfarm/sim"
 
 // SuiteCase is one workload on which the shared invariant suite
-// (strategies/strategytest.Families) runs schedulers of a family: every
+// (family/familytest.Families) runs schedulers of a family: every
 // named scheduler is simulated twice from scratch and must end every job,
 // never over-commit the platform, keep every reservation it promised, pass
 // the family's own checks and give the same schedule both times.

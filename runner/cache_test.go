@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // TestTraceCacheGivesTheSameRuns runs configurations over traces without the
@@ -40,8 +40,8 @@ func TestTraceCacheGivesTheSameRuns(t *testing.T) {
 		{Trace: lenient, Lenient: true, Scheduler: "sjbf", Estimates: EstimatesPyss, MaxJobs: 194},
 		{Trace: lenient, Scheduler: "easy"}, // strict: malformed, never cached
 	}
-	if dir := traces.Dir(); dir != "" {
-		sdsc := filepath.Join(dir, traces.SDSC)
+	if dir := swftest.Dir(); dir != "" {
+		sdsc := filepath.Join(dir, swftest.SDSC)
 		if _, err := os.Stat(sdsc); err == nil {
 			cfgs = append(cfgs,
 				Config{Trace: sdsc, Scheduler: "easy", Load: 0.8},

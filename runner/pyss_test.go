@@ -7,8 +7,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // pyssStarts reads testdata/pyss/kth-<sched>-starts.txt.gz: the start time
@@ -52,7 +52,7 @@ func pyssStarts(t *testing.T, sched string) map[int64]float64 {
 // engine's own order (completions first, one pass per instant) FCFS still
 // matches and EASY differs for a few hundred jobs.
 func TestSameStartsAsPyss(t *testing.T) {
-	trace := traces.Path(t, traces.KTH)
+	trace := swftest.Path(t, swftest.KTH)
 	for _, c := range []struct {
 		sched, events string
 		differ        []int64 // nil: none; else exactly these

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/strategytest"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // line formats an SWF job line: id submit runtime procs(8) reqtime; the
@@ -203,12 +203,12 @@ func TestScheduleRoundTrip(t *testing.T) {
 // promised, and that two runs give the same schedule.
 func TestTracesEveryScheduler(t *testing.T) {
 	reg := families.Schedulers()
-	for _, name := range traces.All() {
-		path := traces.Path(t, name)
+	for _, name := range swftest.All() {
+		path := swftest.Path(t, name)
 		for _, sched := range reg.Names() {
 			t.Run(name+"/"+sched, func(t *testing.T) {
 				max := 6000
-				if !testing.Short() && name == traces.KTH {
+				if !testing.Short() && name == swftest.KTH {
 					max = 0
 				}
 				var rec *strategytest.Recording

@@ -3,9 +3,9 @@ package ktier_test
 import (
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // BenchmarkKTHCMBF simulates KTH-SP2 (28,489 jobs, 100 processors, user
@@ -13,7 +13,7 @@ import (
 // under MEASY (two tiers), the yardstick: CMBF within 3× of
 // MEASY's time. Reported: jobs/s and ns/event.
 func BenchmarkKTHCMBF(b *testing.B) {
-	records := traces.Records(b, traces.KTH)
+	records := swftest.Records(b, swftest.KTH)
 	for _, c := range []struct {
 		name, sched string
 		params      map[string]any

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 	"github.com/schedfarm/schedfarm/strategies/strategytest"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 func TestMain(m *testing.M) {
@@ -234,7 +235,7 @@ func TestUnknownAndBadParams(t *testing.T) {
 //
 //	go test -run XXX -bench EveryPassKTH ./strategies/plugin/
 func BenchmarkEveryPassKTH(b *testing.B) {
-	trace := traces.Path(b, traces.KTH)
+	trace := swftest.Path(b, swftest.KTH)
 	bin, err := plugin.Hash(plugintest.Build(b, "./strategies/plugin/internal/testplugin"))
 	if err != nil {
 		b.Fatal(err)
@@ -245,7 +246,7 @@ func BenchmarkEveryPassKTH(b *testing.B) {
 	}
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		got, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		got, s := runnertest.RunPlugin(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		if got.Summary.Wait.Mean != want.Summary.Wait.Mean {
 			b.Fatalf("mean wait %g through the plugin, %g built in", got.Summary.Wait.Mean, want.Summary.Wait.Mean)
 		}

@@ -4,13 +4,14 @@ import (
 	"os"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 	"github.com/schedfarm/schedfarm/strategies/strategytest"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 func TestMain(m *testing.M) {
@@ -43,7 +44,7 @@ func openEasy(t *testing.T) *plugin.Plugin {
 // TestSameScheduleAsBuiltinOnKTH runs KTH-SP2 through the plugin and
 // through the built-in scheduler and compares every job's start and end.
 func TestSameScheduleAsBuiltinOnKTH(t *testing.T) {
-	trace := traces.Path(t, traces.KTH)
+	trace := swftest.Path(t, swftest.KTH)
 	for _, tc := range []struct {
 		builtin, backfill, estimates string
 	}{
@@ -56,7 +57,7 @@ func TestSameScheduleAsBuiltinOnKTH(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := plugintest.Run(t, easyBinary(t), runner.Config{Trace: trace, Estimates: tc.estimates,
+			got, _ := runnertest.RunPlugin(t, easyBinary(t), runner.Config{Trace: trace, Estimates: tc.estimates,
 				SchedulerParams: map[string]any{"backfill": tc.backfill}})
 			if len(got.Jobs) < 28000 {
 				t.Fatalf("%d jobs", len(got.Jobs))
@@ -114,11 +115,11 @@ func withParams(reg *strategies.Registry, params map[string]any) *strategies.Reg
 //
 //	go test -run XXX -bench KTH ./examples/plugins/easy/
 func BenchmarkKTH(b *testing.B) {
-	trace := traces.Path(b, traces.KTH)
+	trace := swftest.Path(b, swftest.KTH)
 	bin := easyBinary(b)
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		_, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		_, s := runnertest.RunPlugin(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		scheds = append(scheds, s)
 	}
 	plugintest.ReportStats(b, scheds)

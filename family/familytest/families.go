@@ -1,13 +1,13 @@
-package strategytest
+package familytest
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
+	"github.com/schedfarm/schedfarm/strategies/strategytest"
 )
 
 // SuiteSeeds is how many seeds Families draws family workloads for.
@@ -28,7 +28,7 @@ func Families(t *testing.T, fams []family.Family) {
 					t.Fatal(err)
 				}
 				for _, name := range reg.Names() {
-					t.Run(name, func(t *testing.T) { SuiteFor(t, reg, name) })
+					t.Run(name, func(t *testing.T) { strategytest.SuiteFor(t, reg, name) })
 				}
 			}
 			sp, ok := f.(family.SuiteProvider)
@@ -56,10 +56,10 @@ func Families(t *testing.T, fams []family.Family) {
 // served-equals-work check), of the family's own rules,
 // and any difference between the two schedules.
 func RunCase(c family.SuiteCase, name string) []error {
-	var rec *Recording
+	var rec *strategytest.Recording
 	wrap := func(s sim.Scheduler) sim.Scheduler {
 		var w sim.Scheduler
-		w, rec = Recorder(c.Platform, s)
+		w, rec = strategytest.Recorder(c.Platform, s)
 		return w
 	}
 	jobs, errs, err := c.Run(name, wrap)
@@ -71,58 +71,16 @@ func RunCase(c family.SuiteCase, name string) []error {
 	}
 	rec.Jobs = jobs
 	if c.Preemptive {
-		errs = append(errs, checkEnded(rec)...)
+		errs = append(errs, strategytest.CheckPreemptive(rec)...)
 	} else {
-		errs = append(errs, checkInvariants(rec, !c.Rated)...)
+		errs = append(errs, strategytest.CheckInvariantsOf(rec, !c.Rated)...)
 	}
 	again, _, err := c.Run(name, func(s sim.Scheduler) sim.Scheduler { return s })
 	if err != nil {
 		return append(errs, fmt.Errorf("second run: %w", err))
 	}
-	if d := diff(jobs, again); d != "" {
+	if d := strategytest.Diff(jobs, again); d != "" {
 		errs = append(errs, fmt.Errorf("same input, different schedule: %s", d))
-	}
-	return errs
-}
-
-// CheckPreemptive is the part of CheckInvariants that holds for
-// schedulers that suspend and resume jobs (a job's first start and last
-// end then span its suspensions, so the span-based capacity check does not
-// apply; the recorder checks the VMs of a tiered platform after every
-// pass): every job ends in a final state, none starts before its submit
-// time or ends before it started, a rejected job has a reason, and no
-// reservation moved later.
-func CheckPreemptive(rec *Recording) []error { return checkEnded(rec) }
-
-// checkEnded implements CheckPreemptive.
-func checkEnded(rec *Recording) []error {
-	var errs []error
-	for _, j := range rec.Jobs {
-		switch j.State() {
-		case sim.Finished, sim.Killed:
-			if j.Start() < j.Submit || j.End() < j.Start() {
-				errs = append(errs, fmt.Errorf("job %d: submit %g, start %g, end %g", j.ID, j.Submit, j.Start(), j.End()))
-			}
-		case sim.Rejected:
-			if j.Reason() == "" {
-				errs = append(errs, fmt.Errorf("job %d rejected without a reason", j.ID))
-			}
-		default:
-			errs = append(errs, fmt.Errorf("job %d ended the simulation in state %s", j.ID, j.State()))
-		}
-	}
-	ids := make([]int64, 0, len(rec.Promises))
-	for id := range rec.Promises {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		ps := rec.Promises[id]
-		for i := 1; i < len(ps); i++ {
-			if ps[i] > ps[i-1] {
-				errs = append(errs, fmt.Errorf("job %d: reservation moved later, from %g to %g", id, ps[i-1], ps[i]))
-			}
-		}
 	}
 	return errs
 }
