@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"github.com/schedfarm/schedfarm/internal/numeric"
@@ -235,13 +236,7 @@ func compareValues(a, b any) int {
 	fa, oka := numeric.Float(a)
 	fb, okb := numeric.Float(b)
 	if oka && okb {
-		switch {
-		case fa < fb:
-			return -1
-		case fa > fb:
-			return 1
-		}
-		return 0
+		return cmp.Compare(fa, fb)
 	}
 	return strings.Compare(experiments.FormatValue(a), experiments.FormatValue(b))
 }

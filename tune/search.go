@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -770,15 +771,7 @@ func (s *search) front() []*Eval {
 			out = append(out, e)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *Eval) int {
-		switch {
-		case s1*a.Objective < s1*b.Objective:
-			return -1
-		case s1*a.Objective > s1*b.Objective:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b *Eval) int { return cmp.Compare(s1*a.Objective, s1*b.Objective) })
 	return out
 }
 
