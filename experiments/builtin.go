@@ -3,9 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"math"
-	"slices"
-	"sort"
+	"github.com/schedfarm/schedfarm/param"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/families"
@@ -45,32 +43,17 @@ func (c builtinCatalog) ModelNames() []string { return c.models.Names() }
 // without generating the workload; checks that need the generated jobs
 // happen when a cell runs. Errors about one parameter are *ParamError.
 func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
-	specs := c.models.Specs(name)
-	if specs == nil {
+	m, ok := c.models.Model(name)
+	if !ok {
 		return fmt.Errorf("unknown model %q; known: %s", name, strings.Join(c.models.Names(), ", "))
 	}
-	byName := map[string]models.ParamSpec{}
-	var known []string
-	for _, s := range specs {
-		byName[s.Name] = s
-		known = append(known, s.Name)
-	}
-	sort.Strings(known)
 	var errs []error
-	for _, k := range sortedKeys(params) {
-		s, ok := byName[k]
-		if !ok {
-			errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("unknown parameter %q; accepted: %s", k, strings.Join(known, ", "))})
-			continue
-		}
-		if str, ok := params[k].(string); ok && s.Kind == models.String && s.Check != nil && len(s.Choices) == 0 {
-			if err := s.Check(str); err != nil {
-				errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("parameter %s = %s: %v; accepted: %s", k, formatValue(params[k]), err, s.Range())})
+	if _, err := param.DecodeTyped(name, m.Params, params); err != nil {
+		for _, e := range unjoin(err) {
+			if pe, ok := e.(*param.Error); ok {
+				e = &ParamError{Param: pe.Param, Err: errors.New(pe.Detail())}
 			}
-			continue
-		}
-		if !modelValueOK(s, params[k]) {
-			errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("parameter %s = %s; accepted: %s", k, formatValue(params[k]), s.Range())})
+			errs = append(errs, e)
 		}
 	}
 	if len(errs) > 0 {
@@ -95,33 +78,6 @@ func unjoin(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
-}
-
-func modelValueOK(s models.ParamSpec, v any) bool {
-	switch s.Kind {
-	case models.Bool:
-		_, ok := v.(bool)
-		return ok
-	case models.String:
-		str, ok := v.(string)
-		if ok && s.Check != nil && len(s.Choices) == 0 {
-			return s.Check(str) == nil
-		}
-		return ok && slices.Contains(s.Choices, str)
-	}
-	var f float64
-	switch x := v.(type) {
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	default:
-		return false
-	}
-	if s.Kind == models.Int && f != math.Trunc(f) {
-		return false
-	}
-	return (s.ZeroOK && f == 0) || (f >= s.Min && f <= s.Max)
 }
 
 // ModelOutput reports the output of a workload/models model.

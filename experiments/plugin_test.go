@@ -139,7 +139,7 @@ axes:
 		`line 7: schedulers[2].name: "easy" is a built-in scheduler's name; give the plugin a name of its own`,
 		"line 8: schedulers[3].pass_timeout: -1; accepted: seconds > 0, or a duration such as 30s or 2m",
 		"line 9: schedulers[4].pass_timeout: applies to plugins only",
-		`line 13: axes[0].values[1]: scheduler "mine": easy-plugin: parameter backfill: "sideways" is not a valid choice`,
+		`line 13: axes[0].values[1]: scheduler "mine": easy-plugin: parameter backfill = "sideways": not an accepted value`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%v\nlacks\n%s", err, w)

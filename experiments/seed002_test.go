@@ -177,9 +177,9 @@ schedulers:
 		t.Fatal("no error")
 	}
 	for _, want := range []string{
-		"workload.generator.alpha: model \"seed002\": parameter alpha = 0.5; accepted: float in [1, 100]",
+		"workload.generator.alpha: model \"seed002\": parameter alpha = 0.5: out of range; accepted: float in [1, 100]",
 		"workload.generator.lambda_min", "workload.generator.migration_cost", "workload.generator.pet_error",
-		"delta + omega = 0.7 + 0.7", "parameter kappa: 0.5 is out of range",
+		"delta + omega = 0.7 + 0.7", "parameter kappa = 0.5: out of range",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %q:\n%v", want, err)

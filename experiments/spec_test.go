@@ -495,7 +495,7 @@ axes: [{param: scheduler.depth.k, values: [0, 1, 4, -3]}]
 	}
 	for _, w := range []string{
 		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(families.Schedulers().Names(), ", "),
-		`line 5: axes[0].values[3]: scheduler "depth": depth: parameter k: -3 is out of range`,
+		`line 5: axes[0].values[3]: scheduler "depth": depth: parameter k = -3: out of range`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%v\nlacks\n%s", err, w)

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
 	"os"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // estimateSpec returns the workload/models documentation of a Tsafrir
 // estimate parameter (max_estimate, est_bins): trace workloads accept the
 // same values as the generators.
-func estimateSpec(name string) models.ParamSpec {
+func estimateSpec(name string) param.Spec {
 	for _, s := range models.EstimateParams() {
 		if s.Name == name {
 			return s

@@ -32,7 +32,11 @@ func Builtin() []family.Family {
 func Schedulers() *strategies.Registry {
 	var entries []strategies.Entry
 	for _, f := range Builtin() {
-		entries = append(entries, f.Schedulers()...)
+		for _, e := range f.Schedulers() {
+			if e.Platform == "" {
+				entries = append(entries, e)
+			}
+		}
 	}
 	r, err := strategies.NewRegistry(slices.Clip(entries)...)
 	if err != nil {

@@ -218,7 +218,7 @@ func schedulerEntries() []strategies.Entry {
 			out = append(out, e)
 		}
 	}
-	return append(out, stms.Entries(nil)...)
+	return append(out, stms.Registry().Entries()...)
 }
 
 func schedulerParamDocs(sched, name string) []string {

@@ -219,7 +219,7 @@ func baseValue(spec *Spec, p Param) any {
 			}
 		}
 	}
-	for _, e := range stms.Entries(nil) {
+	for _, e := range stms.Registry().Entries() {
 		if e.Name != c.Scheduler {
 			continue
 		}

@@ -237,7 +237,7 @@ func runSchedulers(args []string, stdout, stderr io.Writer) int {
 		e, _ := reg.Lookup(name)
 		fmt.Fprintf(tw, "%s\t%s\n", name, e.Summary)
 		for _, p := range e.Params {
-			fmt.Fprintf(tw, "\t  param %s (%s, default %v): %s\n", p.Name, p.Kind, p.Default, p.Doc)
+			fmt.Fprintf(tw, "\t  param %s (%s, default %v): %s\n", p.Name, p.Kind.Noun(), p.Default, p.Doc)
 		}
 	}
 	tw.Flush()

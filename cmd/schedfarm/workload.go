@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -509,7 +510,7 @@ func seedGenerators() []seedGenerator {
 // meaning" lines; a model counted in projects (no jobs parameter) shows
 // that --jobs sets them.
 func modelParamLines(m models.Model) []string {
-	hasJobs := slices.ContainsFunc(m.Params, func(s models.ParamSpec) bool { return s.Name == "jobs" })
+	hasJobs := slices.ContainsFunc(m.Params, func(s param.Spec) bool { return s.Name == "jobs" })
 	var out []string
 	for _, s := range m.Params {
 		label := s.Name

@@ -76,7 +76,7 @@ func TestSeed001JobsAndDeadlines(t *testing.T) {
 // Bad scheduler names and parameters are reported with what is accepted.
 func TestSeed001Checks(t *testing.T) {
 	err := CheckModelScheduler("seed001", "easy", nil)
-	if err == nil || !strings.Contains(err.Error(), "cplmt, fifo, fair, asjs, cmms") {
+	if err == nil || !strings.Contains(err.Error(), "asjs, cmms, cplmt, fair, fifo") {
 		t.Errorf("easy: %v", err)
 	}
 	err = CheckModelScheduler("seed001", "cplmt", map[string]any{"kappa": -1, "nu": 1})

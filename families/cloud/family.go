@@ -17,14 +17,16 @@ func (fam) Name() string { return "cloud" }
 func (fam) Doc() string {
 	return "seed 001: VMs with CPU speed, memory and bandwidth; tasks with demands and deadlines; CPLMT, FIFO, Fair, ASJS, CMMS"
 }
-func (fam) Schedulers() []strategies.Entry { return nil }
+func (fam) Schedulers() []strategies.Entry { return schedulers() }
 
 // The family.PlatformRunner of models.Cloud.
-func (fam) Output() models.Output                                   { return models.Cloud }
-func (fam) SchedulerNames() []string                                { return Names() }
-func (fam) CheckScheduler(name string, params map[string]any) error { return Check(name, params) }
-func (fam) MetricNames() []string                                   { return cellMetricNames() }
-func (fam) Run(c family.Cell) (*family.Result, error)               { return runCell(c) }
+func (fam) Output() models.Output    { return Output }
+func (fam) SchedulerNames() []string { return Names() }
+func (fam) CheckScheduler(name string, params map[string]any) error {
+	return registry().Check(name, params)
+}
+func (fam) MetricNames() []string                     { return cellMetricNames() }
+func (fam) Run(c family.Cell) (*family.Result, error) { return runCell(c) }
 
 // Models returns the family's workload model, seed001 (family.ModelOwner).
 func (fam) Models() []models.Model { return []models.Model{WorkloadModel()} }

@@ -18,13 +18,13 @@ func (fam) Name() string { return "stms" }
 func (fam) Doc() string {
 	return "seed 002: heterogeneous failing resources, deadlines, batch intervals; STMS, IR-STMS, GB-STMS, SP-STMS with the messy GA"
 }
-func (fam) Schedulers() []strategies.Entry { return nil }
+func (fam) Schedulers() []strategies.Entry { return schedulers() }
 
 // The family.PlatformRunner of models.Grid.
-func (fam) Output() models.Output    { return models.Grid }
+func (fam) Output() models.Output    { return Output }
 func (fam) SchedulerNames() []string { return Names() }
 func (fam) CheckScheduler(name string, params map[string]any) error {
-	return Registry(nil).Check(name, params)
+	return Registry().Check(name, params)
 }
 func (fam) MetricNames() []string                     { return MetricNames() }
 func (fam) Run(c family.Cell) (*family.Result, error) { return runCell(c) }

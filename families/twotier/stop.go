@@ -2,12 +2,12 @@ package twotier
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"math/rand/v2"
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed004"
 )
 
@@ -31,7 +31,7 @@ const (
 // The scheduler is online, so projects arriving after that completion
 // cannot change it; the run still ends the jobs already arrived, which the
 // metrics leave out.
-func runToCompletions(c family.Cell, v models.Values) (*family.Result, error) {
+func runToCompletions(c family.Cell, v param.Values) (*family.Result, error) {
 	rng := rand.New(rand.NewPCG(c.Seed, family.GeneratorStream))
 	// The draw models.Registry.NewProjects makes for the model's stream.
 	mrng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))

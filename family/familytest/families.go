@@ -2,6 +2,7 @@ package familytest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/family"
@@ -17,13 +18,24 @@ const SuiteSeeds = 3
 // random rigid-job workloads of SuiteFor for every engine scheduler the
 // family registers (Family.Schedulers), and, for a family.SuiteProvider,
 // its own workloads (projects, a cloud of VMs, a failing grid) under
-// RunCase. A family added to the list is covered without a new test.
+// RunCase. A family added to the list is covered without a new test, and
+// so is a scheduler added to a family: an engine scheduler gets the random
+// workloads, and a scheduler of the family's own platform
+// (strategies.Entry.Platform) must appear in one of its SuiteCases — a
+// case with Schedulers nil runs every scheduler of the family; a name may
+// carry a reading after "+" ("stms+eager").
 func Families(t *testing.T, fams []family.Family) {
 	for _, f := range fams {
 		t.Run(f.Name(), func(t *testing.T) {
 			t.Parallel()
-			if es := f.Schedulers(); len(es) > 0 {
-				reg, err := strategies.NewRegistry(es...)
+			var engine []strategies.Entry // the schedulers of the engine's shared platforms
+			for _, e := range f.Schedulers() {
+				if e.Platform == "" {
+					engine = append(engine, e)
+				}
+			}
+			if len(engine) > 0 {
+				reg, err := strategies.NewRegistry(engine...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -33,11 +45,17 @@ func Families(t *testing.T, fams []family.Family) {
 			}
 			sp, ok := f.(family.SuiteProvider)
 			if !ok {
+				for _, err := range Uncovered(f, nil) {
+					t.Error(err)
+				}
 				return
 			}
+			var all []family.SuiteCase
 			for seed := uint64(1); seed <= SuiteSeeds; seed++ {
-				for _, c := range sp.SuiteCases(seed) {
-					for _, name := range c.Schedulers {
+				cases := sp.SuiteCases(seed)
+				all = append(all, cases...)
+				for _, c := range cases {
+					for _, name := range caseSchedulers(f, c) {
 						t.Run(fmt.Sprintf("%s/%s/seed%d", c.Name, name, seed), func(t *testing.T) {
 							for _, e := range RunCase(c, name) {
 								t.Error(e)
@@ -46,8 +64,44 @@ func Families(t *testing.T, fams []family.Family) {
 					}
 				}
 			}
+			for _, err := range Uncovered(f, all) {
+				t.Error(err)
+			}
 		})
 	}
+}
+
+// caseSchedulers returns the names a case runs: its Schedulers, or every
+// scheduler of the family when nil.
+func caseSchedulers(f family.Family, c family.SuiteCase) []string {
+	if c.Schedulers != nil {
+		return c.Schedulers
+	}
+	var names []string
+	for _, e := range f.Schedulers() {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+// Uncovered returns an error for every scheduler of the family's own
+// platform (strategies.Entry.Platform) that none of cases runs (a name
+// counts with any "+reading").
+func Uncovered(f family.Family, cases []family.SuiteCase) []error {
+	covered := map[string]bool{}
+	for _, c := range cases {
+		for _, name := range caseSchedulers(f, c) {
+			base, _, _ := strings.Cut(name, "+")
+			covered[base] = true
+		}
+	}
+	var errs []error
+	for _, e := range f.Schedulers() {
+		if e.Platform != "" && !covered[e.Name] {
+			errs = append(errs, fmt.Errorf("scheduler %s runs on the family's own platform %s but is in none of its SuiteCases; list it there (or leave SuiteCase.Schedulers nil: every scheduler of the family)", e.Name, e.Platform))
+		}
+	}
+	return errs
 }
 
 // RunCase runs one scheduler of a family case twice and returns every

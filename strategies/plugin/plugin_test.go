@@ -221,7 +221,7 @@ func TestUnknownAndBadParams(t *testing.T) {
 	defer pl.Close()
 	reg, _ := pl.Registry("tp", 1)
 	err = reg.Check("tp", map[string]any{"mode": "sideways", "depth": 3})
-	for _, want := range []string{`tp: parameter mode: "sideways" is not a valid choice; accepted: one of ok, oversubscribe`, `tp: unknown parameter "depth"; accepted: mode, after`} {
+	for _, want := range []string{`tp: parameter mode = "sideways": not an accepted value; accepted: one of ok, oversubscribe`, `tp: unknown parameter "depth"; accepted: after, mode`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}

@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -76,11 +77,11 @@ func (r *Registry) NewProjects(name string, params map[string]any, rng *rand.Ran
 	case rng == nil:
 		return ProjectWorkload{}, fmt.Errorf("%s: nil *rand.Rand", name)
 	}
-	v, err := decode(name, m.Params, params)
+	v, err := param.Decode(name, m.Params, params)
 	if err != nil {
 		return ProjectWorkload{}, err
 	}
-	w, err := m.Projects(Values(v), rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
+	w, err := m.Projects(v, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
 	if err != nil {
 		return ProjectWorkload{}, err
 	}

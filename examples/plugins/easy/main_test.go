@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/schedfarm/schedfarm/param"
 	"os"
 	"testing"
 
@@ -94,15 +95,16 @@ func withParams(reg *strategies.Registry, params map[string]any) *strategies.Reg
 	name := reg.Names()[0]
 	e, _ := reg.Lookup(name)
 	inner := e.New
-	e.New = func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
-		merged := strategies.Params{}
-		for k, v := range ps {
+	e.New = func(b strategies.Build) (sim.Scheduler, error) {
+		merged := param.Values{}
+		for k, v := range b.Params {
 			merged[k] = v
 		}
 		for k, v := range params {
 			merged[k] = v
 		}
-		return inner(p, merged)
+		b.Params = merged
+		return inner(b)
 	}
 	out, _ := strategies.NewRegistry(e)
 	return out
