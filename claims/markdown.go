@@ -2,6 +2,7 @@ package claims
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"math"
 	"sort"
@@ -86,7 +87,7 @@ func reps(r Result) string {
 	return s
 }
 
-func readingOf(ps []experiments.Param) string {
+func readingOf(ps []runner.Param) string {
 	var parts []string
 	for _, p := range ps {
 		parts = append(parts, experiments.FormatValue(p.Value))

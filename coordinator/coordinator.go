@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,14 +19,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 )
 
 // ResultSink receives each cell's result once.
 type ResultSink interface {
 	// Write records the result of cell c.
-	Write(c experiments.Cell, r experiments.CellResult) error
+	Write(c runner.Cell, r runner.CellResult) error
 	// Flush makes every result written so far durable. The coordinator acks
 	// results on the broker only after Flush returns nil, so a crash loses
 	// nothing that was not flushed: it is delivered again.
@@ -37,7 +37,7 @@ type Config struct {
 	// Experiment is the experiment's name; every cell must carry it.
 	Experiment string
 	// Cells are all the experiment's cells.
-	Cells []experiments.Cell
+	Cells []runner.Cell
 	// Done holds the ids of cells already in the output; they are neither
 	// published nor written again.
 	Done map[string]bool
@@ -78,7 +78,7 @@ const DefaultStallCheck = 30 * time.Second
 
 // Failure is one failed cell.
 type Failure struct {
-	Cell  experiments.Cell
+	Cell  runner.Cell
 	Error string
 }
 
@@ -132,7 +132,7 @@ func (c *Config) validateSession() []error {
 }
 
 // validateCells checks the cells of one run.
-func validateCells(experiment string, cells []experiments.Cell) []error {
+func validateCells(experiment string, cells []runner.Cell) []error {
 	var errs []error
 	seen := make(map[string]int, len(cells))
 	for i, cell := range cells {
@@ -157,7 +157,7 @@ func validateCells(experiment string, cells []experiments.Cell) []error {
 type coordinator struct {
 	cfg     Config
 	js      jetstream.JetStream
-	cells   map[string]experiments.Cell
+	cells   map[string]runner.Cell
 	cellsSt jetstream.Stream
 	resSt   jetstream.Stream
 	jobs    jetstream.ObjectStore // per-job records too large for a message
@@ -232,7 +232,7 @@ type Session struct{ c *coordinator }
 type Batch struct {
 	// Cells are the run's cells; every one must carry the session's
 	// experiment, with unique ids.
-	Cells []experiments.Cell
+	Cells []runner.Cell
 	// Done holds the ids of cells already in the output; they are neither
 	// published nor written again (cells written by earlier runs of the
 	// session count as done too).
@@ -288,7 +288,7 @@ func newCoordinator(js jetstream.JetStream, cfg Config) *coordinator {
 		cfg.Logf = func(string, ...any) {}
 	}
 	cfg.Cells, cfg.Done, cfg.Progress = nil, nil, nil
-	return &coordinator{cfg: cfg, js: js, cells: map[string]experiments.Cell{},
+	return &coordinator{cfg: cfg, js: js, cells: map[string]runner.Cell{},
 		done: map[string]bool{}, digests: map[string][32]byte{}}
 }
 
@@ -321,7 +321,7 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("coordinator: data root: %w", err)
 	}
-	var todo []experiments.Cell
+	var todo []runner.Cell
 	for _, cell := range b.Cells {
 		c.cells[cell.ID] = cell
 		if b.Done[cell.ID] {
@@ -360,7 +360,7 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 	if err := c.readWaiting(ctx); err != nil {
 		return c.finish(err)
 	}
-	todo = slices.DeleteFunc(todo, func(cell experiments.Cell) bool { return !c.left[cell.ID] })
+	todo = slices.DeleteFunc(todo, func(cell runner.Cell) bool { return !c.left[cell.ID] })
 	var pubErr chan error
 	pubCtx, cancelPub := context.WithCancel(ctx)
 	if len(todo) > 0 {
@@ -477,11 +477,11 @@ func (c *coordinator) requeueLost(ctx context.Context) error {
 	if ci.NumPending > 0 || ci.NumAckPending > 0 || len(c.pending) > 0 {
 		return nil // results on their way
 	}
-	var lost []experiments.Cell
+	var lost []runner.Cell
 	for id := range c.left {
 		lost = append(lost, c.cells[id])
 	}
-	slices.SortFunc(lost, func(a, b experiments.Cell) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortFunc(lost, func(a, b runner.Cell) int { return cmp.Compare(a.Index, b.Index) })
 	root, err := filepath.Abs(cmp.Or(c.cfg.DataRoot, "."))
 	if err != nil {
 		return err
@@ -762,9 +762,9 @@ func pump(it jetstream.MessagesContext, quit <-chan struct{}) <-chan jetstream.M
 // A publication that gets no ack (a broker restarting, a cluster electing a
 // new stream leader) is sent again with the same id, which the stream
 // de-duplicates, for up to republishWait.
-func (c *coordinator) publish(ctx context.Context, cells []experiments.Cell) error {
+func (c *coordinator) publish(ctx context.Context, cells []runner.Cell) error {
 	type sent struct {
-		cell experiments.Cell
+		cell runner.Cell
 		data []byte
 		ack  jetstream.PubAckFuture
 	}
@@ -818,7 +818,7 @@ const republishWait = 2 * time.Minute
 // republish publishes a cell again, with the same message id, after its
 // asynchronous publication failed with first, until the stream acks it or
 // republishWait has passed.
-func (c *coordinator) republish(ctx context.Context, cell experiments.Cell, data []byte, first error) (*jetstream.PubAck, error) {
+func (c *coordinator) republish(ctx context.Context, cell runner.Cell, data []byte, first error) (*jetstream.PubAck, error) {
 	c.cfg.Logf("coordinator: cell %s: publish: %v; publishing again", cell.ID, first)
 	deadline := time.Now().Add(republishWait)
 	last := first
@@ -852,7 +852,7 @@ func (c *coordinator) republish(ctx context.Context, cell experiments.Cell, data
 // earlier coordinator with another data root) does not count: the message
 // is replaced, and the cell queued again when only such a result waits
 // (it will be refused).
-func (c *coordinator) resolveDuplicate(ctx context.Context, cell experiments.Cell, data []byte) error {
+func (c *coordinator) resolveDuplicate(ctx context.Context, cell runner.Cell, data []byte) error {
 	old, err := c.cellsSt.GetLastMsgForSubject(ctx, broker.CellSubject(cell.Experiment, cell.ID))
 	switch {
 	case err == nil && bytes.Equal(old.Data, data):
@@ -893,7 +893,7 @@ func (c *coordinator) resolveDuplicate(ctx context.Context, cell experiments.Cel
 }
 
 // requeue publishes a cell again under a fresh message id.
-func (c *coordinator) requeue(ctx context.Context, cell experiments.Cell) error {
+func (c *coordinator) requeue(ctx context.Context, cell runner.Cell) error {
 	data, err := json.Marshal(cell)
 	if err != nil {
 		return err
@@ -959,7 +959,7 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 		data, err := c.jobs.GetBytes(context.Background(), name)
 		switch {
 		case errors.Is(err, jetstream.ErrObjectNotFound):
-			res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+			res = runner.CellResult{CellID: res.CellID, Status: runner.StatusFailed, Worker: res.Worker,
 				WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
 				Error: fmt.Sprintf("the per-job records of this result (object %s in %s) are gone: expired or deleted before the coordinator read them", name, broker.JobsBucket)}
 		case err != nil:
@@ -967,10 +967,10 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 			return msg.NakWithDelay(time.Second)
 		default:
 			if err := json.Unmarshal(data, &res.Jobs); err != nil {
-				res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+				res = runner.CellResult{CellID: res.CellID, Status: runner.StatusFailed, Worker: res.Worker,
 					Error: fmt.Sprintf("the per-job records of this result (object %s in %s) do not decode: %v", name, broker.JobsBucket, err)}
 			} else if err := checkJobs(res.Jobs); err != nil {
-				res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+				res = runner.CellResult{CellID: res.CellID, Status: runner.StatusFailed, Worker: res.Worker,
 					Error: fmt.Sprintf("the per-job records of this result (object %s in %s): %v", name, broker.JobsBucket, err)}
 			}
 			c.pendingObjects = append(c.pendingObjects, name)
@@ -1002,7 +1002,7 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 	if err != nil {
 		return fmt.Errorf("coordinator: look up cell message %d: %w", adv.StreamSeq, err)
 	}
-	var cell experiments.Cell
+	var cell runner.Cell
 	if err := json.Unmarshal(raw.Data, &cell); err != nil || cell.Experiment != c.cfg.Experiment {
 		return msg.Ack() // another experiment's cell: its coordinator handles it
 	}
@@ -1018,7 +1018,7 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 		known = false
 	}
 	if known && !done {
-		res := experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
+		res := runner.CellResult{CellID: cell.ID, Status: runner.StatusFailed,
 			Version: buildinfo.Version, GoVersion: buildinfo.GoVersion(), Commit: buildinfo.Commit(), // the row is this coordinator's
 			Error: fmt.Sprintf("no result after %d deliveries: every worker that took the cell crashed or let its ack wait expire", adv.Deliveries)}
 		if err := c.write(c.cells[cell.ID], res); err != nil {
@@ -1034,7 +1034,7 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 	return msg.Ack()
 }
 
-func (c *coordinator) write(cell experiments.Cell, res experiments.CellResult) error {
+func (c *coordinator) write(cell runner.Cell, res runner.CellResult) error {
 	if err := c.cfg.Sink.Write(cell, res); err != nil {
 		return fmt.Errorf("coordinator: write result of cell %s: %w", cell.ID, err)
 	}
@@ -1042,7 +1042,7 @@ func (c *coordinator) write(cell experiments.Cell, res experiments.CellResult) e
 	c.done[cell.ID] = true
 	c.mu.Unlock()
 	delete(c.left, cell.ID)
-	if res.Status == experiments.StatusOK {
+	if res.Status == runner.StatusOK {
 		c.sum.OK++
 	} else {
 		c.sum.Failed++

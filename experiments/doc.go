@@ -88,7 +88,7 @@
 // not be a built-in scheduler's; pass_timeout (seconds or a duration)
 // bounds each answer of the plugin. Plugins run on SWF workloads only
 // (a trace or an SWF generator). The cell carries the path, the binary's
-// SHA-256 and the timeout (Cell.Plugin); a worker whose file at that path
+// SHA-256 and the timeout (runner.Cell.Plugin); a worker whose file at that path
 // has another SHA-256 refuses the cell (it fails with the reason).
 //
 // Axis parameters are dotted paths: platform.<param>, workload.load,
@@ -119,7 +119,7 @@
 // # Cells, IDs and seeds
 //
 // Spec.Cells expands the grid in a fixed order (replication, then grid point
-// with the first axis slowest, then scheduler in spec order). Cell.Params
+// with the first axis slowest, then scheduler in spec order). runner.Cell.Params
 // holds every resolved parameter under its dotted name, sorted by name:
 // platform.*, workload.* (trace, estimates, overrun and, when given, load,
 // jobs, warmup, user_estimates, max_estimate, est_bins, generator.*) and
@@ -151,3 +151,5 @@
 // (runner.Config.FamilyFields); the family reads them. The example specs quickstart.yaml and load-sweep.yaml and the
 // seed-004 Figure 8–12 specs (seed004-fig*.yaml) live next to this file.
 package experiments
+
+import ()

@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"errors"
+	"github.com/schedfarm/schedfarm/family"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func parseIn(t *testing.T, dir, text string) (*Spec, error) {
 
 // runRecords runs a cell through Config and runner.Run and returns its
 // records (with the requested times the run used) and metrics.
-func runRecords(t *testing.T, c Cell) ([]workload.Job, []runner.Metric) {
+func runRecords(t *testing.T, c runner.Cell) ([]workload.Job, []family.Metric) {
 	t.Helper()
 	cfg, err := Config(c)
 	if err != nil {
@@ -145,11 +146,11 @@ schedulers: [easy]
 		t.Fatal(err)
 	}
 	pr, err := RunCell(context.Background(), plain.Cells()[0])
-	if err != nil || pr.Status != StatusOK {
+	if err != nil || pr.Status != runner.StatusOK {
 		t.Fatalf("plain cell: %+v %v", pr, err)
 	}
 	mr, err := RunCell(context.Background(), cells[0])
-	if err != nil || mr.Status != StatusOK {
+	if err != nil || mr.Status != runner.StatusOK {
 		t.Fatalf("modelled cell: %+v %v", mr, err)
 	}
 	if metric(pr, "wait_mean") == metric(mr, "wait_mean") {

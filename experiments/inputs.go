@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"sort"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // with the same message. (Scheduler plugins are checked when the spec is
 // loaded: each is started and asked to describe itself.) It returns the
 // number of jobs read per trace path.
-func CheckInputs(cells []Cell) (map[string]int, error) {
+func CheckInputs(cells []runner.Cell) (map[string]int, error) {
 	type key struct {
 		path    string
 		lenient bool

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/schedfarm/schedfarm/runner"
 	"testing"
 )
 
@@ -13,12 +14,12 @@ import (
 // by later backfilled jobs, so the latest, J4, is suspended — once, and
 // nothing else is. EASY on the same trace has no such metric.
 func TestRunCellSuspensions(t *testing.T) {
-	c := Cell{ID: "s", Scheduler: "cmbf", Dir: "testdata", Params: []Param{
+	c := runner.Cell{ID: "s", Scheduler: "cmbf", Dir: "testdata", Params: []runner.Param{
 		{Name: "workload.trace", Value: "cmbf-suspend.swf"},
 		{Name: "scheduler.k", Value: int64(1)},
 	}}
 	r, err := RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusOK {
+	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("cmbf: %+v %v", r, err)
 	}
 	if v := metric(r, "suspensions"); v != 1 {
@@ -33,7 +34,7 @@ func TestRunCellSuspensions(t *testing.T) {
 	}
 	c.Scheduler, c.Params = "easy", c.Params[:1]
 	r, err = RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusOK {
+	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("easy: %+v %v", r, err)
 	}
 	for _, m := range r.Metrics {

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"github.com/schedfarm/schedfarm/runner"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ more_replications:
 	if len(more) != 16 {
 		t.Fatalf("%d cells, want 16", len(more))
 	}
-	full := map[string]Cell{}
+	full := map[string]runner.Cell{}
 	for _, c := range mustParse(t, strings.Replace(moreBase, "replications: 2", "replications: 4", 1)).Cells() {
 		full[c.ID] = c
 	}

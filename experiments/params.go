@@ -1,154 +1,13 @@
 package experiments
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 )
-
-// Parameter value types. Every Param.Value is exactly one of int64, float64,
-// string or bool; Kind names them in JSON and in error messages.
-const (
-	KindInt    = "int"
-	KindFloat  = "float"
-	KindString = "string"
-	KindBool   = "bool"
-)
-
-// Kind returns the kind of the parameter's value: KindInt, KindFloat,
-// KindString, KindBool, or "" for a value of any other Go type.
-func (p Param) Kind() string { return kindOf(p.Value) }
-
-func kindOf(v any) string {
-	switch v.(type) {
-	case int64:
-		return KindInt
-	case float64:
-		return KindFloat
-	case string:
-		return KindString
-	case bool:
-		return KindBool
-	}
-	return ""
-}
-
-// paramJSON is the wire form of a Param: the kind travels with the value so
-// that an integer stays an int64 and 2.0 stays a float64 after a round trip.
-type paramJSON struct {
-	Name  string          `json:"name"`
-	Value json.RawMessage `json:"value"`
-	Type  string          `json:"type,omitempty"`
-}
-
-// MarshalJSON encodes the parameter as {"name":…,"value":…,"type":…}.
-func (p Param) MarshalJSON() ([]byte, error) {
-	k := p.Kind()
-	if k == "" {
-		return nil, fmt.Errorf("param %s: unsupported value type %T", p.Name, p.Value)
-	}
-	if f, ok := p.Value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		return nil, fmt.Errorf("param %s: value %v is not finite", p.Name, f)
-	}
-	v, err := json.Marshal(p.Value)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(paramJSON{Name: p.Name, Value: v, Type: k})
-}
-
-// UnmarshalJSON decodes the form written by MarshalJSON. Without a "type",
-// JSON numbers decode as float64, strings as string and booleans as bool.
-func (p *Param) UnmarshalJSON(data []byte) error {
-	var w paramJSON
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(w.Value))
-	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
-		return fmt.Errorf("param %s: %w", w.Name, err)
-	}
-	p.Name = w.Name
-	switch w.Type {
-	case KindInt:
-		n, ok := raw.(json.Number)
-		if !ok {
-			return fmt.Errorf("param %s: type int but value %s", w.Name, w.Value)
-		}
-		i, err := strconv.ParseInt(n.String(), 10, 64)
-		if err != nil {
-			return fmt.Errorf("param %s: %w", w.Name, err)
-		}
-		p.Value = i
-	case KindFloat, "":
-		if n, ok := raw.(json.Number); ok {
-			f, err := strconv.ParseFloat(n.String(), 64)
-			if err != nil {
-				return fmt.Errorf("param %s: %w", w.Name, err)
-			}
-			p.Value = f
-			return nil
-		}
-		if w.Type == KindFloat {
-			return fmt.Errorf("param %s: type float but value %s", w.Name, w.Value)
-		}
-		switch v := raw.(type) {
-		case string, bool:
-			p.Value = v
-		default:
-			return fmt.Errorf("param %s: value %s is not a scalar", w.Name, w.Value)
-		}
-	case KindString:
-		s, ok := raw.(string)
-		if !ok {
-			return fmt.Errorf("param %s: type string but value %s", w.Name, w.Value)
-		}
-		p.Value = s
-	case KindBool:
-		b, ok := raw.(bool)
-		if !ok {
-			return fmt.Errorf("param %s: type bool but value %s", w.Name, w.Value)
-		}
-		p.Value = b
-	default:
-		return fmt.Errorf("param %s: unknown type %q; accepted: int, float, string, bool", w.Name, w.Type)
-	}
-	return nil
-}
-
-// Lookup returns the value of the named parameter (a dotted name such as
-// "workload.load") and whether the cell has it.
-func (c *Cell) Lookup(name string) (any, bool) {
-	i := sort.Search(len(c.Params), func(i int) bool { return c.Params[i].Name >= name })
-	if i < len(c.Params) && c.Params[i].Name == name {
-		return c.Params[i].Value, true
-	}
-	// Params should be sorted; fall back to a scan for hand-built cells.
-	for _, p := range c.Params {
-		if p.Name == name {
-			return p.Value, true
-		}
-	}
-	return nil, false
-}
-
-// ParamsWithPrefix returns the parameters whose names start with prefix,
-// with the prefix removed, as a map (for scheduler and generator params).
-func (c *Cell) ParamsWithPrefix(prefix string) map[string]any {
-	m := map[string]any{}
-	for _, p := range c.Params {
-		if rest, ok := strings.CutPrefix(p.Name, prefix); ok && rest != "" {
-			m[rest] = p.Value
-		}
-	}
-	return m
-}
 
 // normalize turns a decoded YAML or Go scalar into one of the four parameter
 // kinds. It rejects nulls, lists, maps and non-finite floats.
@@ -243,6 +102,15 @@ func FormatValue(v any) string {
 }
 
 // sortParams sorts parameters by name.
-func sortParams(ps []Param) {
+func sortParams(ps []runner.Param) {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+}
+
+// kindOf names the kind of a value ("int", "float", "string", "bool"; "" for
+// any other Go type).
+func kindOf(v any) string {
+	if k, ok := param.KindOf(v); ok {
+		return k.String()
+	}
+	return ""
 }

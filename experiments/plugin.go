@@ -28,7 +28,7 @@ func (c builtinCatalog) Plugin(path string) (PluginInfo, error) {
 // pluginIDName is the scheduler name a plugin cell's ID is computed with:
 // its name and its binary's SHA-256, so results of different builds never
 // share an ID (and resuming reruns the cells of a rebuilt plugin).
-func pluginIDName(name string, ref *PluginRef) string {
+func pluginIDName(name string, ref *runner.PluginRef) string {
 	if ref == nil {
 		return name
 	}
@@ -38,7 +38,7 @@ func pluginIDName(name string, ref *PluginRef) string {
 // openPlugin starts the cell's plugin for a run: its binary must still be
 // the one the cell was made for (the file at the cell's path on this
 // worker, hashed again); otherwise the cell is refused.
-func openPlugin(c Cell) (*plugin.Plugin, error) {
+func openPlugin(c runner.Cell) (*plugin.Plugin, error) {
 	bin := plugin.Binary{Path: ResolvePath(c.Dir, c.Plugin.Path), SHA256: c.Plugin.SHA256}
 	if err := bin.Verify(); err != nil {
 		return nil, fmt.Errorf("worker refuses the cell: %w", err)
@@ -60,7 +60,7 @@ func (v *validator) pluginEntry(path string, rs *rawScheduler, e *SchedulerSpec,
 		v.errorf(path+".plugin", "scheduler plugins run on SWF workloads (rigid jobs on a processor pool); this workload's model generates %s workloads with their own platform", v.output)
 		return false
 	}
-	ref := &PluginRef{Path: rs.Plugin}
+	ref := &runner.PluginRef{Path: rs.Plugin}
 	if rs.PassTimeout != nil {
 		secs, ok := timeoutSeconds(rs.PassTimeout)
 		if !ok {
@@ -132,7 +132,7 @@ func timeoutSeconds(v any) (float64, bool) {
 // withPlugin points cfg at the cell's plugin (a registry holding only it,
 // under the cell's scheduler name); the returned function closes it. A
 // cell whose workload brings its own platform cannot run a plugin.
-func withPlugin(c Cell, cfg runner.Config) (runner.Config, func(), error) {
+func withPlugin(c runner.Cell, cfg runner.Config) (runner.Config, func(), error) {
 	if model, ok := familyModel(c); ok {
 		return cfg, nil, fmt.Errorf("scheduler plugins run on SWF workloads; model %q brings its own platform", model)
 	}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,8 +56,8 @@ func TestPluginSpecCells(t *testing.T) {
 	if len(cells) != 3 {
 		t.Fatalf("%d cells; want easy + the plugin at 2 backfill orders", len(cells))
 	}
-	var easy Cell
-	var plug []Cell
+	var easy runner.Cell
+	var plug []runner.Cell
 	for _, c := range cells {
 		if c.Plugin == nil {
 			easy = c
@@ -75,12 +76,12 @@ func TestPluginSpecCells(t *testing.T) {
 	}
 	// Run the cells: the plugin with backfill=submit gives easy's metrics.
 	want, err := RunCell(context.Background(), easy)
-	if err != nil || want.Status != StatusOK {
+	if err != nil || want.Status != runner.StatusOK {
 		t.Fatalf("easy cell: %v %+v", err, want)
 	}
 	for _, c := range plug {
 		got, err := RunCell(context.Background(), c)
-		if err != nil || got.Status != StatusOK {
+		if err != nil || got.Status != runner.StatusOK {
 			t.Fatalf("plugin cell: %v %s", err, got.Error)
 		}
 		if v, _ := c.Lookup("scheduler.backfill"); v == "submit" {
@@ -107,7 +108,7 @@ func TestPluginSpecCells(t *testing.T) {
 		}
 	}
 	res, err := RunCell(context.Background(), plug[0])
-	if err != nil || res.Status != StatusFailed || !strings.Contains(res.Error, "worker refuses the cell: plugin "+bin.Path+": the binary here has SHA-256") {
+	if err != nil || res.Status != runner.StatusFailed || !strings.Contains(res.Error, "worker refuses the cell: plugin "+bin.Path+": the binary here has SHA-256") {
 		t.Errorf("old cell on the new build: %v, %s %q", err, res.Status, res.Error)
 	}
 }

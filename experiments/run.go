@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/family"
 	"math/rand/v2"
 	"runtime/debug"
 	"sort"
@@ -22,7 +23,7 @@ import (
 // workload is built here (workload/models, seeded from c.Seed through a PCG
 // stream) and handed over as cfg.Source; without platform.procs the machine
 // is the generator's procs.
-func Config(c Cell) (runner.Config, error) {
+func Config(c runner.Cell) (runner.Config, error) {
 	if model, ok := familyModel(c); ok {
 		return runner.Config{}, fmt.Errorf("workload model %q brings its own platform; use ModelConfig", model)
 	}
@@ -128,7 +129,7 @@ func traceEstimates(cfg *runner.Config, userEst, estBins, model string) error {
 // familyModel returns the cell's generator model when its cells run on a
 // platform of their family's own (runner.OwnsPlatform: seed 001's cloud,
 // seed 002's grid, seed 004's projects).
-func familyModel(c Cell) (string, bool) {
+func familyModel(c runner.Cell) (string, bool) {
 	v, _ := c.Lookup("workload.generator.model")
 	model, _ := v.(string)
 	return model, model != "" && runner.OwnsPlatform(model)
@@ -137,7 +138,7 @@ func familyModel(c Cell) (string, bool) {
 // ModelConfig turns a cell whose model brings its own platform (seed 001's
 // cloud, seed 002's grid, seed 004's projects) into a runner.ModelCell. Only workload.generator.* and scheduler.* parameters
 // are accepted.
-func ModelConfig(c Cell) (runner.ModelCell, error) {
+func ModelConfig(c runner.Cell) (runner.ModelCell, error) {
 	model, ok := familyModel(c)
 	if !ok {
 		return runner.ModelCell{}, fmt.Errorf("the cell's workload model does not bring its own platform (workload.generator.model = %q)", model)
@@ -152,7 +153,7 @@ func ModelConfig(c Cell) (runner.ModelCell, error) {
 // own platform into the generator's (workload.generator.*, the model name
 // left out) and the scheduler's (scheduler.*, nil when none); any other
 // parameter is an error.
-func ownPlatformParams(c Cell, model string) (gen, sched map[string]any, err error) {
+func ownPlatformParams(c runner.Cell, model string) (gen, sched map[string]any, err error) {
 	gen = map[string]any{}
 	var unknown []string
 	for _, p := range c.Params {
@@ -178,7 +179,7 @@ func ownPlatformParams(c Cell, model string) (gen, sched map[string]any, err err
 // setFamilyField hands a family's workload field to the run as it is
 // (runner.Config.FamilyFields): the family reads and checks it. It reports
 // whether the value has the field's kind.
-func setFamilyField(cfg *runner.Config, p Param) bool {
+func setFamilyField(cfg *runner.Config, p runner.Param) bool {
 	fd, _ := families.WorkloadField(p.Name)
 	if kindOf(p.Value) != fd.Kind {
 		return false
@@ -208,7 +209,7 @@ const generatorStream = runner.GeneratorStream
 // RunCell simulates cell c and returns its result.
 //
 // A nil error means the result is final and should be recorded: Status is
-// StatusOK with the metrics, or StatusFailed with the error text when the
+// runner.StatusOK with the metrics, or runner.StatusFailed with the error text when the
 // cell's parameters are bad, the simulation fails or it panics (the panic is
 // recovered and its stack summarized in Error). A non-nil error is returned
 // only when ctx ends before the simulation does: the cell was not run to
@@ -219,13 +220,13 @@ const generatorStream = runner.GeneratorStream
 // RunCell fills CellID, Status, Error, Metrics, WallSeconds, GoVersion and
 // Commit (from the binary's build info); the caller adds Worker and Version.
 // With c.KeepJobs, Jobs holds one record per job.
-func RunCell(ctx context.Context, c Cell) (CellResult, error) {
-	res := CellResult{CellID: c.ID, GoVersion: buildinfo.GoVersion(), Commit: buildinfo.Commit()}
+func RunCell(ctx context.Context, c runner.Cell) (runner.CellResult, error) {
+	res := runner.CellResult{CellID: c.ID, GoVersion: buildinfo.GoVersion(), Commit: buildinfo.Commit()}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
 	type outcome struct {
-		metrics []runner.Metric
+		metrics []family.Metric
 		jobs    []*sim.Job
 		gamma   float64
 		err     error
@@ -234,7 +235,7 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 	if _, ok := familyModel(c); ok && c.Plugin == nil {
 		cfg, err := ModelConfig(c)
 		if err != nil {
-			res.Status, res.Error = StatusFailed, err.Error()
+			res.Status, res.Error = runner.StatusFailed, err.Error()
 			return res, nil
 		}
 		simulate = func() outcome {
@@ -247,13 +248,13 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 	} else {
 		cfg, err := Config(c)
 		if err != nil {
-			res.Status, res.Error = StatusFailed, err.Error()
+			res.Status, res.Error = runner.StatusFailed, err.Error()
 			return res, nil
 		}
 		closePlugin := func() {}
 		if c.Plugin != nil {
 			if cfg, closePlugin, err = withPlugin(c, cfg); err != nil {
-				res.Status, res.Error = StatusFailed, err.Error()
+				res.Status, res.Error = runner.StatusFailed, err.Error()
 				return res, nil
 			}
 		}
@@ -290,12 +291,12 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 	}
 	res.WallSeconds = time.Since(start).Seconds()
 	if o.err != nil {
-		res.Status, res.Error = StatusFailed, o.err.Error()
+		res.Status, res.Error = runner.StatusFailed, o.err.Error()
 		return res, nil
 	}
-	res.Status = StatusOK
+	res.Status = runner.StatusOK
 	for _, m := range o.metrics {
-		res.Metrics = append(res.Metrics, Metric{Name: m.Name, Value: m.Value})
+		res.Metrics = append(res.Metrics, family.Metric{Name: m.Name, Value: m.Value})
 	}
 	if c.KeepJobs {
 		res.Jobs = jobRecords(o.jobs, o.gamma)
@@ -304,13 +305,13 @@ func RunCell(ctx context.Context, c Cell) (CellResult, error) {
 }
 
 // jobRecords converts the simulated jobs to JobRecords.
-func jobRecords(jobs []*sim.Job, gamma float64) []JobRecord {
+func jobRecords(jobs []*sim.Job, gamma float64) []runner.JobRecord {
 	if gamma <= 0 {
 		gamma = sim.DefaultGamma
 	}
-	recs := make([]JobRecord, len(jobs))
+	recs := make([]runner.JobRecord, len(jobs))
 	for i, j := range jobs {
-		r := JobRecord{ID: j.ID, Submit: float64(j.Submit), Start: -1, End: -1, Procs: int64(j.Procs()),
+		r := runner.JobRecord{ID: j.ID, Submit: float64(j.Submit), Start: -1, End: -1, Procs: int64(j.Procs()),
 			Wait: -1, Bsld: -1, State: j.State().String()}
 		if j.State() != sim.Rejected {
 			r.Start, r.End = float64(j.Start()), float64(j.End())

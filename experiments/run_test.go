@@ -31,12 +31,12 @@ jobs_output: j.parquet
 	if len(cells) != 4 {
 		t.Fatalf("%d cells", len(cells))
 	}
-	run := func(c Cell) CellResult {
+	run := func(c runner.Cell) runner.CellResult {
 		r, err := RunCell(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != StatusOK {
+		if r.Status != runner.StatusOK {
 			t.Fatalf("cell %s: %s", c.ID, r.Error)
 		}
 		return r
@@ -68,19 +68,19 @@ jobs_output: j.parquet
 }
 
 func TestRunCellFailuresAndCancel(t *testing.T) {
-	c := Cell{ID: "x", Scheduler: "easy", Params: []Param{{Name: "workload.trace", Value: "testdata/tiny.swf"}, {Name: "bogus.param", Value: int64(1)}}}
+	c := runner.Cell{ID: "x", Scheduler: "easy", Params: []runner.Param{{Name: "workload.trace", Value: "testdata/tiny.swf"}, {Name: "bogus.param", Value: int64(1)}}}
 	r, err := RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusFailed || r.Error != "unknown parameters bogus.param" {
+	if err != nil || r.Status != runner.StatusFailed || r.Error != "unknown parameters bogus.param" {
 		t.Fatalf("bad param: %+v %v", r, err)
 	}
-	c.Params = []Param{{Name: "workload.trace", Value: "nothere.swf"}}
+	c.Params = []runner.Param{{Name: "workload.trace", Value: "nothere.swf"}}
 	c.Dir = "testdata"
-	if r, err := RunCell(context.Background(), c); err != nil || r.Status != StatusFailed || r.Error == "" {
+	if r, err := RunCell(context.Background(), c); err != nil || r.Status != runner.StatusFailed || r.Error == "" {
 		t.Fatalf("missing trace: %+v %v", r, err)
 	}
-	c.Params = []Param{{Name: "workload.trace", Value: "tiny.swf"}}
+	c.Params = []runner.Param{{Name: "workload.trace", Value: "tiny.swf"}}
 	r, err = RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusOK {
+	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("tiny trace: %+v %v", r, err)
 	}
 	if v := metric(r, "jobs"); v != 1 {
@@ -93,7 +93,7 @@ func TestRunCellFailuresAndCancel(t *testing.T) {
 	}
 }
 
-func metric(r CellResult, name string) float64 {
+func metric(r runner.CellResult, name string) float64 {
 	for _, m := range r.Metrics {
 		if m.Name == name {
 			return m.Value
@@ -170,7 +170,7 @@ jobs_output: j.parquet
 		t.Fatalf("seeds %x %x %x %x: want equal across the axis and schedulers, different across replications",
 			cells[0].Seed, cells[1].Seed, cells[2].Seed, cells[4].Seed)
 	}
-	run := func(c Cell) *runner.ModelResult {
+	run := func(c runner.Cell) *runner.ModelResult {
 		t.Helper()
 		cfg, err := ModelConfig(c)
 		if err != nil {
@@ -198,7 +198,7 @@ jobs_output: j.parquet
 	}
 	for _, c := range cells[:4] {
 		r, err := RunCell(context.Background(), c)
-		if err != nil || r.Status != StatusOK {
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("cell %s: %v %s", c.ID, err, r.Error)
 		}
 		pta, jta, high := metric(r, "pta"), metric(r, "jta"), metric(r, "pta_high")
@@ -213,7 +213,7 @@ jobs_output: j.parquet
 		t.Errorf("Config on a project cell: %v", err)
 	}
 	bad := cells[0]
-	bad.Params = append(append([]Param(nil), bad.Params...), Param{Name: "workload.load", Value: 0.5})
+	bad.Params = append(append([]runner.Param(nil), bad.Params...), runner.Param{Name: "workload.load", Value: 0.5})
 	if _, err := ModelConfig(bad); err == nil || !strings.Contains(err.Error(), "workload.load") {
 		t.Errorf("workload.load on a project cell: %v", err)
 	}

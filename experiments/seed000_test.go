@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/schedfarm/schedfarm/runner"
 	"strings"
 	"testing"
 )
@@ -26,10 +27,10 @@ replications: 1
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]CellResult{}
+	got := map[string]runner.CellResult{}
 	for _, c := range s.Cells() {
 		r, err := RunCell(context.Background(), c)
-		if err != nil || r.Status != StatusOK {
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("cell %s: %v %s", c.ID, err, r.Error)
 		}
 		key := c.Scheduler
@@ -63,7 +64,7 @@ replications: 1
 	}
 }
 
-func keys(m map[string]CellResult) []string {
+func keys(m map[string]runner.CellResult) []string {
 	var ks []string
 	for k := range m {
 		ks = append(ks, k)
@@ -93,7 +94,7 @@ replications: 1
 			t.Fatalf("%s: %v", field, err)
 		}
 		r, err := RunCell(context.Background(), s.Cells()[0])
-		if err != nil || r.Status != StatusOK {
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("%s: %v %s", field, err, r.Error)
 		}
 	}
@@ -114,7 +115,7 @@ replications: 1
 		t.Fatal(err)
 	}
 	r, _ := RunCell(context.Background(), s.Cells()[0])
-	if r.Status != StatusFailed || !strings.Contains(r.Error, "cpu_error only with cpu_estimate noisy") {
+	if r.Status != runner.StatusFailed || !strings.Contains(r.Error, "cpu_error only with cpu_estimate noisy") {
 		t.Errorf("cpu_error without noisy: %s %q", r.Status, r.Error)
 	}
 }

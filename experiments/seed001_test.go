@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/schedfarm/schedfarm/runner"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestSeed001Spec(t *testing.T) {
 	ran := map[string]float64{}
 	for _, c := range cells[:10] {
 		r, err := RunCell(context.Background(), c)
-		if err != nil || r.Status != StatusOK {
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("cell %s (%s): %v %s", c.ID, c.Scheduler, err, r.Error)
 		}
 		got := make([]string, len(r.Metrics))

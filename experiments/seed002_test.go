@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -26,29 +27,29 @@ func TestSeed002Fig08Spec(t *testing.T) {
 		t.Fatalf("%d cells, want 300", len(cells))
 	}
 	// Small cells for the test: the spec's own size runs in the farm.
-	shrink := func(c Cell) Cell {
+	shrink := func(c runner.Cell) runner.Cell {
 		c.KeepJobs = true
-		var ps []Param
+		var ps []runner.Param
 		for _, p := range c.Params {
 			if p.Name == "workload.generator.jobs" {
 				p.Value = int64(150)
 			}
 			ps = append(ps, p)
 		}
-		c.Params = append(ps, Param{Name: "scheduler.generations", Value: int64(10)})
+		c.Params = append(ps, runner.Param{Name: "scheduler.generations", Value: int64(10)})
 		return c
 	}
-	run := func(c Cell) CellResult {
+	run := func(c runner.Cell) runner.CellResult {
 		r, err := RunCell(context.Background(), shrink(c))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != StatusOK {
+		if r.Status != runner.StatusOK {
 			t.Fatalf("cell %s (%s): %s", c.ID, c.Scheduler, r.Error)
 		}
 		return r
 	}
-	var first CellResult
+	var first runner.CellResult
 	seen := map[string]bool{}
 	for _, c := range cells[:4] {
 		seen[c.Scheduler] = true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"os"
 	"path/filepath"
@@ -52,8 +53,8 @@ type Spec struct {
 	JobsOutput string
 
 	lines    map[string]int
-	base     []Param    // fixed platform and workload parameters
-	axisInfo []axisInfo // resolved axes, in spec order
+	base     []runner.Param // fixed platform and workload parameters
+	axisInfo []axisInfo     // resolved axes, in spec order
 }
 
 // WorkloadSpec is the workload section: a trace or a generator, plus the
@@ -106,7 +107,7 @@ type GeneratorSpec struct {
 type SchedulerSpec struct {
 	Name   string
 	Params map[string]any
-	Plugin *PluginRef
+	Plugin *runner.PluginRef
 }
 
 // Axis is one swept parameter: a dotted parameter path and its values.

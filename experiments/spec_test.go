@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"sort"
@@ -125,9 +126,9 @@ func TestParseGood(t *testing.T) {
 		}
 	}
 	c := cells[0]
-	want := []Param{
-		{"platform.procs", int64(32)}, {"workload.estimates", "user"}, {"workload.load", 0.5},
-		{"workload.overrun", "kill"}, {"workload.trace", "testdata/tiny.swf"},
+	want := []runner.Param{
+		{Name: "platform.procs", Value: int64(32)}, {Name: "workload.estimates", Value: "user"}, {Name: "workload.load", Value: 0.5},
+		{Name: "workload.overrun", Value: "kill"}, {Name: "workload.trace", Value: "testdata/tiny.swf"},
 	}
 	if fmt.Sprint(c.Params) != fmt.Sprint(want) {
 		t.Fatalf("cell 0 params = %v, want %v", c.Params, want)
@@ -164,7 +165,7 @@ workload:
 platform: {procs: 64}
 name: demo
 `)
-	key := func(cells []Cell) map[string]string {
+	key := func(cells []runner.Cell) map[string]string {
 		m := map[string]string{}
 		for _, c := range cells {
 			m[c.ID] = fmt.Sprintf("%s %d %d %v", c.Scheduler, c.Replication, c.Seed, c.Params)
@@ -191,7 +192,7 @@ func TestSeeds(t *testing.T) {
 	seedOf := map[key]uint64{}
 	seeds := map[uint64]bool{}
 	for _, c := range cells {
-		var ps []Param
+		var ps []runner.Param
 		for _, p := range c.Params {
 			if !strings.HasPrefix(p.Name, "scheduler.") {
 				ps = append(ps, p)
@@ -208,18 +209,18 @@ func TestSeeds(t *testing.T) {
 		t.Fatalf("%d distinct seeds for %d (point, replication) pairs", len(seeds), len(seedOf))
 	}
 	// Replications differ; the same inputs give the same seed.
-	p := []Param{{"workload.load", 0.5}}
+	p := []runner.Param{{Name: "workload.load", Value: 0.5}}
 	if CellSeed("x", 1, p, 0) == CellSeed("x", 1, p, 1) {
 		t.Fatal("replications 0 and 1 share a seed")
 	}
-	if CellSeed("x", 1, p, 0) != CellSeed("x", 1, []Param{{"workload.load", 0.5}}, 0) {
+	if CellSeed("x", 1, p, 0) != CellSeed("x", 1, []runner.Param{{Name: "workload.load", Value: 0.5}}, 0) {
 		t.Fatal("seed not deterministic")
 	}
 	if CellSeed("x", 1, p, 0) == CellSeed("y", 1, p, 0) || CellSeed("x", 1, p, 0) == CellSeed("x", 2, p, 0) {
 		t.Fatal("experiment name or base seed does not enter the seed")
 	}
 	// Integral floats and integers hash alike.
-	if CellID("x", 1, "easy", []Param{{"a", int64(1)}}, 0) != CellID("x", 1, "easy", []Param{{"a", 1.0}}, 0) {
+	if CellID("x", 1, "easy", []runner.Param{{Name: "a", Value: int64(1)}}, 0) != CellID("x", 1, "easy", []runner.Param{{Name: "a", Value: 1.0}}, 0) {
 		t.Fatal("1 and 1.0 give different IDs")
 	}
 	// Pinned values: changing the derivation must be deliberate.
@@ -285,7 +286,7 @@ func TestParamJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Cell
+	var back runner.Cell
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}

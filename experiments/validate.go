@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -22,7 +23,7 @@ const (
 
 // axisInfo is a resolved axis.
 type axisInfo struct {
-	name   string // parameter name in Cell.Params, e.g. "scheduler.k"
+	name   string // parameter name in runner.Cell.Params, e.g. "scheduler.k"
 	scope  string // scheduler name for "scheduler.<name>.<p>" axes, else ""
 	values []any
 	crn    bool // left out of the cell seed (common random numbers)
@@ -136,7 +137,7 @@ func (v *validator) build(raw *rawSpec) *Spec {
 	}
 	s.Name = raw.Name
 
-	var base []Param
+	var base []runner.Param
 	wl := v.workload(raw, s)
 	pdefs := platformParams()
 	for _, k := range sortedKeys(raw.Platform) {
@@ -152,7 +153,7 @@ func (v *validator) build(raw *rawSpec) *Spec {
 		}
 		if val, ok := v.knownValue(path, path, def, raw.Platform[k]); ok {
 			s.Platform[k] = val
-			base = append(base, Param{Name: path, Value: val})
+			base = append(base, runner.Param{Name: path, Value: val})
 		}
 	}
 

@@ -2,6 +2,8 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"sort"
 	"strconv"
@@ -348,7 +350,7 @@ func cloneMap(m map[string]any) map[string]any {
 
 // unifyKinds gives every parameter one numeric kind across the spec:
 // integers become floats when any value of the same parameter is a float.
-func (v *validator) unifyKinds(base *[]Param, s *Spec, axes []axisInfo) {
+func (v *validator) unifyKinds(base *[]runner.Param, s *Spec, axes []axisInfo) {
 	kinds := map[string]map[string]bool{}
 	note := func(name string, val any) {
 		if kinds[name] == nil {
@@ -375,7 +377,7 @@ func (v *validator) unifyKinds(base *[]Param, s *Spec, axes []axisInfo) {
 		if len(ks) == 1 {
 			continue
 		}
-		if len(ks) == 2 && ks[KindInt] && ks[KindFloat] {
+		if len(ks) == 2 && ks[param.Int.String()] && ks[param.Float.String()] {
 			toFloat[name] = true
 		}
 		// Other mixes (a number and a word such as "unlimited") stay as

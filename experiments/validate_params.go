@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"slices"
 
@@ -24,7 +25,7 @@ type paramDef struct {
 // families add tiers, nodes, pools here.
 func platformParams() map[string]paramDef {
 	return map[string]paramDef{
-		"procs": {kind: KindInt, accepted: "an integer > 0 (processors)", check: positiveInt("procs")},
+		"procs": {kind: param.Int.String(), accepted: "an integer > 0 (processors)", check: positiveInt("procs")},
 	}
 }
 
@@ -34,18 +35,18 @@ func platformParams() map[string]paramDef {
 // each checked by its family.
 func workloadParams() map[string]paramDef {
 	defs := map[string]paramDef{
-		"workload.load":      {kind: KindFloat, accepted: "a number > 0 (target offered load)", check: positiveFloat("load")},
-		"workload.jobs":      {kind: KindInt, accepted: "an integer > 0", check: positiveInt("jobs")},
-		"workload.warmup":    {kind: KindInt, accepted: "an integer >= 0", check: nonNegativeInt("warmup")},
-		"workload.estimates": {kind: KindString, accepted: "user, exact, pyss", check: oneOf("estimates", "exact", "pyss", "user")},
-		"workload.overrun":   {kind: KindString, accepted: "extend, kill", check: oneOf("overrun", "extend", "kill")},
-		"workload.trace":     {kind: KindString, accepted: "a path to an SWF file (plain or .gz)", check: nonEmpty("trace")},
-		"workload.lenient":   {kind: KindBool, accepted: "true or false"},
+		"workload.load":      {kind: param.Float.String(), accepted: "a number > 0 (target offered load)", check: positiveFloat("load")},
+		"workload.jobs":      {kind: param.Int.String(), accepted: "an integer > 0", check: positiveInt("jobs")},
+		"workload.warmup":    {kind: param.Int.String(), accepted: "an integer >= 0", check: nonNegativeInt("warmup")},
+		"workload.estimates": {kind: param.String.String(), accepted: "user, exact, pyss", check: oneOf("estimates", "exact", "pyss", "user")},
+		"workload.overrun":   {kind: param.String.String(), accepted: "extend, kill", check: oneOf("overrun", "extend", "kill")},
+		"workload.trace":     {kind: param.String.String(), accepted: "a path to an SWF file (plain or .gz)", check: nonEmpty("trace")},
+		"workload.lenient":   {kind: param.Bool.String(), accepted: "true or false"},
 
-		"workload.user_estimates": {kind: KindString, accepted: "none, tsafrir05 (modelled user runtime estimates in field 9 of a trace, drawn per cell)",
+		"workload.user_estimates": {kind: param.String.String(), accepted: "none, tsafrir05 (modelled user runtime estimates in field 9 of a trace, drawn per cell)",
 			check: oneOf("user_estimates", runner.UserEstimatesNone, runner.UserEstimatesTsafrir)},
-		"workload.max_estimate": {kind: KindInt, accepted: maxEstimateAccepted(), check: checkMaxEstimate},
-		"workload.est_bins":     {kind: KindString, accepted: estimateSpec("est_bins").Form, check: checkEstBins},
+		"workload.max_estimate": {kind: param.Int.String(), accepted: maxEstimateAccepted(), check: checkMaxEstimate},
+		"workload.est_bins":     {kind: param.String.String(), accepted: estimateSpec("est_bins").Form, check: checkEstBins},
 	}
 	for _, f := range families.Builtin() {
 		if sc, ok := f.(family.SpecChecker); ok {
@@ -105,7 +106,7 @@ func nonEmpty(what string) func(any) string {
 // coerce converts a normalized value to the kind a known parameter needs.
 func coerce(v any, kind string) (any, string) {
 	switch kind {
-	case KindFloat:
+	case param.Float.String():
 		switch x := v.(type) {
 		case float64:
 			return x, ""
@@ -113,7 +114,7 @@ func coerce(v any, kind string) (any, string) {
 			return float64(x), ""
 		}
 		return nil, fmt.Sprintf("must be a number, got %s", formatValue(v))
-	case KindInt:
+	case param.Int.String():
 		switch x := v.(type) {
 		case int64:
 			return x, ""
@@ -124,12 +125,12 @@ func coerce(v any, kind string) (any, string) {
 			return nil, fmt.Sprintf("must be an integer, got %s", formatValue(x))
 		}
 		return nil, fmt.Sprintf("must be an integer, got %s", formatValue(v))
-	case KindString:
+	case param.String.String():
 		if s, ok := v.(string); ok {
 			return s, ""
 		}
 		return nil, fmt.Sprintf("must be a string, got %s", formatValue(v))
-	case KindBool:
+	case param.Bool.String():
 		if b, ok := v.(bool); ok {
 			return b, ""
 		}

@@ -154,11 +154,11 @@ func (v *validator) checkTrace(p string) string {
 	return ""
 }
 
-func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
+func (v *validator) workload(raw *rawSpec, s *Spec) []runner.Param {
 	w := raw.Workload
 	defs := workloadParams()
-	var ps []Param
-	add := func(name string, val any) { ps = append(ps, Param{Name: name, Value: val}) }
+	var ps []runner.Param
+	add := func(name string, val any) { ps = append(ps, runner.Param{Name: name, Value: val}) }
 	hasTrace, hasGen := w.Trace != "", w.Generator != nil
 	switch {
 	case hasTrace && hasGen:
@@ -286,7 +286,7 @@ func (v *validator) traceEstimates(w rawWorkload, s *Spec, add func(string, any)
 	}
 }
 
-func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
+func (v *validator) generator(g map[string]any, ps *[]runner.Param) *GeneratorSpec {
 	gs := &GeneratorSpec{Params: map[string]any{}}
 	model, _ := g["model"].(string)
 	if model == "" {
@@ -336,10 +336,10 @@ func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
 		}
 	}
 	if model != "" {
-		*ps = append(*ps, Param{Name: "workload.generator.model", Value: model})
+		*ps = append(*ps, runner.Param{Name: "workload.generator.model", Value: model})
 	}
 	for _, k := range sortedKeys(gs.Params) {
-		*ps = append(*ps, Param{Name: "workload.generator." + k, Value: gs.Params[k]})
+		*ps = append(*ps, runner.Param{Name: "workload.generator." + k, Value: gs.Params[k]})
 	}
 	return gs
 }

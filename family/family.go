@@ -87,10 +87,11 @@ type Result struct {
 	Gamma float64
 }
 
-// Metric is one named result value of a cell.
+// Metric is one named result value of a cell. Names are stable: they
+// become the results' m_<name> columns.
 type Metric struct {
-	Name  string
-	Value float64
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
 }
 
 // AppendDistMetrics appends the mean, median, p95 and max of the

@@ -7,7 +7,7 @@ type Field struct {
 	// Name is the full dotted name, e.g. "workload.cpu_usage".
 	Name string
 	// Kind is the value's kind: "int" (int64), "float" (float64),
-	// "string" or "bool" — experiments.KindInt, … .
+	// "string" or "bool" — param.Int.String(), … .
 	Kind string
 	// Accepted says what values are accepted.
 	Accepted string

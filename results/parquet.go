@@ -3,6 +3,9 @@ package results
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,7 +25,7 @@ const RowGroupRows = 4096
 // for ReadFile (nil: a column ReadFile ignores).
 type column struct {
 	name     string
-	kind     string // experiments.KindInt/Float/String/Bool, or "uint" for the seed
+	kind     string // a param kind name (int, float, string, bool), or "uint" for the seed
 	optional bool
 	get      func(rec *Record) (any, bool)
 	set      func(rec *Record, v parquet.Value) error
@@ -33,18 +36,18 @@ type column struct {
 // places them; ReadFile reads them by name through the same table.
 func fixedColumns() []column {
 	text := func(name string, field func(r *Record) *string) column {
-		return column{name: name, kind: experiments.KindString,
+		return column{name: name, kind: param.String.String(),
 			get: func(r *Record) (any, bool) { return *field(r), true },
 			set: func(r *Record, v parquet.Value) error { *field(r) = string(v.ByteArray()); return nil }}
 	}
 	integer := func(name string, field func(r *Record) *int) column {
-		return column{name: name, kind: experiments.KindInt,
+		return column{name: name, kind: param.Int.String(),
 			get: func(r *Record) (any, bool) { return int64(*field(r)), true },
 			set: func(r *Record, v parquet.Value) error { *field(r) = int(v.Int64()); return nil }}
 	}
 	return []column{
 		text(ColExperiment, func(r *Record) *string { return &r.Cell.Experiment }),
-		{name: ColCellID, kind: experiments.KindString,
+		{name: ColCellID, kind: param.String.String(),
 			get: func(r *Record) (any, bool) { return r.Cell.ID, true },
 			set: func(r *Record, v parquet.Value) error {
 				r.Cell.ID = string(v.ByteArray())
@@ -59,18 +62,18 @@ func fixedColumns() []column {
 			set: func(r *Record, v parquet.Value) error { r.Cell.Seed = uint64(v.Int64()); return nil }},
 		text(ColStatus, func(r *Record) *string { return &r.Result.Status }),
 		text(ColError, func(r *Record) *string { return &r.Result.Error }),
-		{name: ColWallSeconds, kind: experiments.KindFloat,
+		{name: ColWallSeconds, kind: param.Float.String(),
 			get: func(r *Record) (any, bool) { return r.Result.WallSeconds, true },
 			set: func(r *Record, v parquet.Value) error { r.Result.WallSeconds = v.Double(); return nil }},
 		text(ColWorker, func(r *Record) *string { return &r.Result.Worker }),
 		text(ColVersion, func(r *Record) *string { return &r.Result.Version }),
 		text(ColGoVersion, func(r *Record) *string { return &r.Result.GoVersion }),
 		text(ColGitCommit, func(r *Record) *string { return &r.Result.Commit }),
-		{name: ColPluginSHA256, kind: experiments.KindString,
+		{name: ColPluginSHA256, kind: param.String.String(),
 			get: func(r *Record) (any, bool) { return r.Cell.PluginSHA256(), true },
 			set: func(r *Record, v parquet.Value) error {
 				if s := string(v.ByteArray()); s != "" {
-					r.Cell.Plugin = &experiments.PluginRef{SHA256: s}
+					r.Cell.Plugin = &runner.PluginRef{SHA256: s}
 				}
 				return nil
 			}},
@@ -96,10 +99,10 @@ func paramKinds(recs []*Record) map[string]string {
 			for k := range ks {
 				out[name] = k
 			}
-		case len(ks) == 2 && ks[experiments.KindInt] && ks[experiments.KindFloat]:
-			out[name] = experiments.KindFloat
+		case len(ks) == 2 && ks[param.Int.String()] && ks[param.Float.String()]:
+			out[name] = param.Float.String()
 		default:
-			out[name] = experiments.KindString
+			out[name] = param.String.String()
 		}
 	}
 	return out
@@ -107,11 +110,11 @@ func paramKinds(recs []*Record) map[string]string {
 
 func convertTo(v any, kind string) any {
 	switch kind {
-	case experiments.KindFloat:
+	case param.Float.String():
 		if i, ok := v.(int64); ok {
 			return float64(i)
 		}
-	case experiments.KindString:
+	case param.String.String():
 		if _, ok := v.(string); !ok {
 			return experiments.FormatValue(v)
 		}
@@ -165,7 +168,7 @@ func schemaFor(recs []*Record, keep []string) []column {
 	}
 	for _, m := range mnames {
 		name := m
-		cols = append(cols, column{name: MetricColumn(name), kind: experiments.KindFloat, optional: true,
+		cols = append(cols, column{name: MetricColumn(name), kind: param.Float.String(), optional: true,
 			get: func(r *Record) (any, bool) { return r.Metric(name) }})
 	}
 	for _, n := range []string{ColError, ColCellID, ColCellIndex, ColSeed, ColWallSeconds, ColWorker, ColVersion, ColGoVersion, ColGitCommit, ColPluginSHA256} {
@@ -206,13 +209,13 @@ func (g orderedGroup) String() string {
 func leafNode(c column) parquet.Node {
 	var n parquet.Node
 	switch c.kind {
-	case experiments.KindInt:
+	case param.Int.String():
 		n = parquet.Int(64)
 	case "uint":
 		n = parquet.Uint(64)
-	case experiments.KindFloat:
+	case param.Float.String():
 		n = parquet.Leaf(parquet.DoubleType)
-	case experiments.KindBool:
+	case param.Bool.String():
 		n = parquet.Leaf(parquet.BooleanType)
 	default:
 		n = parquet.String()
@@ -225,13 +228,13 @@ func leafNode(c column) parquet.Node {
 
 func parquetValue(v any, kind string) parquet.Value {
 	switch kind {
-	case experiments.KindInt:
+	case param.Int.String():
 		return parquet.Int64Value(v.(int64))
 	case "uint":
 		return parquet.Int64Value(int64(v.(uint64)))
-	case experiments.KindFloat:
+	case param.Float.String():
 		return parquet.DoubleValue(v.(float64))
-	case experiments.KindBool:
+	case param.Bool.String():
 		return parquet.BooleanValue(v.(bool))
 	}
 	return parquet.ByteArrayValue([]byte(v.(string)))
@@ -349,7 +352,7 @@ func ReadFile(path string) ([]*Record, error) {
 		} else if p, ok := ParamName(name); ok {
 			setters[i] = func(r *Record, v parquet.Value) error {
 				if !v.IsNull() {
-					r.Cell.Params = append(r.Cell.Params, experiments.Param{Name: p, Value: val(v)})
+					r.Cell.Params = append(r.Cell.Params, runner.Param{Name: p, Value: val(v)})
 				}
 				return nil
 			}
@@ -360,7 +363,7 @@ func ReadFile(path string) ([]*Record, error) {
 					if !ok {
 						return fmt.Errorf("metric column %s is not a double", name)
 					}
-					r.Result.Metrics = append(r.Result.Metrics, experiments.Metric{Name: m, Value: f})
+					r.Result.Metrics = append(r.Result.Metrics, family.Metric{Name: m, Value: f})
 				}
 				return nil
 			}

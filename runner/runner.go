@@ -151,7 +151,7 @@ type Result struct {
 	// Extra are the scheduler's own metrics (family.MetricReporter, e.g.
 	// CMBF's suspensions), appended by Metrics after the runner's; nil for
 	// a scheduler without any.
-	Extra []Metric
+	Extra []family.Metric
 
 	bufs *buffers // the memory of Jobs and Records, until Release
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,22 +22,22 @@ import (
 
 // fakeResult is an instant cell result: wait_mean, bsld_mean and
 // utilization drawn from the cell's ID, so that genomes differ.
-func fakeResult(c experiments.Cell) experiments.CellResult {
+func fakeResult(c runner.Cell) runner.CellResult {
 	h := sha256.Sum256([]byte(c.ID))
 	x := float64(binary.LittleEndian.Uint64(h[:8])%10000) / 10000
-	return experiments.CellResult{CellID: c.ID, Status: experiments.StatusOK, Metrics: []experiments.Metric{
+	return runner.CellResult{CellID: c.ID, Status: runner.StatusOK, Metrics: []family.Metric{
 		{Name: "wait_mean", Value: 1000 + 9000*x}, {Name: "bsld_mean", Value: 1 + 10*x}, {Name: "utilization", Value: 0.9},
 	}}
 }
 
 // stubRunner answers every cell at once with fakeResult.
 type stubRunner struct {
-	known map[string]experiments.CellResult
+	known map[string]runner.CellResult
 }
 
-func (s *stubRunner) Run(_ context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
+func (s *stubRunner) Run(_ context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
 	if s.known == nil {
-		s.known = map[string]experiments.CellResult{}
+		s.known = map[string]runner.CellResult{}
 	}
 	for _, c := range cells {
 		if _, ok := s.known[c.ID]; !ok {
@@ -150,7 +152,7 @@ func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
 	n, gens, cells := 0, 0, 0
 	var total, later, cpu time.Duration
 	laterGens := 0
-	withWorkers(b, js, 2, func(_ context.Context, c experiments.Cell) experiments.CellResult { return fakeResult(c) }, func() {
+	withWorkers(b, js, 2, func(_ context.Context, c runner.Cell) runner.CellResult { return fakeResult(c) }, func() {
 		for b.Loop() {
 			n++
 			spec := benchSpec(b, fmt.Sprintf("farm-overhead-%d", n), 8, 10, 0)
@@ -215,14 +217,14 @@ output: %s.parquet
 // workers: whichever is free first takes the next cell, as two worker
 // slots pulling from the queue do.
 type timedRunner struct {
-	known    map[string]experiments.CellResult
+	known    map[string]runner.CellResult
 	sum      time.Duration
 	makespan time.Duration
 }
 
-func (r *timedRunner) Run(ctx context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
+func (r *timedRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
 	if r.known == nil {
-		r.known = map[string]experiments.CellResult{}
+		r.known = map[string]runner.CellResult{}
 	}
 	var free [2]time.Duration
 	for _, c := range cells {
@@ -262,7 +264,7 @@ func (r *timedRunner) Run(ctx context.Context, cells []experiments.Cell) (map[st
 // generation of 24 cells of unequal cost leaves one slot idle while the
 // other finishes the last cell).
 func BenchmarkGenerationSpeedup2Over1(b *testing.B) {
-	run := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	run := func(ctx context.Context, c runner.Cell) runner.CellResult {
 		res, err := experiments.RunCell(ctx, c)
 		if err != nil {
 			b.Fatalf("cell %s: %v", c.ID, err)

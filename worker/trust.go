@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,7 +34,7 @@ const DefaultMaxCellBytes = 1 << 20
 // a failed cell with the error, under the digest of the message, and acks
 // it.
 type Gate interface {
-	Admit(subject string, data []byte) (experiments.Cell, error)
+	Admit(subject string, data []byte) (runner.Cell, error)
 }
 
 // DecodeOnly is a Gate that only decodes (DecodeCell): for tests and tools
@@ -45,21 +46,21 @@ type DecodeOnly struct {
 }
 
 // Admit decodes the message.
-func (d DecodeOnly) Admit(subject string, data []byte) (experiments.Cell, error) {
+func (d DecodeOnly) Admit(subject string, data []byte) (runner.Cell, error) {
 	return DecodeCell(subject, data, d.MaxBytes)
 }
 
 // DecodeCell decodes a cell message strictly: at most maxBytes
 // (DefaultMaxCellBytes when ≤ 0), valid UTF-8, one JSON object with the
-// fields of experiments.Cell and no others, nothing after it. The cell
+// fields of runner.Cell and no others, nothing after it. The cell
 // must have an experiment, an id, a scheduler, parameters sorted by unique
 // non-empty names, and a replication and index ≥ 0; when subject is not
 // empty it must be the cell's own subject (broker.CellSubject).
-func DecodeCell(subject string, data []byte, maxBytes int) (experiments.Cell, error) {
+func DecodeCell(subject string, data []byte, maxBytes int) (runner.Cell, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxCellBytes
 	}
-	c, err := wire.DecodeStrict[experiments.Cell](data, maxBytes, "cell", "experiments.Cell")
+	c, err := wire.DecodeStrict[runner.Cell](data, maxBytes, "cell", "runner.Cell")
 	if err != nil {
 		return c, err
 	}
@@ -119,7 +120,7 @@ func NewTrust(root *DataRoot, cat experiments.Catalog, maxBytes int) *Trust {
 }
 
 // Admit decodes, resolves and re-validates a cell message.
-func (t *Trust) Admit(subject string, data []byte) (experiments.Cell, error) {
+func (t *Trust) Admit(subject string, data []byte) (runner.Cell, error) {
 	c, err := DecodeCell(subject, data, t.maxBytes)
 	if err != nil {
 		return c, err
@@ -146,7 +147,7 @@ const cellSpecFile = "cell.schedfarm.yaml"
 // replication. c.Dir must be the absolute directory its relative paths
 // resolve against (DataRoot.Resolve). The error names the field and what
 // would be accepted.
-func CheckCell(c experiments.Cell, cat experiments.Catalog) error {
+func CheckCell(c runner.Cell, cat experiments.Catalog) error {
 	if c.Replication >= experiments.MaxCells {
 		return fmt.Errorf("replication %d; accepted: below %d (a spec has at most %d cells)", c.Replication, experiments.MaxCells, experiments.MaxCells)
 	}
@@ -167,7 +168,7 @@ func CheckCell(c experiments.Cell, cat experiments.Catalog) error {
 		return specErrors(err, axisNames)
 	}
 	cells := spec.Cells()
-	var want *experiments.Cell
+	var want *runner.Cell
 	for i := range cells {
 		if sameParams(cells[i].Params, c.Params) == "" {
 			want = &cells[i]
@@ -198,7 +199,7 @@ func CheckCell(c experiments.Cell, cat experiments.Catalog) error {
 	if want.Plugin != nil {
 		idName += "@sha256:" + want.Plugin.SHA256
 	}
-	var seedParams []experiments.Param
+	var seedParams []runner.Param
 	for _, p := range want.Params {
 		if !contains(c.CRN, p.Name) {
 			seedParams = append(seedParams, p)
@@ -252,7 +253,7 @@ func fixedWorkload(key string) bool {
 
 // cellSpec writes the one-cell spec of c as YAML. axisNames[i] is the
 // parameter of axes[i], for error messages.
-func cellSpec(c experiments.Cell) (doc []byte, axisNames []string, err error) {
+func cellSpec(c runner.Cell) (doc []byte, axisNames []string, err error) {
 	for _, n := range c.CRN {
 		if _, ok := c.Lookup(n); !ok {
 			return nil, nil, fmt.Errorf("crn: %q is not a parameter of the cell; accepted: names of the cell's parameters", n)
@@ -400,8 +401,8 @@ func specErrors(err error, axisNames []string) error {
 
 // sameParams returns "" when got has exactly the parameters of want, with
 // the same kinds and values, and otherwise the first difference.
-func sameParams(want, got []experiments.Param) string {
-	w := map[string]experiments.Param{}
+func sameParams(want, got []runner.Param) string {
+	w := map[string]runner.Param{}
 	for _, p := range want {
 		w[p.Name] = p
 	}

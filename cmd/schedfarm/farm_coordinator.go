@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"os"
 	"os/signal"
@@ -119,7 +120,7 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 	}
 	failed := 0
 	for _, c := range cells {
-		if status[c.ID] != experiments.StatusOK {
+		if status[c.ID] != runner.StatusOK {
 			failed++
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/runner"
 	"os"
 
 	"github.com/schedfarm/schedfarm/experiments"
@@ -25,10 +26,10 @@ func farmCellRunner() worker.Runner {
 
 // farmRunCell runs one cell's simulation and turns an error into a failed
 // result.
-func farmRunCell(ctx context.Context, c experiments.Cell) experiments.CellResult {
+func farmRunCell(ctx context.Context, c runner.Cell) runner.CellResult {
 	res, err := experiments.RunCell(ctx, c)
 	if err != nil {
-		res.Status = experiments.StatusFailed
+		res.Status = runner.StatusFailed
 		res.Error = err.Error()
 	}
 	return res

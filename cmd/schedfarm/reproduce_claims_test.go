@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestShippedClaimsFiles(t *testing.T) {
 			continue
 		}
 		for _, quick := range []bool{false, true} {
-			cells := map[string][]experiments.Cell{}
+			cells := map[string][]runner.Cell{}
 			replaced := map[string]map[string]bool{} // experiment → axes a quick edit replaces
 			for _, sp := range f.Specs {
 				src := filepath.Join(filepath.Dir(path), sp.Path)
@@ -102,7 +103,7 @@ func TestShippedClaimsFiles(t *testing.T) {
 
 // occurs reports whether some cell has the scheduler, or the parameter
 // with the value (any value when v is nil).
-func occurs(cs []experiments.Cell, name string, v any) bool {
+func occurs(cs []runner.Cell, name string, v any) bool {
 	for _, c := range cs {
 		if name == "scheduler" {
 			if c.Scheduler == experiments.FormatValue(v) {
