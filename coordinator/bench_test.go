@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
@@ -107,7 +108,7 @@ func BenchmarkFarmOverheadPerCell(b *testing.B) {
 func BenchmarkFarmSpeedup2Over1(b *testing.B) {
 	cells := speedupCells(b)
 	run := func(ctx context.Context, c runner.Cell) runner.CellResult {
-		res, err := experiments.RunCell(ctx, c)
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
 			b.Fatalf("cell %s: %v", c.ID, err)
 		}
@@ -197,7 +198,7 @@ func BenchmarkCellScaling(b *testing.B) {
 			wg.Go(func() {
 				for range 3 {
 					for _, c := range cells {
-						if res, err := experiments.RunCell(context.Background(), c); err != nil || res.Status != runner.StatusOK {
+						if res, err := runner.New(families.Builtin()).RunCell(context.Background(), c); err != nil || res.Status != runner.StatusOK {
 							b.Errorf("cell %s: %v %s", c.ID, err, res.Error)
 						}
 					}
@@ -244,7 +245,7 @@ replications: 10
 	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	s, err := experiments.Load(path, experiments.BuiltinCatalog())
+	s, err := experiments.Load(path, experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		tb.Fatal(err)
 	}

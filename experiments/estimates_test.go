@@ -22,7 +22,7 @@ import (
 // = −1) to dir/lub.swf: a stand-in for a real trace.
 func lublinTrace(t *testing.T, dir string) {
 	t.Helper()
-	src, info, err := families.Models().New("lublin99", map[string]any{"jobs": 1000, "procs": 64}, rand.New(rand.NewPCG(1, 2)))
+	src, info, err := families.Builtin().Models().New("lublin99", map[string]any{"jobs": 1000, "procs": 64}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,18 +50,18 @@ func lublinTrace(t *testing.T, dir string) {
 
 func parseIn(t *testing.T, dir, text string) (*Spec, error) {
 	t.Helper()
-	return Parse([]byte(text), filepath.Join(dir, "spec.yaml"), BuiltinCatalog())
+	return Parse([]byte(text), filepath.Join(dir, "spec.yaml"), NewCatalog(families.Builtin()))
 }
 
 // runRecords runs a cell through Config and runner.Run and returns its
 // records (with the requested times the run used) and metrics.
 func runRecords(t *testing.T, c runner.Cell) ([]workload.Job, []family.Metric) {
 	t.Helper()
-	cfg, err := Config(c)
+	cfg, err := testRunner.ConfigOf(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runner.Run(cfg)
+	res, err := runner.New(families.Builtin()).Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestTraceUserEstimates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := s.Workload; w.UserEstimates != "tsafrir05" || w.MaxEstimate != 36000 || w.EstBins != "3600=20" {
+	if w := s.Workload; w.str(pUserEstimates) != "tsafrir05" || w.integer(pMaxEstimate) != 36000 || w.str(pEstBins) != "3600=20" {
 		t.Fatalf("workload %+v", w)
 	}
 	cells := s.Cells()
@@ -145,11 +145,11 @@ schedulers: [easy]
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := RunCell(context.Background(), plain.Cells()[0])
+	pr, err := runCell(context.Background(), plain.Cells()[0])
 	if err != nil || pr.Status != runner.StatusOK {
 		t.Fatalf("plain cell: %+v %v", pr, err)
 	}
-	mr, err := RunCell(context.Background(), cells[0])
+	mr, err := runCell(context.Background(), cells[0])
 	if err != nil || mr.Status != runner.StatusOK {
 		t.Fatalf("modelled cell: %+v %v", mr, err)
 	}
@@ -311,11 +311,11 @@ replications: 2
 		t.Fatal(err)
 	}
 	for _, c := range s.Cells() {
-		cfg, err := Config(c)
+		cfg, err := testRunner.ConfigOf(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := runner.Run(cfg)
+		res, err := runner.New(families.Builtin()).Run(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

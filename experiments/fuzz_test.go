@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func FuzzSpec(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	cat := BuiltinCatalog()
+	cat := NewCatalog(families.Builtin())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data, "fuzz.yaml", cat)
 		if err != nil {

@@ -32,7 +32,7 @@ func CheckInputs(cells []runner.Cell) (map[string]int, error) {
 			switch p.Name {
 			case "workload.trace":
 				s, _ := p.Value.(string)
-				k.path = ResolvePath(c.Dir, s)
+				k.path = runner.ResolvePath(c.Dir, s)
 			case "workload.lenient":
 				k.lenient, _ = p.Value.(bool)
 			}

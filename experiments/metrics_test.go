@@ -18,7 +18,7 @@ func TestRunCellSuspensions(t *testing.T) {
 		{Name: "workload.trace", Value: "cmbf-suspend.swf"},
 		{Name: "scheduler.k", Value: int64(1)},
 	}}
-	r, err := RunCell(context.Background(), c)
+	r, err := runCell(context.Background(), c)
 	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("cmbf: %+v %v", r, err)
 	}
@@ -33,7 +33,7 @@ func TestRunCellSuspensions(t *testing.T) {
 		t.Errorf("makespan = %v, want 33", v)
 	}
 	c.Scheduler, c.Params = "easy", c.Params[:1]
-	r, err = RunCell(context.Background(), c)
+	r, err = runCell(context.Background(), c)
 	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("easy: %+v %v", r, err)
 	}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func TestPluginSpecCells(t *testing.T) {
 	dir, bin := pluginDir(t)
 	specPath := filepath.Join(dir, "s.yaml")
 	os.WriteFile(specPath, []byte(pluginSpec), 0o644)
-	s, err := Load(specPath, BuiltinCatalog())
+	s, err := Load(specPath, NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +76,12 @@ func TestPluginSpecCells(t *testing.T) {
 		}
 	}
 	// Run the cells: the plugin with backfill=submit gives easy's metrics.
-	want, err := RunCell(context.Background(), easy)
+	want, err := runCell(context.Background(), easy)
 	if err != nil || want.Status != runner.StatusOK {
 		t.Fatalf("easy cell: %v %+v", err, want)
 	}
 	for _, c := range plug {
-		got, err := RunCell(context.Background(), c)
+		got, err := runCell(context.Background(), c)
 		if err != nil || got.Status != runner.StatusOK {
 			t.Fatalf("plugin cell: %v %s", err, got.Error)
 		}
@@ -98,7 +99,7 @@ func TestPluginSpecCells(t *testing.T) {
 	f, _ := os.OpenFile(bin.Path, os.O_APPEND|os.O_WRONLY, 0)
 	f.Write([]byte("another build"))
 	f.Close()
-	s2, err := Load(specPath, BuiltinCatalog())
+	s2, err := Load(specPath, NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestPluginSpecCells(t *testing.T) {
 			t.Errorf("cell %d (%s): ID %s before the rebuild, %s after", i, c.Scheduler, cells[i].ID, c.ID)
 		}
 	}
-	res, err := RunCell(context.Background(), plug[0])
+	res, err := runCell(context.Background(), plug[0])
 	if err != nil || res.Status != runner.StatusFailed || !strings.Contains(res.Error, "worker refuses the cell: plugin "+bin.Path+": the binary here has SHA-256") {
 		t.Errorf("old cell on the new build: %v, %s %q", err, res.Status, res.Error)
 	}
@@ -130,7 +131,7 @@ axes:
   - param: scheduler.mine.backfill
     values: [submit, sideways]
 `), 0o644)
-	_, err := Load(specPath, BuiltinCatalog())
+	_, err := Load(specPath, NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -151,7 +152,7 @@ name: proj
 workload: {generator: {model: seed004, projects: 10}}
 schedulers: [{plugin: ./easy-plugin}]
 `), 0o644)
-	if _, err := Load(specPath, BuiltinCatalog()); err == nil || !strings.Contains(err.Error(), "scheduler plugins run on SWF workloads") {
+	if _, err := Load(specPath, NewCatalog(families.Builtin())); err == nil || !strings.Contains(err.Error(), "scheduler plugins run on SWF workloads") {
 		t.Errorf("plugin on a project workload: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"math/rand/v2"
@@ -18,7 +19,7 @@ import (
 // the four schemes of one grid point see the same workload, a cell reruns
 // identically, and the metrics are the STMS family's.
 func TestSeed002Fig08Spec(t *testing.T) {
-	s, err := Load("seed002-fig08.yaml", BuiltinCatalog())
+	s, err := Load("seed002-fig08.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestSeed002Fig08Spec(t *testing.T) {
 		return c
 	}
 	run := func(c runner.Cell) runner.CellResult {
-		r, err := RunCell(context.Background(), shrink(c))
+		r, err := runCell(context.Background(), shrink(c))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +97,7 @@ func TestSeed002Fig08Spec(t *testing.T) {
 // ratio 0.285 : 0.525 : 0.765. Checked on the drawn resources of every
 // Fig. 8 cell (their Σ speed, not 9,000).
 func TestSeed002OperatingPoints(t *testing.T) {
-	s, err := Load("seed002-fig08.yaml", BuiltinCatalog())
+	s, err := Load("seed002-fig08.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ name: bad
 workload:
   generator: {model: seed002, jobs: 100, class: "9:1"}
 schedulers: [{name: sp-stms, params: {c: -1}}, easy]
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -173,7 +174,7 @@ workload:
 schedulers:
   - {name: stms, params: {delta: 0.7, omega: 0.7}}
   - {name: sp-stms, params: {kappa: 0.5}}
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -191,7 +192,7 @@ name: bad
 workload:
   generator: {model: seed002, jobs: 100, sdv_min: 0.9, sdv_max: 0.1}
 schedulers: [stms]
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil || !strings.Contains(err.Error(), "line 4: workload.generator.sdv_max") || !strings.Contains(err.Error(), "sdv_min ≤ sdv_max") {
 		t.Errorf("reversed range: %v", err)
 	}
@@ -205,7 +206,7 @@ axes:
     values: [0.001, 0.00015]
   - param: workload.generator.lambda_min
     values: [0.0001, 0.0002]
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil || !strings.Contains(err.Error(), "grid point workload.generator.lambda_max=0.00015, workload.generator.lambda_min=0.0002") {
 		t.Errorf("axes that meet wrongly: %v", err)
 	}
@@ -225,7 +226,7 @@ axes:
     values: [0.001, 0.01]
   - param: scheduler.delta
     values: [0.6]
-`), "ok.yaml", BuiltinCatalog())
+`), "ok.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
@@ -35,6 +36,8 @@ func (testCatalog) CheckScheduler(name string, params map[string]any) error {
 }
 
 func (testCatalog) ModelNames() []string { return []string{"lublin99"} }
+
+func (testCatalog) WorkloadFields() []param.Spec { return nil }
 
 func (testCatalog) CheckModel(name string, params map[string]any) error {
 	for k, v := range params {
@@ -332,7 +335,7 @@ workload:
   trace: testdata/tiny.swf
   laod: 0.5
 schedulers: [fcfs]
-`, []string{`line 5: workload.laod: unknown field; accepted: cpu_error, cpu_estimate, cpu_usage, est_bins, estimates, generator, jobs, lenient, load, max_estimate, overrun, trace, user_estimates, warmup`}},
+`, []string{`line 5: workload.laod: unknown field; accepted: est_bins, estimates, generator, jobs, lenient, load, max_estimate, overrun, trace, user_estimates, warmup`}},
 		{"unknown top-level field", `
 name: e
 workload: {trace: testdata/tiny.swf}
@@ -476,7 +479,7 @@ func TestLoadResolvesTraceAgainstSpecDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.Cells()[0]
-	if c.Dir != dir || ResolvePath(c.Dir, s.Workload.Trace) != filepath.Join(dir, "data", "t.swf") {
+	if c.Dir != dir || runner.ResolvePath(c.Dir, s.Workload.Trace) != filepath.Join(dir, "data", "t.swf") {
 		t.Fatalf("dir %q trace %q", c.Dir, s.Workload.Trace)
 	}
 	if s.Output != "d.parquet" {
@@ -490,12 +493,12 @@ name: e
 workload: {trace: testdata/tiny.swf}
 schedulers: [fcfs, easy, eazy, {name: depth, params: {k: unlimited}}]
 axes: [{param: scheduler.depth.k, values: [0, 1, 4, -3]}]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
 	for _, w := range []string{
-		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(families.Schedulers().Names(), ", "),
+		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(families.Builtin().EngineSchedulers(), ", "),
 		`line 5: axes[0].values[3]: scheduler "depth": depth: parameter k = -3: out of range`,
 	} {
 		if !strings.Contains(err.Error(), w) {
@@ -519,7 +522,7 @@ workload:
     est_bins: 3600=30,14400=10
 schedulers: [easy]
 axes: [{param: workload.generator.est_bins, values: ["3600=30,14400=10", "7200=25"]}]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +530,7 @@ axes: [{param: workload.generator.est_bins, values: ["3600=30,14400=10", "7200=2
 	if v, _ := c.Lookup("workload.generator.est_bins"); v != "3600=30,14400=10" {
 		t.Fatalf("cell params %v", c.Params)
 	}
-	cfg, err := Config(c)
+	cfg, err := testRunner.ConfigOf(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +558,7 @@ schedulers: [easy]
 axes:
   - param: workload.generator.est_bins
     values: ["7200=5", "7200=0.01", "9000=30,9000=30"]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	var se *SpecError
 	if !errors.As(err, &se) {
 		t.Fatalf("want a *SpecError, got %v", err)
@@ -580,7 +583,7 @@ name: e
 workload:
   generator: {model: lublin99, jobs: 1000, max_estimate: 36000, est_bins: "40000=10,3600=0.01"}
 schedulers: [easy]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	for _, w := range []string{
 		`line 4: workload.generator.est_bins: model "lublin99": parameter est_bins = "40000=10,3600=0.01" needs estimates tsafrir05 (estimates is none)`,
 		`line 4: workload.generator.est_bins: model "lublin99": parameter est_bins bin 40000=10: time 40000 s exceeds max_estimate = 36000 s; want times ≤ max_estimate`,

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"regexp"
@@ -139,19 +140,18 @@ func (v *validator) build(raw *rawSpec) *Spec {
 
 	var base []runner.Param
 	wl := v.workload(raw, s)
-	pdefs := platformParams()
 	for _, k := range sortedKeys(raw.Platform) {
 		path := "platform." + k
 		if ownsPlatform(s.Workload.Output) {
 			v.errorf(path, "model %q generates its own platform; accepted: no platform section, the model's parameters instead", s.Workload.Generator.Model)
 			continue
 		}
-		def, ok := pdefs[k]
-		if !ok {
-			v.errorf(path, "unknown platform parameter; accepted: %s", strings.Join(sortedKeys(pdefs), ", "))
+		def, ok := runner.FieldOf(path)
+		if !ok || !strings.HasPrefix(path, "platform.") {
+			v.errorf(path, "unknown platform parameter; accepted: %s", strings.Join(platformNames(), ", "))
 			continue
 		}
-		if val, ok := v.knownValue(path, path, def, raw.Platform[k]); ok {
+		if val, ok := v.knownValue(path, path, def.Spec, raw.Platform[k]); ok {
 			s.Platform[k] = val
 			base = append(base, runner.Param{Name: path, Value: val})
 		}
@@ -268,31 +268,42 @@ func (v *validator) gridPoints(s *Spec) {
 	}
 }
 
-// knownValue normalizes, coerces and checks a value of a known parameter.
-func (v *validator) knownValue(path, name string, def paramDef, raw any) (any, bool) {
+// knownValue normalizes, coerces and checks a value of a field the spec
+// layer declares (runner.Fields, a family's field): its kind, then its
+// spec's checks; a trace must exist.
+func (v *validator) knownValue(path, name string, spec param.Spec, raw any) (any, bool) {
 	n, err := normalize(raw)
 	if err != nil {
-		v.errorf(path, "%s; accepted: %s", err, def.accepted)
+		v.errorf(path, "%s; accepted: %s", err, spec.Accepted())
 		return nil, false
 	}
-	c, msg := coerce(n, def.kind)
+	c, msg := coerce(n, spec.Kind)
 	if msg != "" {
-		v.errorf(path, "%s %s; accepted: %s", shortName(name), msg, def.accepted)
+		v.errorf(path, "%s %s; accepted: %s", shortName(name), msg, spec.Accepted())
 		return nil, false
 	}
-	if def.check != nil {
-		if msg := def.check(c); msg != "" {
-			v.errorf(path, "%s; accepted: %s", msg, def.accepted)
-			return nil, false
-		}
+	if _, err := spec.Value(c); err != nil {
+		v.errorf(path, "%v; accepted: %s", err, spec.Accepted())
+		return nil, false
 	}
-	if name == "workload.trace" {
+	if name == pTrace {
 		if msg := v.checkTrace(c.(string)); msg != "" {
-			v.errorf(path, "%s; accepted: %s", msg, def.accepted)
+			v.errorf(path, "%s; accepted: %s", msg, spec.Accepted())
 			return nil, false
 		}
 	}
 	return c, true
+}
+
+// platformNames lists the platform fields by short name ("procs").
+func platformNames() []string {
+	var out []string
+	for _, f := range runner.Fields() {
+		if k, ok := strings.CutPrefix(f.Name, "platform."); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func shortName(name string) string {
@@ -300,14 +311,6 @@ func shortName(name string) string {
 		return name[i+1:]
 	}
 	return name
-}
-
-// ResolvePath returns a trace path from the spec resolved against dir.
-func ResolvePath(dir, p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(dir, p)
 }
 
 func (v *validator) metrics(ms []string, output string) []string {

@@ -14,11 +14,11 @@ import (
 // family: random rigid jobs for every registered scheduler, and each
 // family's own workloads (projects, a cloud, a failing grid).
 func TestInvariantsEveryFamily(t *testing.T) {
-	familytest.Families(t, families.Builtin())
+	familytest.Families(t, families.List())
 }
 
 func TestRegistryErrors(t *testing.T) {
-	reg := families.Schedulers()
+	reg := families.Builtin().Schedulers()
 	_, err := reg.New("eazy", sim.Processors(4), nil)
 	if want := `unknown scheduler "eazy"; known: ` + strings.Join(reg.Names(), ", "); err == nil || err.Error() != want {
 		t.Errorf("unknown name: got %v", err)

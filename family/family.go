@@ -33,18 +33,14 @@ type ModelOwner interface {
 }
 
 // PlatformRunner is implemented by a family whose workload model brings
-// its own platform and job attributes (models.Cloud, models.Grid,
-// models.Projects): its cells are simulated by Run instead of the SWF
-// runner.
+// its own platform and job attributes (twotier's projects, cloud's VMs,
+// stms's failing grid): its cells are simulated by Run instead of the SWF
+// runner. The schedulers that run them are the family's own
+// (Family.Schedulers), checked through the catalog's registry.
 type PlatformRunner interface {
-	// Output is the model output whose cells Run simulates.
+	// Output is the model output whose cells Run simulates, declared by
+	// the family next to its model.
 	Output() models.Output
-	// SchedulerNames lists the schedulers that run such cells, in the
-	// paper's order.
-	SchedulerNames() []string
-	// CheckScheduler validates a scheduler and its parameters without
-	// simulating, naming what would be accepted.
-	CheckScheduler(name string, params map[string]any) error
 	// MetricNames lists every metric Run can report, in order.
 	MetricNames() []string
 	// Run simulates one cell.

@@ -80,8 +80,9 @@ type Spec struct {
 	// Kind's Go type; nil for a parameter without one (a spec field that
 	// is simply absent).
 	Default any
-	// Min and Max bound a number, both inclusive; Max NoMax (+Inf) for
-	// none, Min −Inf for none.
+	// Min and Max bound a number, both inclusive; Max NoMax (+Inf) for no
+	// upper bound, Min −Inf for no lower one; both 0 (unset): no bounds
+	// (a number that Check alone decides).
 	Min, Max float64
 	// ZeroOK accepts 0 besides [Min, Max] (a number meaning "off" or
 	// "automatic").
@@ -126,7 +127,7 @@ func (s Spec) Accepted() string {
 	}
 	r := s.Kind.String()
 	switch {
-	case math.IsInf(s.Min, -1) && math.IsInf(s.Max, 1):
+	case !s.bounded(), math.IsInf(s.Min, -1) && math.IsInf(s.Max, 1):
 	case math.IsInf(s.Max, 1):
 		r += " ≥ " + Num(s.Min)
 	case math.IsInf(s.Min, -1):
@@ -142,6 +143,9 @@ func (s Spec) Accepted() string {
 	}
 	return r
 }
+
+// bounded reports whether Min and Max bound the number (not both unset).
+func (s Spec) bounded() bool { return s.Min != 0 || s.Max != 0 }
 
 // words returns the spec's words, sorted.
 func (s Spec) words() []string {
@@ -200,7 +204,7 @@ func (s Spec) Value(v any) (any, error) {
 		if s.Kind == Int && f != math.Trunc(f) {
 			return nil, errors.New("not an integer")
 		}
-		if !(s.ZeroOK && f == 0) && (f < s.Min || f > s.Max) {
+		if s.bounded() && !(s.ZeroOK && f == 0) && (f < s.Min || f > s.Max) {
 			return nil, errors.New("out of range")
 		}
 	}

@@ -44,6 +44,7 @@ func TestValue(t *testing.T) {
 		{flag, "true", true, ""},
 		{flag, 1, nil, "not a boolean"},
 		{even, 4, int64(4), ""},
+		{Spec{Kind: Float}, -7.5, -7.5, ""}, // no bounds: Check alone would decide
 		{even, 3, nil, "odd"},
 	} {
 		got, err := c.s.Value(c.in)
@@ -69,6 +70,7 @@ func TestAccepted(t *testing.T) {
 		{Spec{Kind: String}, "a string"},
 		{Spec{Kind: Bool}, "true or false"},
 		{Spec{Kind: Float, Form: "a number > 0"}, "a number > 0"},
+		{Spec{Kind: Int}, "int"},
 	} {
 		if got := c.s.Accepted(); got != c.want {
 			t.Errorf("Accepted() = %q; want %q", got, c.want)

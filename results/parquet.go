@@ -242,9 +242,9 @@ func parquetValue(v any, kind string) parquet.Value {
 
 // writeParquet writes recs to path atomically (a temporary file renamed into
 // place), zstd-compressed, in row groups of at most RowGroupRows rows.
-func writeParquet(path string, recs []*Record, keep []string, meta map[string]string) error {
+func writeParquet(path string, recs []*Record, keep []string, meta map[string]string, g *Glossary) error {
 	cols := schemaFor(recs, keep)
-	all := columnMeta(cols)
+	all := g.columnMeta(cols)
 	for k, v := range meta {
 		all[k] = v
 	}

@@ -479,8 +479,8 @@ func (s *Summary) PlotWith(dir string, metrics []string, o PlotOptions) (PlotRes
 		}
 		for _, m := range plotted {
 			p := plot.New()
-			p.X.Label.Text = axisLabel(ax, ParamColumn(ax))
-			p.Y.Label.Text = axisLabel(m, MetricColumn(m)) + ": mean, 95% CI"
+			p.X.Label.Text = o.axisLabel(ax, ParamColumn(ax))
+			p.Y.Label.Text = o.axisLabel(m, MetricColumn(m)) + ": mean, 95% CI"
 			legend := plot.NewLegend()
 			lines := map[string]*errPoints{}
 			var names []string

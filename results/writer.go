@@ -23,6 +23,10 @@ type Options struct {
 	JobsPath string
 	// Metrics lists the metrics to keep as columns; nil keeps all.
 	Metrics []string
+	// Glossary describes the columns in the file's metadata (the family
+	// catalog's: NewGlossary); nil knows the fixed columns, the runner's
+	// fields and metrics only.
+	Glossary *Glossary
 	// Meta is stored as Parquet key-value metadata (e.g. the spec text).
 	Meta map[string]string
 	// RewriteEvery is the least time between two Parquet rewrites by Flush
@@ -53,6 +57,14 @@ type Options struct {
 	// to "<journal>.damaged") instead of refusing it with a
 	// *DamagedJournalError; their cells run again.
 	Repair bool
+}
+
+// glossary returns Glossary or the glossary of no families.
+func (o Options) glossary() *Glossary {
+	if o.Glossary != nil {
+		return o.Glossary
+	}
+	return NewGlossary(nil)
 }
 
 // DefaultRewriteEvery is the default Options.RewriteEvery.
@@ -374,7 +386,7 @@ func (w *Writer) rewriteLocked() error {
 	for k, v := range w.opt.Meta {
 		meta[k] = v
 	}
-	if err := writeParquet(w.opt.Path, recs, w.opt.Metrics, meta); err != nil {
+	if err := writeParquet(w.opt.Path, recs, w.opt.Metrics, meta, w.opt.glossary()); err != nil {
 		return rebuildError(w.opt.Path, err)
 	}
 	if w.jobs != nil {

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"github.com/schedfarm/schedfarm/families"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/runner"
@@ -21,7 +22,7 @@ func BenchmarkKTH(b *testing.B) {
 			var res *runner.Result
 			var err error
 			for b.Loop() {
-				res, err = runner.Run(runner.Config{
+				res, err = runner.New(families.Builtin()).Run(runner.Config{
 					Source: workload.NewSliceSource(records), Procs: 100, Scheduler: sched,
 					Estimates: runner.EstimatesUser, Overrun: runner.OverrunKill,
 				})
@@ -47,7 +48,7 @@ func BenchmarkKTHModelledEstimates(b *testing.B) {
 	var res *runner.Result
 	var err error
 	for b.Loop() {
-		res, err = runner.Run(runner.Config{
+		res, err = runner.New(families.Builtin()).Run(runner.Config{
 			Source: workload.NewSliceSource(records), Procs: 100, Scheduler: "easy",
 			Estimates: runner.EstimatesUser, UserEstimates: runner.UserEstimatesTsafrir, Seed: 1,
 		})

@@ -48,14 +48,14 @@ func TestTraceCacheGivesTheSameRuns(t *testing.T) {
 				Config{Trace: sdsc, Scheduler: "fcfs", Overrun: OverrunExtend, MaxJobs: 1000, WarmupJobs: 100})
 		}
 	}
-	reg := families.Schedulers() // one registry, so that the configs compare equal
+	reg := families.Builtin().Schedulers() // one registry, so that the configs compare equal
 	for i, cfg := range cfgs {
 		cfg.Registry = reg
 		traceCache = nil
-		want, wantErr := Run(cfg)
+		want, wantErr := New(families.Builtin()).Run(cfg)
 		traceCache = swf.NewCache(TraceCacheBytes)
 		for pass := range 2 {
-			got, err := Run(cfg)
+			got, err := New(families.Builtin()).Run(cfg)
 			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 				t.Fatalf("config %d, pass %d: error %v, want %v", i, pass, err, wantErr)
 			}

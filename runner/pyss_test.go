@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"fmt"
+	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestSameStartsAsPyss(t *testing.T) {
 		{"easy", runner.EventsInstant, nil, true},
 	} {
 		want := pyssStarts(t, c.sched)
-		res, err := runner.Run(runner.Config{Trace: trace, Scheduler: c.sched, Estimates: runner.EstimatesPyss, Events: c.events})
+		res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: c.sched, Estimates: runner.EstimatesPyss, Events: c.events})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
 	"os"
@@ -16,7 +18,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -59,7 +60,7 @@ func benchSpec(b *testing.B, name string, pop, gens, budget int) *Spec {
 	text = strings.Replace(text, "algorithm: {name: ga, population: 4, budget: 11}",
 		fmt.Sprintf("algorithm: {name: ga, population: %d, generations: %d, budget: %d}", pop, gens, budget), 1)
 	text = strings.Replace(text, "confirm: {replications: 4}\n", "", 1)
-	s, err := Parse([]byte(text), "testdata/depth.yaml", experiments.BuiltinCatalog())
+	s, err := Parse([]byte(text), "testdata/depth.yaml", families.Builtin())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func withWorkers(b *testing.B, js jetstream.JetStream, slots int, run worker.Run
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- worker.Run(ctx, js, worker.Config{ID: fmt.Sprintf("bench-%d", slots), Slots: slots, Runner: run})
+		done <- worker.Run(ctx, js, worker.Config{ID: fmt.Sprintf("bench-%d", slots), Slots: slots, Runner: run, Catalog: experiments.NewCatalog(families.Builtin())})
 	}()
 	f()
 	cancel()
@@ -232,7 +233,7 @@ func (r *timedRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]
 			continue
 		}
 		start := time.Now()
-		res, err := experiments.RunCell(ctx, c)
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
 			return nil, fmt.Errorf("cell %s: %w", c.ID, err)
 		}
@@ -265,7 +266,7 @@ func (r *timedRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]
 // other finishes the last cell).
 func BenchmarkGenerationSpeedup2Over1(b *testing.B) {
 	run := func(ctx context.Context, c runner.Cell) runner.CellResult {
-		res, err := experiments.RunCell(ctx, c)
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
 			b.Fatalf("cell %s: %v", c.ID, err)
 		}
@@ -276,7 +277,7 @@ func BenchmarkGenerationSpeedup2Over1(b *testing.B) {
 	// fresh broker (the same cell ids on one broker within its dedupe
 	// window would be published as duplicates).
 	spec := func() *Spec {
-		s, err := Parse([]byte(fmt.Sprintf(speedupSpec, "speedup", "speedup")), "speedup.yaml", experiments.BuiltinCatalog())
+		s, err := Parse([]byte(fmt.Sprintf(speedupSpec, "speedup", "speedup")), "speedup.yaml", families.Builtin())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -289,7 +290,7 @@ func BenchmarkGenerationSpeedup2Over1(b *testing.B) {
 	for b.Loop() {
 		n++
 		for _, slots := range []int{1, 2} {
-			var raw Runner = &LocalRunner{Workers: 2}
+			var raw Runner = &LocalRunner{Sim: runner.New(families.Builtin()), Workers: 2}
 			if slots == 1 {
 				timed.known = nil
 				raw = timed

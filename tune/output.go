@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/families/stms"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -212,21 +210,9 @@ func baseValue(spec *Spec, p Param) any {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
-	if e, err := families.Schedulers().Lookup(c.Scheduler); err == nil {
-		for _, ps := range e.Params {
-			if ps.Name == name && ps.Default != nil {
-				return cellValue(p, ps.Default)
-			}
-		}
-	}
-	for _, e := range stms.Registry().Entries() {
-		if e.Name != c.Scheduler {
-			continue
-		}
-		for _, ps := range e.Params {
-			if ps.Name == name && ps.Default != nil {
-				return cellValue(p, ps.Default)
-			}
+	if e, err := spec.fams.Schedulers().Lookup(c.Scheduler); err == nil {
+		if ps, ok := param.Find(e.Params, name); ok && ps.Default != nil {
+			return cellValue(p, ps.Default)
 		}
 	}
 	return nil

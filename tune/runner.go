@@ -11,7 +11,6 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -158,6 +157,8 @@ func (t teeSink) Flush() error { return t.f.w.Flush() }
 // LocalRunner runs cells in this process, Workers at a time (tests and
 // benchmarks; `schedfarm tune` runs on the farm).
 type LocalRunner struct {
+	// Sim simulates the cells (runner.New of a family catalog).
+	Sim     *runner.Runner
 	Workers int
 	mu      sync.Mutex
 	known   map[string]runner.CellResult
@@ -187,7 +188,7 @@ func (l *LocalRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]
 		go func() {
 			defer wg.Done()
 			for c := range ch {
-				r, err := experiments.RunCell(ctx, c)
+				r, err := l.Sim.RunCell(ctx, c)
 				if err != nil {
 					r.CellID, r.Status, r.Error = c.ID, runner.StatusFailed, err.Error()
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/families"
 	"math"
 	"os"
 	"path/filepath"
@@ -120,7 +121,8 @@ type Spec struct {
 	Output, EvalsOutput string
 
 	file     string
-	baseText []byte // the base section, with name and output added
+	baseText []byte            // the base section, with name and output added
+	fams     *families.Catalog // validates the trials and knows the schedulers' defaults
 }
 
 type rawSpec struct {
@@ -180,8 +182,8 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %d problem(s):\n  %s", e.File, len(e.Errors), strings.Join(e.Errors, "\n  "))
 }
 
-// Load reads and validates a tune spec.
-func Load(path string, cat experiments.Catalog) (*Spec, error) {
+// Load reads and validates a tune spec against a family catalog.
+func Load(path string, cat *families.Catalog) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -196,7 +198,7 @@ var (
 
 // Parse validates a tune spec; file names it in errors and anchors the
 // base experiment's relative paths.
-func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
+func Parse(data []byte, file string, cat *families.Catalog) (*Spec, error) {
 	if fe := experiments.CheckUTF8(data); fe != nil {
 		return nil, &Error{File: file, Errors: []string{fmt.Sprintf("line %d: (document): %s", fe.Line, fe.Msg)}}
 	}
@@ -218,7 +220,7 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 		return nil, &Error{File: file, Errors: yamlErrors(err, root)}
 	}
 	v := &validator{file: file, root: root}
-	s := &Spec{file: file, Name: raw.Name}
+	s := &Spec{file: file, Name: raw.Name, fams: cat}
 	if raw.Name == "" {
 		v.bad("name", "required; accepted: letters, digits, '.', '_' and '-'")
 	} else if !nameRE.MatchString(raw.Name) {
@@ -265,7 +267,7 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 		text = append(text, []byte(fmt.Sprintf("\nname: %s\noutput: %s\n", yamlQuote(name), yamlQuote(out)))...)
 		s.baseText = text
 		if !clash {
-			bs, err := experiments.Parse(text, file, cat)
+			bs, err := experiments.Parse(text, file, experiments.NewCatalog(cat))
 			if err != nil {
 				v.spec("base", base.Line, err)
 			} else {
@@ -722,8 +724,7 @@ func trialSpec(s *Spec, ps []Param, metrics []string) (*experiments.Spec, error)
 	if err := yaml.NewEncoder(&b).Encode(&doc); err != nil {
 		return nil, err
 	}
-	cat := experiments.BuiltinCatalog()
-	return experiments.Parse(b.Bytes(), s.file, cat)
+	return experiments.Parse(b.Bytes(), s.file, experiments.NewCatalog(s.fams))
 }
 
 // addAxis appends an axis over name with values to a sequence of axes.

@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
 	"os"
@@ -78,7 +79,7 @@ var behaviour = []string{"ok", "sleep", "ok", "hog", "ok", "crash"}
 
 func budgetCells(t *testing.T) []runner.Cell {
 	t.Helper()
-	spec, err := experiments.Parse([]byte(budgetSpec), "budget.yaml", experiments.BuiltinCatalog())
+	spec, err := experiments.Parse([]byte(budgetSpec), "budget.yaml", experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,9 @@ func TestWorkerGoesOnAfterBudget(t *testing.T) {
 	cells := budgetCells(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
-	go func() { stopped <- worker.Run(ctx, js, worker.Config{ID: "solo", Slots: 1, Runner: p}) }()
+	go func() {
+		stopped <- worker.Run(ctx, js, worker.Config{ID: "solo", Slots: 1, Runner: p, Catalog: experiments.NewCatalog(families.Builtin())})
+	}()
 	defer func() {
 		cancel()
 		if err := <-stopped; err != nil {

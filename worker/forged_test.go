@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 	if err := os.WriteFile(specPath, []byte(forgedSpec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := experiments.Load(specPath, experiments.BuiltinCatalog())
+	spec, err := experiments.Load(specPath, experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 		mu.Lock()
 		ran[c.ID]++
 		mu.Unlock()
-		res, err := experiments.RunCell(ctx, c)
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
 			res.Status, res.Error = runner.StatusFailed, err.Error()
 		}
@@ -175,7 +176,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	wdone := make(chan error, 1)
 	go func() {
-		wdone <- worker.Run(wctx, js, worker.Config{ID: "w", Slots: 1, Runner: runCell, DataRoot: root, Logf: wlog.logf})
+		wdone <- worker.Run(wctx, js, worker.Config{ID: "w", Slots: 1, Runner: runCell, DataRoot: root, Logf: wlog.logf, Catalog: experiments.NewCatalog(families.Builtin())})
 	}()
 	defer func() {
 		stop()

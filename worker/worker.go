@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"runtime"
@@ -61,10 +62,13 @@ type Config struct {
 	// Logf receives one line per notable event; silent when nil.
 	Logf func(format string, args ...any)
 	// Gate decodes and checks every cell message before it runs (see
-	// trust.go); nil means a Trust over DataRoot with the built-in
-	// catalog. A refused cell is reported failed with the reason and never
-	// run.
+	// trust.go); nil means a Trust over DataRoot with Catalog. A refused
+	// cell is reported failed with the reason and never run.
 	Gate Gate
+	// Catalog is what the default Gate re-validates cells against
+	// (experiments.NewCatalog of the worker's family catalog); required
+	// when Gate is nil.
+	Catalog experiments.Catalog
 	// DataRoot is the only directory the default Gate lets cells read
 	// files from; the working directory when empty.
 	DataRoot string
@@ -77,6 +81,9 @@ func (c Config) validate() error {
 	}
 	if c.Slots < 0 {
 		errs = append(errs, fmt.Errorf("worker: slots %d; want a positive number", c.Slots))
+	}
+	if c.Gate == nil && c.Catalog == nil {
+		errs = append(errs, errors.New("worker: no Gate and no Catalog; want the catalog cells are re-validated against (experiments.NewCatalog)"))
 	}
 	return errors.Join(errs...)
 }
@@ -111,7 +118,7 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 			return fmt.Errorf("worker %s: %w", cfg.ID, err)
 		}
 		defer root.Close()
-		cfg.Gate = NewTrust(root, nil, 0)
+		cfg.Gate = NewTrust(root, cfg.Catalog, 0)
 	}
 	// Long enough for a cluster to form and place its replicas
 	// (broker.ClusterFormWait) after a broker restart.

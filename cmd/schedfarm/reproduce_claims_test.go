@@ -48,7 +48,7 @@ func TestShippedClaimsFiles(t *testing.T) {
 					t.Errorf("%s: %v", src, err)
 					continue
 				}
-				spec, err := experiments.Parse(rewritten, src, experiments.BuiltinCatalog())
+				spec, err := experiments.Parse(rewritten, src, specCatalog())
 				if err != nil {
 					t.Errorf("%s (quick %v): %v", src, quick, err)
 					continue

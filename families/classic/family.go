@@ -15,6 +15,11 @@ func Family() family.Family { return fam{} }
 
 type fam struct{}
 
+// The capabilities the family has, checked by the compiler.
+var (
+	_ family.Family = fam{}
+)
+
 func (fam) Name() string { return "classic" }
 func (fam) Doc() string {
 	return "P identical processors; FCFS, EASY, CONS, SJBF, reservation depth k"

@@ -7,11 +7,20 @@ import (
 )
 
 // Family returns the multi-attribute cloud family of seed 001: the seed001
-// workload model brings its own VMs, and its cells run CPLMT, FIFO, Fair,
-// ASJS or CMMS through Run (cell.go). It registers no engine scheduler.
+// workload model brings its own VMs (Output), and its cells run CPLMT,
+// FIFO, Fair, ASJS or CMMS — its schedulers, one file each, which run on
+// that platform only — through Run (cell.go).
 func Family() family.Family { return fam{} }
 
 type fam struct{}
+
+// The capabilities the family has, checked by the compiler.
+var (
+	_ family.Family         = fam{}
+	_ family.PlatformRunner = fam{}
+	_ family.ModelOwner     = fam{}
+	_ family.SuiteProvider  = fam{}
+)
 
 func (fam) Name() string { return "cloud" }
 func (fam) Doc() string {
@@ -19,12 +28,8 @@ func (fam) Doc() string {
 }
 func (fam) Schedulers() []strategies.Entry { return schedulers() }
 
-// The family.PlatformRunner of models.Cloud.
-func (fam) Output() models.Output    { return Output }
-func (fam) SchedulerNames() []string { return Names() }
-func (fam) CheckScheduler(name string, params map[string]any) error {
-	return registry().Check(name, params)
-}
+// The family.PlatformRunner of Output (cloud).
+func (fam) Output() models.Output                     { return Output }
 func (fam) MetricNames() []string                     { return cellMetricNames() }
 func (fam) Run(c family.Cell) (*family.Result, error) { return runCell(c) }
 

@@ -16,7 +16,7 @@ func WorkloadModel() models.Model {
 	return models.Model{
 		Name:    "seed001",
 		Summary: "seed 001 multi-attribute cloud (Table 1, §4.2–4.3): VMs with memory/speed/bandwidth, parallel jobs with per-task demands and deadlines, Poisson arrivals",
-		Output:  models.Cloud,
+		Output:  Output,
 		Params: []param.Spec{
 			{Name: "variant", Kind: param.String, Default: seed001.Simulation, Choices: []string{seed001.Simulation, seed001.Methodological},
 				Doc: "simulation (§4.2, Table 1) or methodological (§4.3 cloud centre: nodes of speed 24 or 48, input files, time unit a day)"},

@@ -17,6 +17,14 @@ func Family() family.Family { return fam{} }
 
 type fam struct{}
 
+// The capabilities the family has, checked by the compiler.
+var (
+	_ family.Family        = fam{}
+	_ family.SpecChecker   = fam{}
+	_ family.FieldsChecker = fam{}
+	_ family.SuiteProvider = fam{}
+)
+
 func (fam) Name() string { return "consolidation" }
 func (fam) Doc() string {
 	return "seed 000: two-tier VMs per processor (foreground/background, CPU priority), CPU usage, migration cost; KEASY, REASY, MEASY"

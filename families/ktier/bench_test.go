@@ -1,6 +1,7 @@
 package ktier_test
 
 import (
+	"github.com/schedfarm/schedfarm/families"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/runner"
@@ -23,7 +24,7 @@ func BenchmarkKTHCMBF(b *testing.B) {
 			var res *runner.Result
 			var err error
 			for b.Loop() {
-				res, err = runner.Run(runner.Config{
+				res, err = runner.New(families.Builtin()).Run(runner.Config{
 					Source: workload.NewSliceSource(records), Procs: 100, Scheduler: c.sched, SchedulerParams: c.params,
 					Estimates: runner.EstimatesUser, Overrun: runner.OverrunKill, Seed: 1,
 				})

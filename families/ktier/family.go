@@ -16,6 +16,13 @@ func Family() family.Family { return fam{} }
 
 type fam struct{}
 
+// The capabilities the family has, checked by the compiler.
+var (
+	_ family.Family        = fam{}
+	_ family.MetricNamer   = fam{}
+	_ family.SuiteProvider = fam{}
+)
+
 func (fam) Name() string { return "ktier" }
 func (fam) Doc() string {
 	return "seed 003: K VMs per node (one foreground, K−1 background, CPU priority); modified CMBF with suspension of later backfilled jobs"

@@ -1,6 +1,7 @@
 package ktier_test
 
 import (
+	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,7 +31,7 @@ func TestSeed003Specs(t *testing.T) {
 				t.Skipf("the spec's trace path %s is not there (the traces are elsewhere): %v", abs, err)
 			}
 		}
-		s, err := experiments.Load(c.file, experiments.BuiltinCatalog())
+		s, err := experiments.Load(c.file, experiments.NewCatalog(families.Builtin()))
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}

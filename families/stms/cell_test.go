@@ -78,10 +78,10 @@ func platformRunner() family.PlatformRunner { return Family().(family.PlatformRu
 
 func RunModel(c family.Cell) (*family.Result, error) { return platformRunner().Run(c) }
 
-func ModelSchedulers(string) []string { return platformRunner().SchedulerNames() }
+func ModelSchedulers(string) []string { return Names() }
 
 func ModelMetricNames(string) []string { return platformRunner().MetricNames() }
 
 func CheckModelScheduler(_, name string, params map[string]any) error {
-	return platformRunner().CheckScheduler(name, params)
+	return Registry().Check(name, params)
 }

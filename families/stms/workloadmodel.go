@@ -22,7 +22,7 @@ func WorkloadModel() models.Model {
 	return models.Model{
 		Name:    "seed002",
 		Summary: "seed 002 state-tracking migration (Tables 2–3, §2.1): failing heterogeneous resources (availability, bandwidth, λ, RAL) and jobs (size, data, SDV, deadline) arriving at a Poisson rate; lifetime classes 8:2, 5:5, 2:8",
-		Output:  models.Grid,
+		Output:  Output,
 		Check:   modelCheck,
 		Params: []param.Spec{
 			{Name: "jobs", Kind: param.Int, Default: int64(d.Jobs), Min: 1, Max: 1e8, Doc: "number of jobs (§5: 2,000–10,000; 4,000 for Fig. 8–9)"},

@@ -18,6 +18,14 @@ func Family() family.Family { return fam{} }
 
 type fam struct{}
 
+// The capabilities the family has, checked by the compiler.
+var (
+	_ family.Family         = fam{}
+	_ family.PlatformRunner = fam{}
+	_ family.ModelOwner     = fam{}
+	_ family.SuiteProvider  = fam{}
+)
+
 func (fam) Name() string { return "twotier" }
 func (fam) Doc() string {
 	return "seed 004: N resource types with capacities, projects made of jobs; 2TSB, 2TFB, 2TFB-SF, 2TPB"
@@ -106,11 +114,7 @@ func (fam) Schedulers() []strategies.Entry {
 // Models returns the family's workload model, seed004 (family.ModelOwner).
 func (fam) Models() []models.Model { return []models.Model{WorkloadModel()} }
 
-// The family.PlatformRunner of models.Projects.
-func (fam) Output() models.Output    { return models.Projects }
-func (fam) SchedulerNames() []string { return schedulerNames() }
-func (fam) CheckScheduler(name string, params map[string]any) error {
-	return checkScheduler(name, params)
-}
+// The family.PlatformRunner of Output (projects).
+func (fam) Output() models.Output                     { return Output }
 func (fam) MetricNames() []string                     { return cellMetricNames() }
 func (fam) Run(c family.Cell) (*family.Result, error) { return runCell(c) }

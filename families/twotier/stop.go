@@ -33,7 +33,7 @@ const (
 // metrics leave out.
 func runToCompletions(c family.Cell, v param.Values) (*family.Result, error) {
 	rng := rand.New(rand.NewPCG(c.Seed, family.GeneratorStream))
-	// The draw models.Registry.NewProjects makes for the model's stream.
+	// The draw NewProjects makes for the model's stream.
 	mrng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	want := v.Int("projects")
 	p := generatorParams(v)

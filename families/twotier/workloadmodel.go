@@ -1,14 +1,90 @@
 package twotier
 
 import (
-	"github.com/schedfarm/schedfarm/param"
+	"fmt"
 	"io"
 	"maps"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed004"
 )
+
+// Output is what the family's workload model (seed004) generates: projects
+// of jobs over N typed resource pools together with the capacities they
+// were drawn for (ProjectWorkload); its cells run on one pool per type.
+const Output = models.Output("projects")
+
+// ProjectWorkload is a generated project workload: the capacity of every
+// resource type and the projects in arrival order.
+type ProjectWorkload struct {
+	// Model is the model's name.
+	Model string
+	// Params are every parameter of the model, defaults included, sorted by
+	// name.
+	Params []models.Param
+	// Capacities holds M_i for each resource type i.
+	Capacities []int
+	// Projects in arrival order; every job's Req has one entry per type.
+	Projects []seed004.Project
+}
+
+// Jobs returns the number of jobs over all projects.
+func (w ProjectWorkload) Jobs() int {
+	n := 0
+	for _, p := range w.Projects {
+		n += len(p.Jobs)
+	}
+	return n
+}
+
+// NewProjects draws the seed004 workload with params from rng (its seeds:
+// two words of rng) and generates it whole (projects are simulated from
+// memory; 1,000 projects of Table 6 take about 300 kB). Errors list every
+// unknown or out-of-range parameter.
+func NewProjects(params map[string]any, rng *rand.Rand) (ProjectWorkload, error) {
+	m := WorkloadModel()
+	if rng == nil {
+		return ProjectWorkload{}, fmt.Errorf("%s: nil *rand.Rand", m.Name)
+	}
+	v, err := m.Decode(params)
+	if err != nil {
+		return ProjectWorkload{}, err
+	}
+	w, err := generateProjects(v, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
+	if err != nil {
+		return ProjectWorkload{}, err
+	}
+	w.Model = m.Name
+	for _, s := range m.Params {
+		w.Params = append(w.Params, models.Param{Name: s.Name, Value: v[s.Name]})
+	}
+	slices.SortFunc(w.Params, func(a, b models.Param) int { return strings.Compare(a.Name, b.Name) })
+	return w, nil
+}
+
+// generateProjects draws the projects of decoded parameters v from rng.
+func generateProjects(v param.Values, rng *rand.Rand) (ProjectWorkload, error) {
+	p := generatorParams(v)
+	g, err := seed004.New(p, rng)
+	if err != nil {
+		return ProjectWorkload{}, err
+	}
+	w := ProjectWorkload{Capacities: g.Capacities(), Projects: make([]seed004.Project, 0, p.Projects)}
+	for {
+		pr, err := g.Next()
+		if err == io.EOF {
+			return w, nil
+		}
+		if err != nil {
+			return ProjectWorkload{}, err
+		}
+		w.Projects = append(w.Projects, pr)
+	}
+}
 
 // WorkloadModel is the seed004 workload generator model (Table 6): projects of
 // jobs on N resource types with capacities, for the family's schedulers.
@@ -17,7 +93,7 @@ func WorkloadModel() models.Model {
 	return models.Model{
 		Name:    "seed004",
 		Summary: "seed 004 two-tier projects (Table 6): exponential project arrivals, ⌊Normal(5, 2)⌋ jobs per project, Exp(500) service, ⌊Exp(2)⌋ per-type requirements, 5 types with capacities U[20, 40]",
-		Output:  models.Projects,
+		Output:  Output,
 		Params: []param.Spec{
 			{Name: "projects", Kind: param.Int, Default: int64(d.Projects), Min: 1, Max: 1e8, Doc: "number of projects (the thesis: 1,000 per replication)"},
 			{Name: "interarrival", Kind: param.Float, Default: d.MeanInterarrival, Min: 1e-6, Max: 1e12, Doc: "mean time between project arrivals (the thesis sweeps 10 … 160)"},
@@ -31,24 +107,6 @@ func WorkloadModel() models.Model {
 			{Name: "high_priority", Kind: param.Float, Default: d.HighPriority, Min: 0, Max: 1, Doc: "probability that a project is high-priority (pi = 1; Figures 11–12: 0.2); drawn from a stream of its own"},
 			{Name: "stop", Kind: param.String, Default: StopArrivals, Choices: []string{StopArrivals, StopCompletions},
 				Doc: "how a run ends (§5.1: \"terminated upon the successful completion of 1000 projects\"): arrivals = the projects projects arrive and all are run to their end; completions = projects keep arriving until the projects-th completes, and the metrics are over the first projects to complete (run cells only; a generated file holds projects projects)"},
-		},
-		Projects: func(v param.Values, rng *rand.Rand) (models.ProjectWorkload, error) {
-			p := generatorParams(v)
-			g, err := seed004.New(p, rng)
-			if err != nil {
-				return models.ProjectWorkload{}, err
-			}
-			w := models.ProjectWorkload{Capacities: g.Capacities(), Projects: make([]seed004.Project, 0, p.Projects)}
-			for {
-				pr, err := g.Next()
-				if err == io.EOF {
-					return w, nil
-				}
-				if err != nil {
-					return models.ProjectWorkload{}, err
-				}
-				w.Projects = append(w.Projects, pr)
-			}
 		},
 		Lines: writeLines,
 	}
@@ -65,11 +123,7 @@ func writeLines(raw map[string]any, rng *rand.Rand, emit func(any) error) error 
 		raw["projects"] = j
 		delete(raw, "jobs")
 	}
-	reg, err := models.NewRegistry(WorkloadModel())
-	if err != nil {
-		return err
-	}
-	w, err := reg.NewProjects("seed004", raw, rng)
+	w, err := NewProjects(raw, rng)
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 )
 
-// RunPlugin runs cfg with the plugin bin as its scheduler (a fresh process, as
+// RunPlugin runs cfg on r with the plugin bin as its scheduler (a fresh process, as
 // in a cell; cfg.Scheduler is set to the plugin's name) and returns the
 // result and the plugin scheduler, whose Stats tell the passes and round
 // trips.
-func RunPlugin(tb testing.TB, bin plugin.Binary, cfg runner.Config) (*runner.Result, *plugin.Scheduler) {
+func RunPlugin(tb testing.TB, r *runner.Runner, bin plugin.Binary, cfg runner.Config) (*runner.Result, *plugin.Scheduler) {
 	tb.Helper()
 	p, err := plugin.Open(bin, plugin.Options{})
 	if err != nil {
@@ -29,7 +29,7 @@ func RunPlugin(tb testing.TB, bin plugin.Binary, cfg runner.Config) (*runner.Res
 	var s *plugin.Scheduler
 	cfg.Registry, cfg.Scheduler = reg, p.Description().GetName()
 	cfg.Wrap = func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }
-	res, err := runner.Run(cfg)
+	res, err := r.Run(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package plugin_test
 
 import (
 	"errors"
+	"github.com/schedfarm/schedfarm/families"
 	"io"
 	"os"
 	"path/filepath"
@@ -240,13 +241,13 @@ func BenchmarkEveryPassKTH(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	want, err := runner.Run(runner.Config{Trace: trace, Scheduler: "fcfs", Estimates: runner.EstimatesPyss})
+	want, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: "fcfs", Estimates: runner.EstimatesPyss})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		got, s := runnertest.RunPlugin(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		got, s := runnertest.RunPlugin(b, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		if got.Summary.Wait.Mean != want.Summary.Wait.Mean {
 			b.Fatalf("mean wait %g through the plugin, %g built in", got.Summary.Wait.Mean, want.Summary.Wait.Mean)
 		}

@@ -105,9 +105,9 @@ type built struct {
 
 // Model is one workload generator model. The SWF models (fwload, jwload,
 // lublin99) are shared by every family and built into this package; a
-// family adds the models of its own platform (Projects, Cloud, Grid, or an
-// Output of its own) by declaring a Model and returning it from its
-// family.ModelOwner.Models; families.Models gathers them into a Registry.
+// family adds the models of its own platform (with an Output of its own)
+// by declaring a Model and returning it from its family.ModelOwner.Models;
+// the family catalog gathers them into a Registry.
 type Model struct {
 	// Name is the registry name (workload.generator.model).
 	Name string
@@ -117,8 +117,6 @@ type Model struct {
 	Output Output
 	// Params are the accepted parameters with kinds, defaults and ranges.
 	Params []param.Spec
-	// Projects generates a Projects model's workload from rng.
-	Projects func(v param.Values, rng *rand.Rand) (ProjectWorkload, error)
 	// Check reports problems that involve several parameters of a model
 	// that is not SWF (SWF models share crossCheck); nil: none.
 	Check func(v param.Values) []error
@@ -251,8 +249,8 @@ func crossCheck(name string, v param.Values) []error {
 	return errs
 }
 
-// Check validates params for the named SWF or Projects model the way New and
-// NewProjects do before generating: every unknown or out-of-range parameter
+// Check validates params for the named model the way generating does
+// before it starts: every unknown or out-of-range parameter
 // and every inconsistent combination (crossCheck) is reported. Problems that
 // depend on the generated jobs (an infeasible max_estimate) are not.
 func (r *Registry) Check(name string, params map[string]any) error {
@@ -333,7 +331,7 @@ func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (work
 		return nil, Info{}, fmt.Errorf("%s: nil *rand.Rand", name)
 	}
 	if m.Output != SWF {
-		return nil, Info{}, fmt.Errorf("workload model %q generates %s workloads, not SWF jobs (see NewProjects)", name, m.Output)
+		return nil, Info{}, fmt.Errorf("workload model %q generates %s workloads, not SWF jobs (its family generates them)", name, m.Output)
 	}
 	v, err := param.Decode(name, m.Params, params)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/param"
 	"os"
 	"testing"
@@ -54,11 +55,11 @@ func TestSameScheduleAsBuiltinOnKTH(t *testing.T) {
 		{"easy", "submit", runner.EstimatesUser}, // overrun kill: killed jobs end at their estimate
 	} {
 		t.Run(tc.builtin+"-"+tc.estimates, func(t *testing.T) {
-			want, err := runner.Run(runner.Config{Trace: trace, Scheduler: tc.builtin, Estimates: tc.estimates})
+			want, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: tc.builtin, Estimates: tc.estimates})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := runnertest.RunPlugin(t, easyBinary(t), runner.Config{Trace: trace, Estimates: tc.estimates,
+			got, _ := runnertest.RunPlugin(t, runner.New(families.Builtin()), easyBinary(t), runner.Config{Trace: trace, Estimates: tc.estimates,
 				SchedulerParams: map[string]any{"backfill": tc.backfill}})
 			if len(got.Jobs) < 28000 {
 				t.Fatalf("%d jobs", len(got.Jobs))
@@ -121,7 +122,7 @@ func BenchmarkKTH(b *testing.B) {
 	bin := easyBinary(b)
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		_, s := runnertest.RunPlugin(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		_, s := runnertest.RunPlugin(b, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		scheds = append(scheds, s)
 	}
 	plugintest.ReportStats(b, scheds)

@@ -4,6 +4,7 @@
 package python
 
 import (
+	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,11 +53,11 @@ func TestSameScheduleAsBuiltin(t *testing.T) {
 		maxJobs int
 	}{{"easy", 0}, {"fcfs", 5000}} {
 		t.Run(tc.policy, func(t *testing.T) {
-			want, err := runner.Run(runner.Config{Trace: trace, Scheduler: tc.policy, Estimates: runner.EstimatesPyss, MaxJobs: tc.maxJobs})
+			want, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: tc.policy, Estimates: runner.EstimatesPyss, MaxJobs: tc.maxJobs})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := runnertest.RunPlugin(t, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss,
+			got, _ := runnertest.RunPlugin(t, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss,
 				MaxJobs: tc.maxJobs, SchedulerParams: map[string]any{"policy": tc.policy}})
 			if len(got.Jobs) < 4900 {
 				t.Fatalf("%d jobs", len(got.Jobs))
@@ -83,7 +84,7 @@ func BenchmarkKTH(b *testing.B) {
 	}
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		_, s := runnertest.RunPlugin(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		_, s := runnertest.RunPlugin(b, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		scheds = append(scheds, s)
 	}
 	plugintest.ReportStats(b, scheds)

@@ -1,0 +1,172 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/workload/models"
+)
+
+// Field is one of the spec's own platform and workload fields of an SWF
+// run (platform.procs, workload.load, …), declared once: its param.Spec
+// (kind, what it accepts, doc, unit; a Default for a field every SWF cell
+// carries, given or not) and where its value goes in a run's Config. Spec validation (package experiments) checks a spec's fields
+// and axes against Fields, a cell carries the value under the field's
+// name, ConfigOf sets it into the Config by the same table, the worker's
+// re-check (experiments.CheckCell) knows from it which fields combine, and
+// the results glossary takes the doc and unit of the p_ column from it.
+// Adding a workload field is one row here plus its use in Run.
+type Field struct {
+	param.Spec
+	// Fixed marks a field that may not be an axis (workload.lenient).
+	Fixed bool
+	// Joint marks a field whose values spec validation checks together
+	// with others of the section (the trace estimates, jobs and warm-up):
+	// a sweep may combine them in ways a spec of fixed values refuses, so
+	// a cell's re-check gives each as a one-value axis.
+	Joint bool
+	// TraceOnly marks a field of trace workloads only (a generator draws
+	// its own estimates: workload.generator.*).
+	TraceOnly bool
+	// set puts a value of the field's kind into the decoding.
+	set func(d *decoding, v any)
+}
+
+// decoding is a Config being decoded from a cell, with the values that
+// are settled once every parameter is read.
+type decoding struct {
+	cfg              Config
+	dir              string
+	userEst, estBins string
+}
+
+// Fields returns the table of the spec's own platform and workload fields
+// of SWF runs, in the order a spec lists them.
+func Fields() []Field {
+	return []Field{
+		{Spec: param.Spec{Name: "platform.procs", Kind: param.Int, Form: "an integer > 0 (processors)", Check: positiveInt("procs"),
+			Unit: "processors", Doc: "machine size (for VM tiers: physical processors)"},
+			set: func(d *decoding, v any) { d.cfg.Procs = int(v.(int64)) }},
+		{Spec: param.Spec{Name: "workload.load", Kind: param.Float, Form: "a number > 0 (target offered load)", Check: positiveFloat("load"),
+			Unit: "fraction 0–1", Doc: "target offered load: submit times are scaled to reach it (see m_load_factor, m_offered_load)"},
+			set: func(d *decoding, v any) { d.cfg.Load = v.(float64) }},
+		{Spec: param.Spec{Name: "workload.jobs", Kind: param.Int, Form: "an integer > 0", Check: positiveInt("jobs"),
+			Unit: "count", Doc: "jobs read from the trace or generated (0: all)"}, Joint: true,
+			set: func(d *decoding, v any) { d.cfg.MaxJobs = int(v.(int64)) }},
+		{Spec: param.Spec{Name: "workload.warmup", Kind: param.Int, Form: "an integer >= 0", Check: nonNegativeInt("warmup"),
+			Unit: "count", Doc: "first jobs left out of the distributions (still simulated)"}, Joint: true,
+			set: func(d *decoding, v any) { d.cfg.WarmupJobs = int(v.(int64)) }},
+		{Spec: param.Spec{Name: "workload.estimates", Kind: param.String, Default: EstimatesUser, Form: "user, exact, pyss", Check: oneOf("estimates", EstimatesExact, EstimatesPyss, EstimatesUser),
+			Unit: "—", Doc: "runtime estimates the scheduler sees: exact, user (requested time) or pyss"}, Joint: true,
+			set: func(d *decoding, v any) { d.cfg.Estimates = v.(string) }},
+		{Spec: param.Spec{Name: "workload.overrun", Kind: param.String, Default: OverrunKill, Form: "extend, kill", Check: oneOf("overrun", OverrunExtend, OverrunKill),
+			Unit: "—", Doc: "a job running past its estimate: kill (at the requested time) or extend"},
+			set: func(d *decoding, v any) { d.cfg.Overrun = v.(string) }},
+		{Spec: param.Spec{Name: "workload.trace", Kind: param.String, Form: "a path to an SWF file (plain or .gz)", Check: nonEmpty("trace"),
+			Unit: "—", Doc: "SWF trace file, relative to the spec's directory"},
+			set: func(d *decoding, v any) { d.cfg.Trace = ResolvePath(d.dir, v.(string)) }},
+		{Spec: param.Spec{Name: "workload.lenient", Kind: param.Bool, Form: "true or false",
+			Unit: "—", Doc: "skip (and count) malformed SWF lines instead of failing"}, Fixed: true,
+			set: func(d *decoding, v any) { d.cfg.Lenient = v.(bool) }},
+		{Spec: param.Spec{Name: "workload.user_estimates", Kind: param.String,
+			Form:  "none, tsafrir05 (modelled user runtime estimates in field 9 of a trace, drawn per cell)",
+			Check: oneOf("user_estimates", UserEstimatesNone, UserEstimatesTsafrir),
+			Unit:  "—", Doc: "model drawing user estimates onto the trace (tsafrir05)"}, Joint: true, TraceOnly: true,
+			set: func(d *decoding, v any) { d.userEst = v.(string) }},
+		{Spec: param.Spec{Name: "workload.max_estimate", Kind: param.Int, Form: maxEstimateAccepted(), Check: checkMaxEstimate,
+			Unit: "s", Doc: "largest user estimate the estimate model draws"}, Joint: true, TraceOnly: true,
+			set: func(d *decoding, v any) { d.cfg.MaxEstimate = int(v.(int64)) }},
+		{Spec: param.Spec{Name: "workload.est_bins", Kind: param.String, Form: EstimateSpec("est_bins").Form, Check: checkEstBins,
+			Unit: "—", Doc: "user-estimate bins, seconds=percent pairs (tsafrir05 -b)"}, Joint: true, TraceOnly: true,
+			set: func(d *decoding, v any) { d.estBins = v.(string) }},
+	}
+}
+
+// FieldOf returns the field of that full name.
+func FieldOf(name string) (Field, bool) {
+	for _, f := range Fields() {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// EstimateSpec returns the workload/models declaration of a Tsafrir
+// estimate parameter (max_estimate, est_bins): trace workloads accept the
+// same values as the generators.
+func EstimateSpec(name string) param.Spec {
+	for _, s := range models.EstimateParams() {
+		if s.Name == name {
+			return s
+		}
+	}
+	panic("runner: workload/models has no estimate parameter " + name)
+}
+
+func maxEstimateAccepted() string {
+	s := EstimateSpec("max_estimate")
+	return fmt.Sprintf("0 (automatic: the longest runtime rounded up to whole hours, at least 7200 s, grown until feasible) or an integer in [%.0f, %.0f] (Tsafrir Tmax, seconds)", s.Min, s.Max)
+}
+
+func checkMaxEstimate(v any) error {
+	s, n := EstimateSpec("max_estimate"), v.(int64)
+	if n == 0 || float64(n) >= s.Min && float64(n) <= s.Max {
+		return nil
+	}
+	return fmt.Errorf("max_estimate %d out of range", n)
+}
+
+func checkEstBins(v any) error {
+	if ps := models.CheckEstimateBins(v.(string), 0, 0); len(ps) > 0 {
+		return fmt.Errorf("est_bins %s", strings.Join(ps, "; "))
+	}
+	return nil
+}
+
+func positiveInt(what string) func(any) error {
+	return func(v any) error {
+		if n := v.(int64); n <= 0 {
+			return fmt.Errorf("%s must be > 0, got %d", what, n)
+		}
+		return nil
+	}
+}
+
+func nonNegativeInt(what string) func(any) error {
+	return func(v any) error {
+		if n := v.(int64); n < 0 {
+			return fmt.Errorf("%s must be >= 0, got %d", what, n)
+		}
+		return nil
+	}
+}
+
+func positiveFloat(what string) func(any) error {
+	return func(v any) error {
+		if f := v.(float64); !(f > 0) {
+			return fmt.Errorf("%s must be > 0, got %s", what, param.Format(f))
+		}
+		return nil
+	}
+}
+
+func oneOf(what string, names ...string) func(any) error {
+	return func(v any) error {
+		if !slices.Contains(names, v.(string)) {
+			return fmt.Errorf("unknown %s %q", what, v)
+		}
+		return nil
+	}
+}
+
+func nonEmpty(what string) func(any) error {
+	return func(v any) error {
+		if v.(string) == "" {
+			return fmt.Errorf("%s must not be empty", what)
+		}
+		return nil
+	}
+}
