@@ -3,7 +3,6 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"regexp"
@@ -266,33 +265,6 @@ func (v *validator) gridPoints(s *Spec) {
 			seen[key] = true
 		}
 	}
-}
-
-// knownValue normalizes, coerces and checks a value of a field the spec
-// layer declares (runner.Fields, a family's field): its kind, then its
-// spec's checks; a trace must exist.
-func (v *validator) knownValue(path, name string, spec param.Spec, raw any) (any, bool) {
-	n, err := normalize(raw)
-	if err != nil {
-		v.errorf(path, "%s; accepted: %s", err, spec.Accepted())
-		return nil, false
-	}
-	c, msg := coerce(n, spec.Kind)
-	if msg != "" {
-		v.errorf(path, "%s %s; accepted: %s", shortName(name), msg, spec.Accepted())
-		return nil, false
-	}
-	if _, err := spec.Value(c); err != nil {
-		v.errorf(path, "%v; accepted: %s", err, spec.Accepted())
-		return nil, false
-	}
-	if name == pTrace {
-		if msg := v.checkTrace(c.(string)); msg != "" {
-			v.errorf(path, "%s; accepted: %s", msg, spec.Accepted())
-			return nil, false
-		}
-	}
-	return c, true
 }
 
 // platformNames lists the platform fields by short name ("procs").

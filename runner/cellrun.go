@@ -3,17 +3,13 @@ package runner
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
-	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 
 // A cell's parameters by prefix: the scheduler's, the generator's.
@@ -22,116 +18,6 @@ const (
 	generatorPrefix = "workload.generator."
 	modelParam      = "workload.generator.model"
 )
-
-// ConfigOf turns the parameters of an SWF cell into a run's Config by the
-// table of Fields (and the families' workload fields, handed over as
-// Config.FamilyFields). Every parameter must be understood: an unknown
-// one is an error rather than silently ignored. Relative trace paths
-// resolve against c.Dir. A generator workload is built here (the
-// catalog's models, seeded from c.Seed through PCG(c.Seed,
-// family.GeneratorStream)) and handed over as Config.Source; without
-// platform.procs the machine is the generator's procs.
-func (r *Runner) ConfigOf(c Cell) (Config, error) {
-	if pr, ok := r.platformOf(c); ok {
-		return Config{}, fmt.Errorf("workload model brings its own platform (%s); its family runs the cell", pr.Output())
-	}
-	d := decoding{cfg: Config{Scheduler: c.Scheduler, SchedulerParams: map[string]any{}, Seed: c.Seed}, dir: c.Dir}
-	fields := map[string]Field{}
-	for _, f := range Fields() {
-		fields[f.Name] = f
-	}
-	var unknown []string
-	var model string
-	gen := map[string]any{}
-	for _, p := range c.Params {
-		var kind param.Kind
-		switch f, isField := fields[p.Name]; {
-		case strings.HasPrefix(p.Name, schedulerPrefix):
-			d.cfg.SchedulerParams[strings.TrimPrefix(p.Name, schedulerPrefix)] = p.Value
-			continue
-		case p.Name == modelParam:
-			s, ok := p.Value.(string)
-			if !ok {
-				return d.cfg, kindError(p)
-			}
-			model = s
-			continue
-		case strings.HasPrefix(p.Name, generatorPrefix):
-			gen[strings.TrimPrefix(p.Name, generatorPrefix)] = p.Value
-			continue
-		case isField:
-			kind = f.Kind
-			if k, ok := param.KindOf(p.Value); !ok || k != kind {
-				return d.cfg, kindError(p)
-			}
-			f.set(&d, p.Value)
-		default:
-			fd, ok := r.cat.WorkloadField(p.Name)
-			if !ok {
-				unknown = append(unknown, p.Name)
-				continue
-			}
-			if k, ok := param.KindOf(p.Value); !ok || k != fd.Kind {
-				return d.cfg, kindError(p)
-			}
-			if d.cfg.FamilyFields == nil {
-				d.cfg.FamilyFields = map[string]any{}
-			}
-			d.cfg.FamilyFields[p.Name] = p.Value
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return d.cfg, fmt.Errorf("unknown parameters %s", strings.Join(unknown, ", "))
-	}
-	if len(d.cfg.SchedulerParams) == 0 {
-		d.cfg.SchedulerParams = nil
-	}
-	if err := d.traceEstimates(model); err != nil {
-		return d.cfg, err
-	}
-	if model != "" {
-		// The generator draws from a PCG stream of the cell seed; the
-		// second word only separates it from other uses of the seed.
-		rng := rand.New(rand.NewPCG(c.Seed, family.GeneratorStream))
-		src, info, err := r.cat.Models().New(model, gen, rng)
-		if err != nil {
-			return d.cfg, fmt.Errorf("workload.generator: %w", err)
-		}
-		d.cfg.Source = src
-		if d.cfg.Procs == 0 {
-			d.cfg.Procs = info.Procs
-		}
-	} else if len(gen) > 0 {
-		return d.cfg, fmt.Errorf("generator parameters without workload.generator.model")
-	}
-	return d.cfg, nil
-}
-
-func kindError(p Param) error {
-	return fmt.Errorf("param %s: value %s has kind %s", p.Name, param.Format(p.Value), p.Kind())
-}
-
-// traceEstimates settles the modelled user estimates of a trace cell
-// (workload.user_estimates, max_estimate, est_bins), which the run draws
-// from the cell seed on a stream of their own (EstimatesStream), so they
-// perturb nothing else. A cell with user_estimates none (an axis point)
-// ignores max_estimate and est_bins.
-func (d *decoding) traceEstimates(model string) error {
-	if d.userEst == "" || d.userEst == UserEstimatesNone {
-		d.cfg.MaxEstimate = 0
-		return nil
-	}
-	if model != "" {
-		return fmt.Errorf("workload.user_estimates applies to trace workloads only; the generator draws its own estimates (workload.generator.estimates)")
-	}
-	bins, err := tsafrir05.ParseUserPercents(d.estBins)
-	if err != nil {
-		return fmt.Errorf("workload.est_bins %q: %s", d.estBins, strings.ReplaceAll(err.Error(), "\n", "; "))
-	}
-	d.cfg.UserEstimates, d.cfg.EstBins = d.userEst, bins
-	return nil
-}
 
 // platformOf returns the family whose own platform runs the cell: that of
 // its generator model's output (seed 001's cloud, seed 002's grid, seed

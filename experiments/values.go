@@ -9,6 +9,74 @@ import (
 	"strconv"
 )
 
+// The values of a spec: a decoded YAML scalar normalized to one of the
+// four kinds (normalize), coerced to the kind a field declares (coerce),
+// checked by its param.Spec (knownValue), canonical text for IDs and seeds
+// (canonValue), text for humans (FormatValue).
+
+// knownValue normalizes, coerces and checks a value of a field the spec
+// layer declares (runner.Fields, a family's field): its kind, then its
+// spec's checks; a trace must exist.
+func (v *validator) knownValue(path, name string, spec param.Spec, raw any) (any, bool) {
+	n, err := normalize(raw)
+	if err != nil {
+		v.errorf(path, "%s; accepted: %s", err, spec.Accepted())
+		return nil, false
+	}
+	c, msg := coerce(n, spec.Kind)
+	if msg != "" {
+		v.errorf(path, "%s %s; accepted: %s", shortName(name), msg, spec.Accepted())
+		return nil, false
+	}
+	if _, err := spec.Value(c); err != nil {
+		v.errorf(path, "%v; accepted: %s", err, spec.Accepted())
+		return nil, false
+	}
+	if name == pTrace {
+		if msg := v.checkTrace(c.(string)); msg != "" {
+			v.errorf(path, "%s; accepted: %s", msg, spec.Accepted())
+			return nil, false
+		}
+	}
+	return c, true
+}
+
+// coerce converts a normalized value to the kind a known parameter needs.
+func coerce(v any, kind param.Kind) (any, string) {
+	switch kind {
+	case param.Float:
+		switch x := v.(type) {
+		case float64:
+			return x, ""
+		case int64:
+			return float64(x), ""
+		}
+		return nil, fmt.Sprintf("must be a number, got %s", formatValue(v))
+	case param.Int:
+		switch x := v.(type) {
+		case int64:
+			return x, ""
+		case float64:
+			if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+				return int64(x), ""
+			}
+			return nil, fmt.Sprintf("must be an integer, got %s", formatValue(x))
+		}
+		return nil, fmt.Sprintf("must be an integer, got %s", formatValue(v))
+	case param.String:
+		if s, ok := v.(string); ok {
+			return s, ""
+		}
+		return nil, fmt.Sprintf("must be a string, got %s", formatValue(v))
+	case param.Bool:
+		if b, ok := v.(bool); ok {
+			return b, ""
+		}
+		return nil, fmt.Sprintf("must be true or false, got %s", formatValue(v))
+	}
+	return v, ""
+}
+
 // normalize turns a decoded YAML or Go scalar into one of the four parameter
 // kinds. It rejects nulls, lists, maps and non-finite floats.
 func normalize(v any) (any, error) {
