@@ -26,7 +26,7 @@ type Family interface {
 
 // ModelOwner is implemented by a family that brings workload generator
 // models of its own (seed 001's cloud, seed 002's grid, seed 004's
-// projects); families.Models adds them to the shared SWF models of
+// projects); the family catalog adds them to the shared SWF models of
 // workload/models (fwload, jwload, lublin99).
 type ModelOwner interface {
 	Models() []models.Model

@@ -44,7 +44,7 @@ func (r *Result) Metrics() []family.Metric {
 }
 
 // MetricNames returns the names Metrics uses for every scheduler, in order
-// (without the extra metrics of some schedulers: families.ExtraMetricNames).
+// (without the extra metrics of some schedulers: families.Catalog.ExtraMetricNames).
 func MetricNames() []string {
 	ms := (&Result{}).Metrics()
 	names := make([]string, len(ms))

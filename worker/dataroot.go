@@ -70,7 +70,7 @@ func FileParams(c runner.Cell) [][2]string {
 
 // Resolve checks every file the cell names against the root and returns
 // the cell with Dir made the absolute directory under the root that its
-// relative paths resolve against (what experiments.RunCell expects). A cell
+// relative paths resolve against (what runner.Runner.RunCell expects). A cell
 // that names no file gets the root itself as Dir. The error names the
 // field, the path and what is accepted.
 func (r *DataRoot) Resolve(c runner.Cell) (runner.Cell, error) {

@@ -154,7 +154,7 @@ func (m Model) CheckParams(params map[string]any) error {
 }
 
 // Registry is a set of models by name: the shared SWF models and the
-// models of the families (families.Models builds the one schedfarm uses).
+// models of the families (the family catalog, families.Catalog.Models, builds the one schedfarm uses).
 type Registry struct {
 	models []Model
 }
