@@ -122,3 +122,26 @@ func TestColumnsDoc(t *testing.T) {
 		t.Fatalf("%s is not the glossary's rendering (%v): regenerate it with SCHEDFARM_UPDATE_DOCS=1 go test ./results -run TestColumnsDoc", path, err)
 	}
 }
+
+// The units of the parameter columns are the ones the parameters declare
+// (param.Spec.Unit): the spec's own fields, a family's workload field, a
+// scheduler's parameter; declarations of one name that disagree or give
+// none leave the unit to the meaning.
+func TestParameterUnitsFromTheirDeclarations(t *testing.T) {
+	for column, unit := range map[string]string{
+		"p_workload__load":             "fraction 0–1", // runner.Fields
+		"p_workload__cpu_usage":        "fraction 0–1", // consolidation's field
+		"p_scheduler__slot":            "s",            // sp-stms
+		"p_scheduler__sp-stms__c":      "ratio",        // one scheduler's axis
+		"p_workload__generator__procs": "processors",
+		"p_scheduler__threshold":       unitInMeaning, // declared without a unit
+	} {
+		d, ok := testGlossary.Describe(column)
+		if !ok || d.Unit != unit {
+			t.Errorf("%s: %+v, %v; want unit %q", column, d, ok, unit)
+		}
+	}
+	if d, ok := NewGlossary(nil).Describe("p_scheduler__slot"); ok {
+		t.Errorf("a glossary without families knows slot: %+v", d)
+	}
+}

@@ -15,15 +15,15 @@ import (
 func fwloadModel() Model {
 	d := fwload.Default()
 	params := append(commonParams(int64(d.Jobs), int64(d.Procs)),
-		param.Spec{Name: "interarrival", Kind: param.Float, Default: d.MeanInterarrival, Min: 1e-3, Max: 1e9, Doc: "mean time between submissions in seconds, reruns included (ignored when load > 0 with load_method model)"},
+		param.Spec{Name: "interarrival", Kind: param.Float, Unit: "s", Default: d.MeanInterarrival, Min: 1e-3, Max: 1e9, Doc: "mean time between submissions in seconds, reruns included (ignored when load > 0 with load_method model)"},
 		param.Spec{Name: "pow2_share", Kind: param.Float, Default: d.Pow2Share, Min: 0, Max: 1, Doc: "probability that a job takes its size bin's power of two (calibrated to mean parallelism 23.4 on 320)"},
-		param.Spec{Name: "mean_runtime", Kind: param.Float, Default: d.MeanRuntime, Min: 1, Max: 1e9, Doc: "mean runtime in seconds (seed 000: 2606.6); sets the long-branch mean"},
-		param.Spec{Name: "short_mean", Kind: param.Float, Default: d.ShortMean, Min: 1e-3, Max: 1e9, Doc: "mean of the short runtime branch, seconds"},
+		param.Spec{Name: "mean_runtime", Kind: param.Float, Unit: "s", Default: d.MeanRuntime, Min: 1, Max: 1e9, Doc: "mean runtime in seconds (seed 000: 2606.6); sets the long-branch mean"},
+		param.Spec{Name: "short_mean", Kind: param.Float, Unit: "s", Default: d.ShortMean, Min: 1e-3, Max: 1e9, Doc: "mean of the short runtime branch, seconds"},
 		param.Spec{Name: "long_prob_base", Kind: param.Float, Default: d.LongProbBase, Min: 0, Max: 1, Doc: "long-branch probability p(n) = base + slope·n (clipped to [0,1])"},
 		param.Spec{Name: "long_prob_slope", Kind: param.Float, Default: d.LongProbSlope, Min: 0, Max: 1, Doc: "per-processor growth of the long-branch probability"},
 		param.Spec{Name: "max_repeats", Kind: param.Int, Default: int64(d.MaxRepeats), Min: 1, Max: 1000, Doc: "largest number of runs of one job (1 = no reruns)"},
 		param.Spec{Name: "repeat_exponent", Kind: param.Float, Default: d.RepeatExponent, Min: 0, Max: 10, Doc: "P(k runs) ∝ k^−exponent"},
-		param.Spec{Name: "think_time", Kind: param.Float, Default: d.ThinkTime, Min: 0, Max: 1e9, Doc: "mean exponential think time between a run's end and its rerun, seconds (0 = none)"},
+		param.Spec{Name: "think_time", Kind: param.Float, Unit: "s", Default: d.ThinkTime, Min: 0, Max: 1e9, Doc: "mean exponential think time between a run's end and its rerun, seconds (0 = none)"},
 	)
 	return Model{
 		Name:    "fwload",
@@ -60,12 +60,12 @@ func fwloadModel() Model {
 func jwloadModel() Model {
 	d := jwload.Default()
 	params := append(commonParams(int64(d.Jobs), int64(d.Procs)),
-		param.Spec{Name: "interarrival", Kind: param.Float, Default: d.Interarrival.Mean(), Min: 1e-3, Max: 1e9, Doc: "overall mean time between jobs in seconds (default: CTC, 17,440 jobs in 79 days; ignored when load > 0 with load_method model)"},
+		param.Spec{Name: "interarrival", Kind: param.Float, Unit: "s", Default: d.Interarrival.Mean(), Min: 1e-3, Max: 1e9, Doc: "overall mean time between jobs in seconds (default: CTC, 17,440 jobs in 79 days; ignored when load > 0 with load_method model)"},
 		param.Spec{Name: "interarrival_cv", Kind: param.Float, Default: 2.0, Min: 0.15, Max: 100, Doc: "coefficient of variation of each range's interarrival times (balanced hyper-Erlang; CV² ≥ 1/order)"},
 		param.Spec{Name: "interarrival_order", Kind: param.Int, Default: int64(d.Interarrival.Order), Min: 1, Max: 50, Doc: "hyper-Erlang order (stages) of the interarrival times"},
-		param.Spec{Name: "mean_runtime", Kind: param.Float, Default: d.Runtime.Mean(), Min: 1, Max: 1e9, Doc: "mean service time of every range in seconds (seed 000: 11267.0)"},
+		param.Spec{Name: "mean_runtime", Kind: param.Float, Unit: "s", Default: d.Runtime.Mean(), Min: 1, Max: 1e9, Doc: "mean service time of every range in seconds (seed 000: 11267.0)"},
 		param.Spec{Name: "runtime_short_prob", Kind: param.Float, Default: d.Runtime.P, Min: 0, Max: 0.999, Doc: "probability of the short service-time branch"},
-		param.Spec{Name: "runtime_short_mean", Kind: param.Float, Default: d.Runtime.Mean1, Min: 1e-3, Max: 1e9, Doc: "mean of the short branch in seconds (the long branch's mean follows from mean_runtime)"},
+		param.Spec{Name: "runtime_short_mean", Kind: param.Float, Unit: "s", Default: d.Runtime.Mean1, Min: 1e-3, Max: 1e9, Doc: "mean of the short branch in seconds (the long branch's mean follows from mean_runtime)"},
 		param.Spec{Name: "runtime_order", Kind: param.Int, Default: int64(d.Runtime.Order), Min: 1, Max: 50, Doc: "hyper-Erlang order of the service times"},
 		param.Spec{Name: "size_exponent", Kind: param.Float, Default: d.SizeExponent, Min: 0, Max: 10, Doc: "within a size range P(n) ∝ n^−a (0 = uniform; default calibrated to mean parallelism 10.5 on 320)"},
 	)

@@ -187,13 +187,13 @@ func Shared() *Registry {
 // commonParams are accepted by every model.
 func commonParams(jobs, procs int64) []param.Spec {
 	return []param.Spec{
-		{Name: "jobs", Kind: param.Int, Default: jobs, Min: 1, Max: 1e9, Doc: "number of jobs to generate"},
-		{Name: "procs", Kind: param.Int, Default: procs, Min: 1, Max: 1 << 24, Doc: "machine size P in processors; sizes are adapted to it"},
-		{Name: "load", Kind: param.Float, Default: 0.0, Min: 1e-6, Max: 1000, ZeroOK: true, Doc: "target offered load on procs processors (0 = the model's own arrival rate)"},
+		{Name: "jobs", Kind: param.Int, Default: jobs, Min: 1, Max: 1e9, Unit: "count", Doc: "number of jobs to generate"},
+		{Name: "procs", Kind: param.Int, Default: procs, Min: 1, Max: 1 << 24, Unit: "processors", Doc: "machine size P in processors; sizes are adapted to it"},
+		{Name: "load", Kind: param.Float, Default: 0.0, Min: 1e-6, Max: 1000, ZeroOK: true, Unit: "ratio", Doc: "target offered load on procs processors (0 = the model's own arrival rate)"},
 		{Name: "load_method", Kind: param.String, Default: "model", Choices: []string{"model", "measured"},
 			Doc: "how load is reached: model = the model's own arrival-rate knob from its analytic load (daily cycle kept); measured = generate, measure, then multiply every interarrival time by measured/target (exact)"},
 		{Name: "estimates", Kind: param.String, Default: "none", Choices: []string{"none", "tsafrir05"}, Doc: "user runtime estimates in field 9: none (−1) or the Tsafrir et al. 2005 model"},
-		{Name: "max_estimate", Kind: param.Int, Default: int64(0), Min: tsafrir05.MinMaxEstimate + 1, Max: 1e9, ZeroOK: true,
+		{Name: "max_estimate", Kind: param.Int, Default: int64(0), Min: tsafrir05.MinMaxEstimate + 1, Max: 1e9, ZeroOK: true, Unit: "s",
 			Doc: "Tsafrir Tmax in seconds; runtimes above it are cut to it (0 = the longest runtime rounded up to whole hours, at least 7200 and at least the largest est_bins time; the PWA suggests 36000 for lublin99)"},
 		{Name: "est_bins", Kind: param.String, Default: "", Check: func(v any) error { return checkEstBins(v.(string)) }, Form: estBinsForm,
 			Doc: "Tsafrir user-supplied bins, sec=percent[,sec=percent…] (the reference driver's -b): exactly int(jobs·percent/100) jobs get the estimate sec; needs estimates tsafrir05 (\"\" = none)"},
