@@ -2,13 +2,13 @@ package claims
 
 import (
 	"bytes"
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // rec builds an ok record of experiment "fig" with one metric.

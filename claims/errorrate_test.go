@@ -2,10 +2,11 @@ package claims
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The verdict rule's error rates, by simulation: synthetic paired samples

@@ -2,13 +2,13 @@ package claims
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Verdicts.

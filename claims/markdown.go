@@ -2,13 +2,13 @@ package claims
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"math"
 	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // WriteMarkdown writes the verdicts as a Markdown table: one row per claim

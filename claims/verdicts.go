@@ -2,11 +2,11 @@ package claims
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Verdicts is one paper's judged claims in the form the report, the

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/runner"
 )

@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nats-io/nats.go/jetstream"
-	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/runner"
 	"strconv"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // publish sends the cells with Nats-Msg-Id = cell id. A cell the stream

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
+
 	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/runner"
-	"strings"
-	"time"
 )
 
 // reject counts and logs a refused result message and acks it; nothing of

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nats-io/nats.go/jetstream"
-	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // run publishes b's cells not yet done and collects results until each of

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
+
 	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/runner"
-	"time"
 )
 
 // Session is a coordinator kept open across several runs of one experiment

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/internal/wire"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // DefaultMaxResultBytes bounds a result message the coordinator decodes (a

@@ -1,11 +1,12 @@
 package coordinator
 
 import (
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // wireCell sends a cell's directory relative to the data root and refuses

@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"github.com/schedfarm/schedfarm/family"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"

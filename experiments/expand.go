@@ -5,9 +5,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Derivation versions; changing the encoding below requires a new version.

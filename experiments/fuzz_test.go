@@ -2,11 +2,12 @@ package experiments
 
 import (
 	"errors"
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // FuzzSpec: any input is either a spec whose cells expand without panic

@@ -3,11 +3,11 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/swf"
 )
 

@@ -2,8 +2,9 @@ package experiments
 
 import (
 	"context"
-	"github.com/schedfarm/schedfarm/runner"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // TestRunCellSuspensions: a CMBF cell reports its suspensions

@@ -1,9 +1,10 @@
 package experiments
 
 import (
-	"github.com/schedfarm/schedfarm/runner"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 const moreBase = `

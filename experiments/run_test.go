@@ -2,9 +2,6 @@ package experiments
 
 import (
 	"context"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/families/twotier"
-	"github.com/schedfarm/schedfarm/family"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/twotier"
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
 )
 

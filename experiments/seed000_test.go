@@ -2,10 +2,11 @@ package experiments
 
 import (
 	"context"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/runner"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Seed 000's schedulers run from a spec on a generated workload: KEASY and

@@ -2,12 +2,13 @@ package experiments
 
 import (
 	"context"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/families/cloud"
-	"github.com/schedfarm/schedfarm/runner"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/cloud"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The seed-001 spec loads and validates against the built-in catalog, its

@@ -3,13 +3,13 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/seed002"
 )
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Spec is a parsed and validated experiment spec. Build one with Load or

@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/param"
-	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // testCatalog is a small in-test catalog: five classic schedulers (only

@@ -3,13 +3,13 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies"
 )
 

@@ -2,14 +2,14 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/internal/numeric"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The axes section: parameter paths, values and ranges, kinds across

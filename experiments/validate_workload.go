@@ -3,13 +3,13 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/models"
-	"maps"
 )
 
 // The workload section: trace or generator, SWF-only fields, modelled

@@ -2,11 +2,12 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The values of a spec: a decoded YAML scalar normalized to one of the

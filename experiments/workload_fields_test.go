@@ -1,9 +1,10 @@
 package experiments
 
 import (
-	"github.com/schedfarm/schedfarm/families"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // A family's workload fields (here the VM tiers' cpu_*) reach the run by

@@ -1,9 +1,10 @@
 package experiments
 
 import (
-	"github.com/schedfarm/schedfarm/families"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // Spec syntax errors name the line a person counts, non-UTF-8 input names

@@ -1,8 +1,9 @@
 package results
 
 import (
-	"github.com/schedfarm/schedfarm/runner"
 	"strings"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Fixed column names of the per-cell Parquet file (see the package doc).

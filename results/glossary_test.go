@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/json"
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // Every column the writer can write has a glossary entry with a unit and a

@@ -3,13 +3,14 @@ package results
 import (
 	"encoding/json"
 	"errors"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"io/fs"
 	"os"
 	"sort"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // JobRow is one row of the per-job Parquet file.

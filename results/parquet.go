@@ -3,9 +3,6 @@ package results
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/param"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +12,9 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // RowGroupRows bounds the rows of one Parquet row group.

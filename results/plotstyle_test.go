@@ -1,14 +1,14 @@
 package results
 
 import (
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 func TestFormatTick(t *testing.T) {

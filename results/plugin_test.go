@@ -1,10 +1,11 @@
 package results
 
 import (
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/runner"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Results of two builds of one plugin never mix: they are summarised as

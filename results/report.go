@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"encoding/csv"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/numeric"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"math"
 	"os"
@@ -20,6 +18,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/numeric"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Level is the confidence level of the intervals in summaries.

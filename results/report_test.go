@@ -2,8 +2,6 @@ package results
 
 import (
 	"bytes"
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // sweepRecords: {fcfs, easy} × load {0.5, 0.7, 0.9} × 3 replications, with

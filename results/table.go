@@ -3,12 +3,13 @@ package results
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"io"
 	"os"
 	"sort"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/schedfarm/schedfarm/param"
 )
 
 // TableColumn is one column of a Table: a name and a kind

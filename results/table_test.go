@@ -1,10 +1,11 @@
 package results
 
 import (
-	"github.com/schedfarm/schedfarm/param"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/param"
 )
 
 // A table round-trips through Parquet: every kind, nulls, metadata; the

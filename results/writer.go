@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"io/fs"
 	"os"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/internal/lockfile"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Options configure a Writer.

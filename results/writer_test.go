@@ -2,8 +2,6 @@ package results
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +12,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // testCell builds cell i of a small synthetic grid with every kind of

@@ -1,12 +1,12 @@
 package runner_test
 
 import (
-	"github.com/schedfarm/schedfarm/families"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )

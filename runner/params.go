@@ -2,15 +2,15 @@ package runner
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
-	"math/rand/v2"
-	"sort"
 )
 
 // Field is one of the spec's own platform and workload fields of an SWF

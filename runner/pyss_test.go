@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"compress/gzip"
 	"fmt"
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )

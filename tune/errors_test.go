@@ -2,10 +2,11 @@ package tune
 
 import (
 	"context"
-	"github.com/schedfarm/schedfarm/families"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 const badBase = `name: bad

@@ -2,11 +2,12 @@ package tune
 
 import (
 	"errors"
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // problemRE is the shape of every problem of a tune spec: its line and its

@@ -2,11 +2,11 @@ package tune
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/results"
 )
 

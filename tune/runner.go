@@ -3,7 +3,6 @@ package tune
 import (
 	"context"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"sync"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // FarmRunner runs cells on the farm: each call publishes the cells it has

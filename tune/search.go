@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	mrand "math/rand"
 	"math/rand/v2"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Runner runs cells and returns the results of every cell it knows (those

@@ -1,8 +1,9 @@
 package tune
 
 import (
-	"github.com/schedfarm/schedfarm/runner"
 	"slices"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // baseCRN returns the names of a base cell's common-random-numbers

@@ -1,9 +1,10 @@
 package tune
 
 import (
-	"github.com/schedfarm/schedfarm/families"
 	"path/filepath"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // Every shipped tune spec (experiments/tune-*.yaml) is valid: its base

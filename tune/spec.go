@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,8 +15,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/internal/numeric"
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/param"
 )
 
 // Kinds of search parameters.

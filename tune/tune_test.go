@@ -3,12 +3,12 @@ package tune
 import (
 	"context"
 	"fmt"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/runner"
 	"math"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 func loadTest(t *testing.T) *Spec {

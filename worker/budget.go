@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Budget bounds what one cell may use. A zero field is no bound. A cell

@@ -3,10 +3,11 @@ package worker
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // DataRoot is the directory a worker reads the files cells name (traces,

@@ -1,11 +1,12 @@
 package worker
 
 import (
-	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Resolve accepts files inside the root (through links that stay inside)

@@ -3,13 +3,13 @@ package worker
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // fuzzRoot is a data root with one trace, for FuzzCell.

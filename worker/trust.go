@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/internal/wire"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // DefaultMaxCellBytes bounds the size of a cell message a worker accepts.

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"encoding/json"
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // checkSpecCells expands spec, sends up to n of its cells (spread over the

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/experiments"
-	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -18,6 +16,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Runner runs one cell. Run reports every outcome, including failure, in the

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The chaos soak: a sweep of many small cells over real processes (`schedfarm

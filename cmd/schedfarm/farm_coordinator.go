@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
 	"io"
 	"os"
 	"os/signal"
@@ -18,6 +16,8 @@ import (
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // runCoordinator runs `schedfarm coordinator`: publish a spec's cells to a

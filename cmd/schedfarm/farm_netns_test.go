@@ -13,7 +13,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/runner"
 	"math/big"
 	"net"
 	"os"
@@ -30,6 +29,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The tests in this file run the farm the way the README's "Running workers

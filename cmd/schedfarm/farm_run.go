@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/internal/lockfile"
 	"github.com/schedfarm/schedfarm/worker"
 )

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/schedfarm/schedfarm/runner"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Every shipped claims file loads, each spec it lists parses in its full

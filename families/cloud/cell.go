@@ -1,12 +1,12 @@
 package cloud
 
 import (
-	"github.com/schedfarm/schedfarm/param"
 	"io"
 	"math"
 	"math/rand/v2"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload/seed001"
 )

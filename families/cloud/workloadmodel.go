@@ -1,9 +1,9 @@
 package cloud
 
 import (
-	"github.com/schedfarm/schedfarm/param"
 	"math/rand/v2"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed001"
 )

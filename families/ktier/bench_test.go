@@ -1,9 +1,9 @@
 package ktier_test
 
 import (
-	"github.com/schedfarm/schedfarm/families"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf/swftest"

@@ -1,12 +1,12 @@
 package ktier_test
 
 import (
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 

@@ -1,10 +1,11 @@
 package stms
 
 import (
-	"github.com/schedfarm/schedfarm/family"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/family"
 )
 
 // Every STMS scheme runs a small seed002 cell; metrics follow

@@ -2,10 +2,10 @@ package stms
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"math/rand/v2"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload/models"

@@ -2,9 +2,9 @@ package stms
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"math/rand/v2"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed002"
 )

@@ -2,9 +2,9 @@ package twotier
 
 import (
 	"errors"
-	"github.com/schedfarm/schedfarm/param"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload/models"

@@ -2,11 +2,11 @@ package twotier
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"math/rand/v2"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload/seed004"
 )

@@ -1,13 +1,13 @@
 package twotier_test
 
 import (
-	"github.com/schedfarm/schedfarm/families/twotier"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/twotier"
 )
 
 func rng(s uint64) *rand.Rand { return rand.New(rand.NewPCG(s, s+1)) }

@@ -3,11 +3,11 @@ package plugin
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"regexp"
 	"sort"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	pb "github.com/schedfarm/schedfarm/strategies/plugin/schedulerpb"

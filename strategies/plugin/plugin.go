@@ -2,11 +2,11 @@ package plugin
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	pb "github.com/schedfarm/schedfarm/strategies/plugin/schedulerpb"

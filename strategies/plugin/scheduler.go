@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"io"
 	"math"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	pb "github.com/schedfarm/schedfarm/strategies/plugin/schedulerpb"
 )

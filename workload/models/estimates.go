@@ -2,11 +2,11 @@ package models
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"math/rand/v2"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 

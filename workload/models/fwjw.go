@@ -3,10 +3,10 @@ package models
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"math"
 	"math/rand/v2"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/fwload"
 	"github.com/schedfarm/schedfarm/workload/jwload"

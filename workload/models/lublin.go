@@ -1,9 +1,9 @@
 package models
 
 import (
-	"github.com/schedfarm/schedfarm/param"
 	"math/rand/v2"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/lublin99"
 )

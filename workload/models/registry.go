@@ -3,13 +3,13 @@ package models
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/param"
 	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/param"
 	"os"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"

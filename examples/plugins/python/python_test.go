@@ -4,11 +4,11 @@
 package python
 
 import (
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
