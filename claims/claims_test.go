@@ -6,19 +6,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // rec builds an ok record of experiment "fig" with one metric.
-func rec(sched string, rep int, metric string, v float64, params ...experiments.Param) *results.Record {
+func rec(sched string, rep int, metric string, v float64, params ...runner.Param) *results.Record {
 	return &results.Record{
-		Cell:   experiments.Cell{Experiment: "fig", Scheduler: sched, Replication: rep, Params: params},
-		Result: experiments.CellResult{Status: experiments.StatusOK, Metrics: []experiments.Metric{{Name: metric, Value: v}}},
+		Cell:   runner.Cell{Experiment: "fig", Scheduler: sched, Replication: rep, Params: params},
+		Result: runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: metric, Value: v}}},
 	}
 }
 
-func p(name string, v any) experiments.Param { return experiments.Param{Name: name, Value: v} }
+func p(name string, v any) runner.Param { return runner.Param{Name: name, Value: v} }
 
 const file = `
 paper: test paper

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The verdict rule's error rates, by simulation: synthetic paired samples
@@ -53,7 +53,7 @@ func simulatedResult(sc scenario, seed uint64, rule Rule, reps []int) Result {
 		if reps != nil {
 			n = reps[i]
 		}
-		p := Point{Label: fmt.Sprintf("x=%d", i), grid: [][]experiments.Param{{{Name: "x", Value: int64(i)}}}}
+		p := Point{Label: fmt.Sprintf("x=%d", i), grid: [][]runner.Param{{{Name: "x", Value: int64(i)}}}}
 		rng := rand.New(rand.NewPCG(seed, uint64(i)))
 		for range n {
 			p.Samples = append(p.Samples, mu+sc.sd*rng.NormFloat64())

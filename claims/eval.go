@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Verdicts.
@@ -94,7 +95,7 @@ type Point struct {
 
 	// grid lists the grid points whose records the point reads (one, or
 	// one per value along the check's axis).
-	grid [][]experiments.Param
+	grid [][]runner.Param
 }
 
 // CheckResult is one check's points and verdict.
@@ -107,7 +108,7 @@ type CheckResult struct {
 // Result is a claim's verdict under one combination of its split values.
 type Result struct {
 	Claim   *Claim
-	Split   []experiments.Param // the split parameters' values (nil: none)
+	Split   []runner.Param // the split parameters' values (nil: none)
 	Checks  []CheckResult
 	Verdict string
 	// Alpha is the per-look level its tests ran at (Rule.Alpha / looks)
@@ -154,14 +155,14 @@ func EvaluateRule(f *File, recs Records, rule Rule) []Result {
 // splitValues lists the combinations of the claim's split parameters'
 // values present in its experiments' records (one empty combination when
 // it has none), in a fixed order.
-func splitValues(c *Claim, recs Records) [][]experiments.Param {
+func splitValues(c *Claim, recs Records) [][]runner.Param {
 	if len(c.Split) == 0 {
-		return [][]experiments.Param{nil}
+		return [][]runner.Param{nil}
 	}
-	seen := map[string][]experiments.Param{}
+	seen := map[string][]runner.Param{}
 	for _, k := range c.checks() {
 		for _, r := range recs[k.Experiment] {
-			var ps []experiments.Param
+			var ps []runner.Param
 			var key []string
 			ok := true
 			for _, name := range c.Split {
@@ -170,7 +171,7 @@ func splitValues(c *Claim, recs Records) [][]experiments.Param {
 					ok = false
 					break
 				}
-				ps = append(ps, experiments.Param{Name: name, Value: v})
+				ps = append(ps, runner.Param{Name: name, Value: v})
 				key = append(key, experiments.FormatValue(v))
 			}
 			if ok {
@@ -179,14 +180,14 @@ func splitValues(c *Claim, recs Records) [][]experiments.Param {
 		}
 	}
 	if len(seen) == 0 {
-		return [][]experiments.Param{nil}
+		return [][]runner.Param{nil}
 	}
 	keys := make([]string, 0, len(seen))
 	for k := range seen {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	out := make([][]experiments.Param, len(keys))
+	out := make([][]runner.Param, len(keys))
 	for i, k := range keys {
 		out[i] = seen[k]
 	}
@@ -195,18 +196,18 @@ func splitValues(c *Claim, recs Records) [][]experiments.Param {
 
 // points returns the check's grid points: the cartesian product of At in
 // the order of its sorted parameter names and listed values.
-func points(k Check) [][]experiments.Param {
+func points(k Check) [][]runner.Param {
 	names := make([]string, 0, len(k.At))
 	for n := range k.At {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	out := [][]experiments.Param{nil}
+	out := [][]runner.Param{nil}
 	for _, n := range names {
-		var next [][]experiments.Param
+		var next [][]runner.Param
 		for _, p := range out {
 			for _, v := range k.At[n] {
-				next = append(next, append(slices.Clone(p), experiments.Param{Name: n, Value: v}))
+				next = append(next, append(slices.Clone(p), runner.Param{Name: n, Value: v}))
 			}
 		}
 		out = next
@@ -216,8 +217,8 @@ func points(k Check) [][]experiments.Param {
 
 // matches reports whether a record satisfies a selector and the point's
 // and split's parameters.
-func matches(r *results.Record, sel map[string]any, fixed ...[]experiments.Param) bool {
-	if r.Result.Status != experiments.StatusOK {
+func matches(r *results.Record, sel map[string]any, fixed ...[]runner.Param) bool {
+	if r.Result.Status != runner.StatusOK {
 		return false
 	}
 	for k, v := range sel {
@@ -263,7 +264,7 @@ func same(r *results.Record, name string, v any) bool {
 
 // sideValues returns, per replication, the metric of the one record a side
 // selects (ambiguous: a note naming the replication).
-func sideValues(recs []*results.Record, sel map[string]any, metric string, fixed ...[]experiments.Param) (map[int]float64, string) {
+func sideValues(recs []*results.Record, sel map[string]any, metric string, fixed ...[]runner.Param) (map[int]float64, string) {
 	vals := map[int]float64{}
 	seen := map[int]int{}
 	for _, r := range recs {
@@ -287,11 +288,11 @@ func sideValues(recs []*results.Record, sel map[string]any, metric string, fixed
 
 // collectCheck gathers a check's points and their per-replication
 // samples; decide judges them.
-func collectCheck(k Check, split []experiments.Param, recs []*results.Record) CheckResult {
+func collectCheck(k Check, split []runner.Param, recs []*results.Record) CheckResult {
 	cr := CheckResult{Check: k}
 	if k.Along == "" {
 		for _, pt := range points(k) {
-			p := Point{Label: label(pt), grid: [][]experiments.Param{pt}}
+			p := Point{Label: label(pt), grid: [][]runner.Param{pt}}
 			var vals map[int]float64
 			vals, p.Note = pointValues(k, pt, split, recs)
 			for _, rep := range sortedReps(vals) {
@@ -318,7 +319,7 @@ func collectCheck(k Check, split []experiments.Param, recs []*results.Record) Ch
 		p.Label += k.Stat + " along " + k.Along
 		var series []map[int]float64
 		for _, v := range k.At[k.Along] {
-			at := append(slices.Clone(pt), experiments.Param{Name: k.Along, Value: v})
+			at := append(slices.Clone(pt), runner.Param{Name: k.Along, Value: v})
 			p.grid = append(p.grid, at)
 			vals, note := pointValues(k, at, split, recs)
 			if note != "" {
@@ -348,7 +349,7 @@ func collectCheck(k Check, split []experiments.Param, recs []*results.Record) Ch
 
 // pointValues returns the check's per-replication values (A − B, A/B − 1
 // or A) at one grid point, or a note saying why there are none.
-func pointValues(k Check, pt, split []experiments.Param, recs []*results.Record) (map[int]float64, string) {
+func pointValues(k Check, pt, split []runner.Param, recs []*results.Record) (map[int]float64, string) {
 	a, note := sideValues(recs, k.A, k.Metric, pt, split)
 	if note == "" && len(a) == 0 {
 		note = fmt.Sprintf("no record matches a = %v", k.A)
@@ -423,7 +424,7 @@ func fold(stat string, ys []float64) float64 {
 	return num / den
 }
 
-func label(ps []experiments.Param) string {
+func label(ps []runner.Param) string {
 	var parts []string
 	for _, p := range ps {
 		parts = append(parts, p.Name+"="+experiments.FormatValue(p.Value))

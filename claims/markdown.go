@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // WriteMarkdown writes the verdicts as a Markdown table: one row per claim
@@ -86,7 +87,7 @@ func reps(r Result) string {
 	return s
 }
 
-func readingOf(ps []experiments.Param) string {
+func readingOf(ps []runner.Param) string {
 	var parts []string
 	for _, p := range ps {
 		parts = append(parts, experiments.FormatValue(p.Value))

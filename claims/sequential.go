@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Schedule is the sequential design of one experiment: the replications
@@ -123,7 +124,7 @@ func Wants(rs []Result, schedules map[string]Schedule) []Want {
 						for name, v := range side {
 							w.Where[name] = v
 						}
-						for _, ps := range [][]experiments.Param{g, r.Split} {
+						for _, ps := range [][]runner.Param{g, r.Split} {
 							for _, p := range ps {
 								w.Where[p.Name] = p.Value
 							}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Verdicts is one paper's judged claims in the form the report, the
@@ -85,7 +86,7 @@ func Summarize(f *File, rs []Result, alpha float64) Verdicts {
 // declared reading at its default; values of undeclared parameters count
 // as default), whether any is the least favourable one and whether any
 // split parameter is a declared reading.
-func (f *File) readingKind(split []experiments.Param) (def, least, declared bool) {
+func (f *File) readingKind(split []runner.Param) (def, least, declared bool) {
 	def = true
 	for _, p := range split {
 		for _, r := range f.Readings {
@@ -107,7 +108,7 @@ func (f *File) readingKind(split []experiments.Param) (def, least, declared bool
 
 // ReadingLabel names split values for tables: "name=value, …" with the
 // parameters' section prefixes dropped.
-func ReadingLabel(ps []experiments.Param) string {
+func ReadingLabel(ps []runner.Param) string {
 	var parts []string
 	for _, p := range ps {
 		parts = append(parts, shortLabel(p.Name)+"="+experiments.FormatValue(p.Value))

@@ -12,12 +12,14 @@ import (
 
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
 // sweep runs cells through a coordinator and workers with the given slots
 // on f and returns the wall time.
-func sweep(b *testing.B, f *farm, exp string, cells []experiments.Cell, slots int, run worker.RunnerFunc) time.Duration {
+func sweep(b *testing.B, f *farm, exp string, cells []runner.Cell, slots int, run worker.RunnerFunc) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -33,7 +35,7 @@ func sweep(b *testing.B, f *farm, exp string, cells []experiments.Cell, slots in
 		}
 		defer dr.Close()
 		root = "/"
-		wcfg.Gate = gateFunc(func(subject string, data []byte) (experiments.Cell, error) {
+		wcfg.Gate = gateFunc(func(subject string, data []byte) (runner.Cell, error) {
 			c, err := worker.DecodeCell(subject, data, 0)
 			if err != nil {
 				return c, err
@@ -61,9 +63,9 @@ func sweep(b *testing.B, f *farm, exp string, cells []experiments.Cell, slots in
 }
 
 // gateFunc adapts a function to worker.Gate.
-type gateFunc func(subject string, data []byte) (experiments.Cell, error)
+type gateFunc func(subject string, data []byte) (runner.Cell, error)
 
-func (f gateFunc) Admit(subject string, data []byte) (experiments.Cell, error) {
+func (f gateFunc) Admit(subject string, data []byte) (runner.Cell, error) {
 	return f(subject, data)
 }
 
@@ -72,7 +74,7 @@ func (f gateFunc) Admit(subject string, data []byte) (experiments.Cell, error) {
 // experiments on one broker; with shared ids every cell after the first
 // experiment would be a Nats-Msg-Id duplicate and take the coordinator's
 // duplicate-resolution path (two stream look-ups and a second publish).
-func ownIDs(cells []experiments.Cell) []experiments.Cell {
+func ownIDs(cells []runner.Cell) []runner.Cell {
 	for i := range cells {
 		cells[i].ID = cells[i].Experiment + "-" + cells[i].ID
 	}
@@ -105,8 +107,8 @@ func BenchmarkFarmOverheadPerCell(b *testing.B) {
 // worker idle; ten replications of the grid keep that tail small).
 func BenchmarkFarmSpeedup2Over1(b *testing.B) {
 	cells := speedupCells(b)
-	run := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
-		res, err := experiments.RunCell(ctx, c)
+	run := func(ctx context.Context, c runner.Cell) runner.CellResult {
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
 			b.Fatalf("cell %s: %v", c.ID, err)
 		}
@@ -122,7 +124,7 @@ func BenchmarkFarmSpeedup2Over1(b *testing.B) {
 	var cellSum, makespan time.Duration
 	raw := func(par int) time.Duration {
 		start := time.Now()
-		ch := make(chan experiments.Cell)
+		ch := make(chan runner.Cell)
 		var wg sync.WaitGroup
 		var free [2]time.Duration // greedy schedule of the timed cells
 		for range par {
@@ -161,7 +163,7 @@ func BenchmarkFarmSpeedup2Over1(b *testing.B) {
 		for _, slots := range []int{1, 2} {
 			n++
 			exp := fmt.Sprintf("speedup-%d", n)
-			cs := make([]experiments.Cell, len(cells))
+			cs := make([]runner.Cell, len(cells))
 			for i, c := range cells {
 				c.Experiment = exp
 				cs[i] = c
@@ -196,7 +198,7 @@ func BenchmarkCellScaling(b *testing.B) {
 			wg.Go(func() {
 				for range 3 {
 					for _, c := range cells {
-						if res, err := experiments.RunCell(context.Background(), c); err != nil || res.Status != experiments.StatusOK {
+						if res, err := runner.New(families.Builtin()).RunCell(context.Background(), c); err != nil || res.Status != runner.StatusOK {
 							b.Errorf("cell %s: %v %s", c.ID, err, res.Error)
 						}
 					}
@@ -218,7 +220,7 @@ func BenchmarkCellScaling(b *testing.B) {
 
 // speedupCells writes a generated 4000-job trace and a 100-cell EASY/CONS
 // spec over it and returns the cells.
-func speedupCells(tb testing.TB) []experiments.Cell {
+func speedupCells(tb testing.TB) []runner.Cell {
 	tb.Helper()
 	dir := tb.TempDir()
 	var tr strings.Builder
@@ -243,7 +245,7 @@ replications: 10
 	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	s, err := experiments.Load(path, experiments.BuiltinCatalog())
+	s, err := experiments.Load(path, experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		tb.Fatal(err)
 	}

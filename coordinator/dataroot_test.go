@@ -10,7 +10,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -33,10 +33,10 @@ func rerunWithAnotherDataRoot(t *testing.T, workerFirst bool) {
 	if err := broker.Ensure(context.Background(), f.js, broker.Topology{}); err != nil {
 		t.Fatal(err)
 	}
-	cells := make([]experiments.Cell, 6)
+	cells := make([]runner.Cell, 6)
 	for i := range cells {
-		cells[i] = experiments.Cell{Experiment: "reroot", ID: fmt.Sprintf("r%04d", i), Index: i, Scheduler: "fcfs",
-			Dir: "/data/specs", Params: []experiments.Param{{Name: "workload.trace", Value: "t.swf"}}, Seed: uint64(i)}
+		cells[i] = runner.Cell{Experiment: "reroot", ID: fmt.Sprintf("r%04d", i), Index: i, Scheduler: "fcfs",
+			Dir: "/data/specs", Params: []runner.Param{{Name: "workload.trace", Value: "t.swf"}}, Seed: uint64(i)}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -56,7 +56,7 @@ func rerunWithAnotherDataRoot(t *testing.T, workerFirst bool) {
 			if err != nil {
 				continue
 			}
-			var got experiments.Cell
+			var got runner.Cell
 			if err := json.Unmarshal(m.Data, &got); err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func rerunWithAnotherDataRoot(t *testing.T, workerFirst bool) {
 	var mu sync.Mutex
 	var lastDir = map[string]string{}
 	startWorker := func() {
-		f.startWorker(t, worker.Config{ID: "w", Runner: worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+		f.startWorker(t, worker.Config{ID: "w", Runner: worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
 			mu.Lock()
 			lastDir[c.ID] = c.Dir
 			mu.Unlock()

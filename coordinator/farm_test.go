@@ -14,7 +14,8 @@ import (
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/broker/brokertest"
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -52,11 +53,11 @@ func (f *farm) startWorker(t testing.TB, cfg worker.Config) (stop func()) {
 	return stop
 }
 
-func makeCells(exp string, n int) []experiments.Cell {
-	cells := make([]experiments.Cell, n)
+func makeCells(exp string, n int) []runner.Cell {
+	cells := make([]runner.Cell, n)
 	for i := range cells {
-		cells[i] = experiments.Cell{Experiment: exp, ID: fmt.Sprintf("c%04d", i), Index: i, Scheduler: "fcfs",
-			Params: []experiments.Param{{Name: "workload.load", Value: 0.5 + float64(i)/100}}, Seed: uint64(i)}
+		cells[i] = runner.Cell{Experiment: exp, ID: fmt.Sprintf("c%04d", i), Index: i, Scheduler: "fcfs",
+			Params: []runner.Param{{Name: "workload.load", Value: 0.5 + float64(i)/100}}, Seed: uint64(i)}
 	}
 	return cells
 }
@@ -65,15 +66,15 @@ func makeCells(exp string, n int) []experiments.Cell {
 type memSink struct {
 	mu      sync.Mutex
 	writes  map[string]int
-	results map[string]experiments.CellResult
+	results map[string]runner.CellResult
 	flushes int
 }
 
 func newMemSink() *memSink {
-	return &memSink{writes: map[string]int{}, results: map[string]experiments.CellResult{}}
+	return &memSink{writes: map[string]int{}, results: map[string]runner.CellResult{}}
 }
 
-func (s *memSink) Write(c experiments.Cell, r experiments.CellResult) error {
+func (s *memSink) Write(c runner.Cell, r runner.CellResult) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.writes[c.ID]++
@@ -105,7 +106,7 @@ func (s *memSink) count() int {
 }
 
 // checkExactlyOnce fails unless every cell was written exactly once.
-func (s *memSink) checkExactlyOnce(t *testing.T, cells []experiments.Cell) {
+func (s *memSink) checkExactlyOnce(t *testing.T, cells []runner.Cell) {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -120,8 +121,8 @@ func (s *memSink) checkExactlyOnce(t *testing.T, cells []experiments.Cell) {
 }
 
 // okRunner returns one metric derived from the cell's seed.
-func okRunner(_ context.Context, c experiments.Cell) experiments.CellResult {
-	return experiments.CellResult{Status: experiments.StatusOK, Metrics: []experiments.Metric{{Name: "seed", Value: float64(c.Seed)}}}
+func okRunner(_ context.Context, c runner.Cell) runner.CellResult {
+	return runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "seed", Value: float64(c.Seed)}}}
 }
 
 func runCoordinator(t *testing.T, ctx context.Context, f *farm, cfg coordinator.Config) coordinator.Summary {
@@ -173,7 +174,7 @@ func TestSweepEveryCellExactlyOnce(t *testing.T) {
 	}
 	for _, c := range cells {
 		r := sink.results[c.ID]
-		if r.Status != experiments.StatusOK || r.Metrics[0].Value != float64(c.Seed) || r.Worker == "" || r.GoVersion == "" {
+		if r.Status != runner.StatusOK || r.Metrics[0].Value != float64(c.Seed) || r.Worker == "" || r.GoVersion == "" {
 			t.Errorf("cell %s: result %+v", c.ID, r)
 		}
 	}
@@ -192,17 +193,17 @@ func TestSweepEveryCellExactlyOnce(t *testing.T) {
 
 func TestPanickingCellFailsOthersComplete(t *testing.T) {
 	f := startFarm(t)
-	runner := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	runCell := func(ctx context.Context, c runner.Cell) runner.CellResult {
 		if c.Index == 3 {
 			var m map[string]int
 			m["boom"]++ // a real runtime panic: assignment to entry in nil map
 		}
 		if c.Index == 5 {
-			return experiments.CellResult{Status: experiments.StatusFailed, Error: "simulation: bad platform"}
+			return runner.CellResult{Status: runner.StatusFailed, Error: "simulation: bad platform"}
 		}
 		return okRunner(ctx, c)
 	}
-	f.startWorker(t, worker.Config{ID: "w", Slots: 1, Runner: worker.RunnerFunc(runner)})
+	f.startWorker(t, worker.Config{ID: "w", Slots: 1, Runner: worker.RunnerFunc(runCell)})
 	cells := makeCells("panic", 10)
 	sink := newMemSink()
 	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "panic", Cells: cells, Sink: sink})
@@ -211,7 +212,7 @@ func TestPanickingCellFailsOthersComplete(t *testing.T) {
 		t.Fatalf("summary %+v; want 8 ok, 2 failed", sum)
 	}
 	r := sink.results["c0003"]
-	if r.Status != experiments.StatusFailed || !strings.Contains(r.Error, "panic: assignment to entry in nil map") || !strings.Contains(r.Error, "farm_test.go") {
+	if r.Status != runner.StatusFailed || !strings.Contains(r.Error, "panic: assignment to entry in nil map") || !strings.Contains(r.Error, "farm_test.go") {
 		t.Errorf("panicking cell: status %q, error %q; want failed with the panic text and the stack head", r.Status, r.Error)
 	}
 	if r := sink.results["c0005"]; r.Error != "simulation: bad platform" {
@@ -258,7 +259,7 @@ func TestMaxDeliverExhaustedIsRecordedFailed(t *testing.T) {
 	<-done
 	sink.checkExactlyOnce(t, cells)
 	r := sink.results["c0002"]
-	if sum.Failed != 1 || r.Status != experiments.StatusFailed || !strings.Contains(r.Error, "no result after 2 deliveries") {
+	if sum.Failed != 1 || r.Status != runner.StatusFailed || !strings.Contains(r.Error, "no result after 2 deliveries") {
 		t.Errorf("summary %+v, c0002 %+v; want c0002 failed after 2 deliveries", sum, r)
 	}
 	if n := streamMsgs(t, f, broker.CellsStream); n != 0 {
@@ -272,13 +273,13 @@ func TestCoordinatorRestartResumes(t *testing.T) {
 	f := startFarm(t)
 	gate := make(chan struct{})
 	var once sync.Once
-	runner := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	runCell := func(ctx context.Context, c runner.Cell) runner.CellResult {
 		if c.Index >= 10 {
 			<-gate
 		}
 		return okRunner(ctx, c)
 	}
-	f.startWorker(t, worker.Config{ID: "w", Slots: 2, Runner: worker.RunnerFunc(runner)})
+	f.startWorker(t, worker.Config{ID: "w", Slots: 2, Runner: worker.RunnerFunc(runCell)})
 	defer once.Do(func() { close(gate) })
 	cells := makeCells("restart", 30)
 	sink := newMemSink()
@@ -342,12 +343,12 @@ func TestWorkerDrainsRunningCell(t *testing.T) {
 	f := startFarm(t)
 	started := make(chan struct{}, 1)
 	release := make(chan struct{})
-	runner := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	runCell := func(ctx context.Context, c runner.Cell) runner.CellResult {
 		started <- struct{}{}
 		<-release
 		return okRunner(ctx, c)
 	}
-	stop := f.startWorker(t, worker.Config{ID: "drainer", Runner: worker.RunnerFunc(runner), Grace: time.Minute})
+	stop := f.startWorker(t, worker.Config{ID: "drainer", Runner: worker.RunnerFunc(runCell), Grace: time.Minute})
 	cells := makeCells("drain", 1)
 	sink := newMemSink()
 	errc := make(chan error, 1)
@@ -363,7 +364,7 @@ func TestWorkerDrainsRunningCell(t *testing.T) {
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
-	if r := sink.results["c0000"]; r.Worker != "drainer/0" || r.Status != experiments.StatusOK {
+	if r := sink.results["c0000"]; r.Worker != "drainer/0" || r.Status != runner.StatusOK {
 		t.Errorf("result %+v; want ok from drainer/0", r)
 	}
 }
@@ -373,10 +374,10 @@ func TestWorkerDrainsRunningCell(t *testing.T) {
 func TestWorkerNaksCellPastGrace(t *testing.T) {
 	f := startFarm(t)
 	started := make(chan struct{}, 1)
-	stuck := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	stuck := func(ctx context.Context, c runner.Cell) runner.CellResult {
 		started <- struct{}{}
 		<-ctx.Done()
-		return experiments.CellResult{Status: experiments.StatusFailed, Error: ctx.Err().Error()}
+		return runner.CellResult{Status: runner.StatusFailed, Error: ctx.Err().Error()}
 	}
 	stop := f.startWorker(t, worker.Config{ID: "slow", Runner: worker.RunnerFunc(stuck), Grace: 50 * time.Millisecond})
 	cells := makeCells("nak", 1)
@@ -392,7 +393,7 @@ func TestWorkerNaksCellPastGrace(t *testing.T) {
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
-	if r := sink.results["c0000"]; r.Worker != "fast/0" || r.Status != experiments.StatusOK {
+	if r := sink.results["c0000"]; r.Worker != "fast/0" || r.Status != runner.StatusOK {
 		t.Errorf("result %+v; want ok from fast/0", r)
 	}
 }
@@ -404,7 +405,7 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 	topo := broker.Topology{AckWait: 300 * time.Millisecond, MaxDeliver: 5}
 	var mu sync.Mutex
 	runs := map[string]int{}
-	slow := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	slow := func(ctx context.Context, c runner.Cell) runner.CellResult {
 		mu.Lock()
 		runs[c.ID]++
 		mu.Unlock()
@@ -435,11 +436,11 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 	f := startFarm(t)
 	const n = 200_000
-	huge := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	huge := func(ctx context.Context, c runner.Cell) runner.CellResult {
 		r := okRunner(ctx, c)
-		r.Jobs = make([]experiments.JobRecord, n)
+		r.Jobs = make([]runner.JobRecord, n)
 		for i := range r.Jobs {
-			r.Jobs[i] = experiments.JobRecord{ID: int64(i + 1), Submit: float64(i), Start: float64(i) + 0.5, End: float64(i) + 2, Procs: 1 + int64(i%64), Wait: 0.5, Bsld: 1.25, State: "done"}
+			r.Jobs[i] = runner.JobRecord{ID: int64(i + 1), Submit: float64(i), Start: float64(i) + 0.5, End: float64(i) + 2, Procs: 1 + int64(i%64), Wait: 0.5, Bsld: 1.25, State: "done"}
 		}
 		return r
 	}

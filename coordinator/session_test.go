@@ -12,7 +12,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -81,7 +81,7 @@ func TestSessionRuns(t *testing.T) {
 	defer cancel()
 	var created time.Time
 	batches := []struct {
-		cells            []experiments.Cell
+		cells            []runner.Cell
 		done             map[string]bool
 		skipped, publish int
 		dup              bool
@@ -135,7 +135,7 @@ func TestSessionRuns(t *testing.T) {
 			t.Errorf("run %d: the results consumer was created again (%v, first %v)", i, c, created)
 		}
 	}
-	want := append(append([]experiments.Cell(nil), cells[:20]...), cells[25:]...)
+	want := append(append([]runner.Cell(nil), cells[:20]...), cells[25:]...)
 	sink.checkExactlyOnce(t, want)
 	h.mu.Lock()
 	for id, n := range h.runs {

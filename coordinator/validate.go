@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/internal/wire"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // DefaultMaxResultBytes bounds a result message the coordinator decodes (a
@@ -46,13 +46,13 @@ var (
 
 // DecodeResult decodes a result message strictly: at most maxBytes
 // (DefaultMaxResultBytes when ≤ 0), valid UTF-8, one JSON object with the
-// fields of experiments.CellResult and no others, nothing after it. It
+// fields of runner.CellResult and no others, nothing after it. It
 // does not check the values (CheckResult does).
-func DecodeResult(data []byte, maxBytes int) (experiments.CellResult, error) {
+func DecodeResult(data []byte, maxBytes int) (runner.CellResult, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxResultBytes
 	}
-	return wire.DecodeStrict[experiments.CellResult](data, maxBytes, "result", "experiments.CellResult")
+	return wire.DecodeStrict[runner.CellResult](data, maxBytes, "result", "runner.CellResult")
 }
 
 // CheckResult checks the values of a decoded result of the experiment
@@ -62,7 +62,7 @@ func DecodeResult(data []byte, maxBytes int) (experiments.CellResult, error) {
 // lower-case letters, digits and '_', the digest of the cell message, a
 // jobs object named for this cell or per-job records but not both, and
 // bounded text fields. The error lists every problem.
-func CheckResult(r experiments.CellResult, experiment, subject string) error {
+func CheckResult(r runner.CellResult, experiment, subject string) error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	if r.CellID == "" {
@@ -73,13 +73,13 @@ func CheckResult(r experiments.CellResult, experiment, subject string) error {
 		}
 	}
 	switch r.Status {
-	case experiments.StatusOK:
-	case experiments.StatusFailed:
+	case runner.StatusOK:
+	case runner.StatusFailed:
 		if strings.TrimSpace(r.Error) == "" {
 			bad("status failed without an error; accepted: the reason in error")
 		}
 	default:
-		bad("status %q; accepted: %q or %q", r.Status, experiments.StatusOK, experiments.StatusFailed)
+		bad("status %q; accepted: %q or %q", r.Status, runner.StatusOK, runner.StatusFailed)
 	}
 	if len(r.Error) > maxErrorBytes {
 		bad("error is %d bytes; accepted: at most %d", len(r.Error), maxErrorBytes)
@@ -125,7 +125,7 @@ func CheckResult(r experiments.CellResult, experiment, subject string) error {
 }
 
 // checkJobs checks per-job records: finite times and a short state name.
-func checkJobs(jobs []experiments.JobRecord) error {
+func checkJobs(jobs []runner.JobRecord) error {
 	for i, j := range jobs {
 		for _, f := range []struct {
 			name string
@@ -167,7 +167,7 @@ func cellDigest(data []byte) [32]byte { return sha256.Sum256(data) }
 // ("" for the working directory) can reach every file the cells name: the
 // error groups the cells by problem, naming the first cell, the path and
 // what is accepted. Run makes the same check before it publishes anything.
-func CheckDataRoot(root string, cells []experiments.Cell) error {
+func CheckDataRoot(root string, cells []runner.Cell) error {
 	abs, err := filepath.Abs(cmp.Or(root, "."))
 	if err != nil {
 		return fmt.Errorf("data root: %w", err)
@@ -200,7 +200,7 @@ func CheckDataRoot(root string, cells []experiments.Cell) error {
 // the data root (slash-separated), or empty when the cell names no file.
 // Every file a cell names must lie under root: a relative path (absolute
 // paths are refused by workers) that stays inside it.
-func wireCell(root string, c experiments.Cell) (experiments.Cell, error) {
+func wireCell(root string, c runner.Cell) (runner.Cell, error) {
 	var files [][2]string
 	for _, p := range c.Params {
 		if p.Name == "workload.trace" {

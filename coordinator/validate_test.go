@@ -5,18 +5,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // wireCell sends a cell's directory relative to the data root and refuses
 // files the workers could not reach.
 func TestWireCell(t *testing.T) {
 	root := "/data"
-	trace := func(dir, p string) experiments.Cell {
-		return experiments.Cell{ID: "x", Dir: dir, Params: []experiments.Param{{Name: "workload.trace", Value: p}}}
+	trace := func(dir, p string) runner.Cell {
+		return runner.Cell{ID: "x", Dir: dir, Params: []runner.Param{{Name: "workload.trace", Value: p}}}
 	}
 	for _, tc := range []struct {
-		cell    experiments.Cell
+		cell    runner.Cell
 		wantDir string
 		wantErr string
 	}{
@@ -26,7 +27,7 @@ func TestWireCell(t *testing.T) {
 		{trace("/data/a", "../../etc/passwd"), "", "outside the data root"},
 		{trace("/elsewhere", "kth.swf"), "", "outside the data root"},
 		{trace("/data", "/data/kth.swf"), "", "an absolute path"},
-		{experiments.Cell{ID: "g", Dir: "/elsewhere"}, "", ""},
+		{runner.Cell{ID: "g", Dir: "/elsewhere"}, "", ""},
 	} {
 		got, err := wireCell(root, tc.cell)
 		switch {
@@ -43,27 +44,27 @@ func TestWireCell(t *testing.T) {
 // CheckResult names each problem of a result.
 func TestCheckResult(t *testing.T) {
 	digest := strings.Repeat("ab", 32)
-	ok := experiments.CellResult{CellID: "c1", Status: "ok", CellDigest: digest,
-		Metrics: []experiments.Metric{{Name: "wait_mean", Value: 1}}}
+	ok := runner.CellResult{CellID: "c1", Status: "ok", CellDigest: digest,
+		Metrics: []family.Metric{{Name: "wait_mean", Value: 1}}}
 	if err := CheckResult(ok, "e", "schedfarm.results.e.c1"); err != nil {
 		t.Fatalf("a good result: %v", err)
 	}
 	for _, tc := range []struct {
-		edit func(*experiments.CellResult)
+		edit func(*runner.CellResult)
 		want string
 	}{
-		{func(r *experiments.CellResult) { r.CellID = "c2" }, "arrived on subject"},
-		{func(r *experiments.CellResult) { r.Status = "done" }, `status "done"`},
-		{func(r *experiments.CellResult) { r.Status = "failed" }, "failed without an error"},
-		{func(r *experiments.CellResult) { r.WallSeconds = -1 }, "wall_seconds -1"},
-		{func(r *experiments.CellResult) { r.Metrics = append(r.Metrics, r.Metrics[0]) }, "repeats"},
-		{func(r *experiments.CellResult) { r.Metrics[0].Name = "Wait" }, `name "Wait"`},
-		{func(r *experiments.CellResult) { r.CellDigest = "" }, "cell_digest"},
-		{func(r *experiments.CellResult) { r.JobsObject = "e.other.3" }, "jobs_object"},
-		{func(r *experiments.CellResult) { r.Jobs = []experiments.JobRecord{{State: strings.Repeat("s", 100)}} }, "jobs[0].state"},
+		{func(r *runner.CellResult) { r.CellID = "c2" }, "arrived on subject"},
+		{func(r *runner.CellResult) { r.Status = "done" }, `status "done"`},
+		{func(r *runner.CellResult) { r.Status = "failed" }, "failed without an error"},
+		{func(r *runner.CellResult) { r.WallSeconds = -1 }, "wall_seconds -1"},
+		{func(r *runner.CellResult) { r.Metrics = append(r.Metrics, r.Metrics[0]) }, "repeats"},
+		{func(r *runner.CellResult) { r.Metrics[0].Name = "Wait" }, `name "Wait"`},
+		{func(r *runner.CellResult) { r.CellDigest = "" }, "cell_digest"},
+		{func(r *runner.CellResult) { r.JobsObject = "e.other.3" }, "jobs_object"},
+		{func(r *runner.CellResult) { r.Jobs = []runner.JobRecord{{State: strings.Repeat("s", 100)}} }, "jobs[0].state"},
 	} {
 		r := ok
-		r.Metrics = append([]experiments.Metric(nil), ok.Metrics...)
+		r.Metrics = append([]family.Metric(nil), ok.Metrics...)
 		tc.edit(&r)
 		if err := CheckResult(r, "e", "schedfarm.results.e.c1"); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v; want one saying %q", err, tc.want)

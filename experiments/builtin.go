@@ -3,80 +3,67 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"math"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
-	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload/models"
 )
 
-// builtinCatalog is the production Catalog: schedulers from the strategies
-// registry.
-type builtinCatalog struct {
-	reg    *strategies.Registry
-	models *models.Registry
+// familyCatalog is the production Catalog: everything a family catalog
+// holds (its schedulers, models, platforms, workload fields) and the
+// runner's metrics.
+type familyCatalog struct {
+	cat *families.Catalog
 }
 
-// BuiltinCatalog returns the catalog of everything shipped with schedfarm:
-// the schedulers of families.Schedulers(), the generator models of
-// workload/models and the metrics of the runner.
-func BuiltinCatalog() Catalog {
-	return builtinCatalog{reg: families.Schedulers(), models: families.Models()}
-}
+// NewCatalog returns the Catalog of a family catalog (families.Builtin()
+// for everything shipped with schedfarm, built once by the caller).
+func NewCatalog(cat *families.Catalog) Catalog { return familyCatalog{cat: cat} }
 
-// SchedulerNames lists the registered schedulers.
-func (c builtinCatalog) SchedulerNames() []string { return c.reg.Names() }
+var (
+	_ Catalog       = familyCatalog{}
+	_ FamilyCatalog = familyCatalog{}
+	_ PluginCatalog = familyCatalog{}
+)
+
+// SchedulerNames lists the schedulers of SWF workloads: those of the
+// engine's shared platforms.
+func (c familyCatalog) SchedulerNames() []string { return c.cat.EngineSchedulers() }
 
 // CheckScheduler validates params with the registry, without building.
-func (c builtinCatalog) CheckScheduler(name string, params map[string]any) error {
-	return c.reg.Check(name, params)
+func (c familyCatalog) CheckScheduler(name string, params map[string]any) error {
+	return c.cat.Schedulers().Check(name, params)
 }
 
-// ModelNames lists the generator models (families.Models).
-func (c builtinCatalog) ModelNames() []string { return c.models.Names() }
+// ModelNames lists the generator models.
+func (c familyCatalog) ModelNames() []string { return c.cat.Models().Names() }
 
-// CheckModel checks params against the model's documented parameters
-// (name, kind, range, choices, free-form syntax such as est_bins) and then
-// their combinations (models.Check: est_bins needs estimates tsafrir05, …)
-// without generating the workload; checks that need the generated jobs
-// happen when a cell runs. Errors about one parameter are *ParamError.
-func (c builtinCatalog) CheckModel(name string, params map[string]any) error {
-	specs := c.models.Specs(name)
-	if specs == nil {
-		return fmt.Errorf("unknown model %q; known: %s", name, strings.Join(c.models.Names(), ", "))
+// CheckModel checks params against the model's declared parameters
+// (param.DecodeTyped: name, kind, range, choices, free-form syntax such as
+// est_bins; a spec's "300" is no number) and then their combinations
+// (models.Check: est_bins needs estimates tsafrir05, …) without generating
+// the workload; checks that need the generated jobs happen when a cell
+// runs. Errors about one parameter are *ParamError.
+func (c familyCatalog) CheckModel(name string, params map[string]any) error {
+	m, ok := c.cat.Models().Model(name)
+	if !ok {
+		return fmt.Errorf("unknown model %q; known: %s", name, strings.Join(c.cat.Models().Names(), ", "))
 	}
-	byName := map[string]models.ParamSpec{}
-	var known []string
-	for _, s := range specs {
-		byName[s.Name] = s
-		known = append(known, s.Name)
-	}
-	sort.Strings(known)
 	var errs []error
-	for _, k := range sortedKeys(params) {
-		s, ok := byName[k]
-		if !ok {
-			errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("unknown parameter %q; accepted: %s", k, strings.Join(known, ", "))})
-			continue
-		}
-		if str, ok := params[k].(string); ok && s.Kind == models.String && s.Check != nil && len(s.Choices) == 0 {
-			if err := s.Check(str); err != nil {
-				errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("parameter %s = %s: %v; accepted: %s", k, formatValue(params[k]), err, s.Range())})
+	if _, err := param.DecodeTyped(name, m.Params, params); err != nil {
+		for _, e := range unjoin(err) {
+			if pe, ok := e.(*param.Error); ok {
+				e = &ParamError{Param: pe.Param, Err: errors.New(pe.Detail())}
 			}
-			continue
-		}
-		if !modelValueOK(s, params[k]) {
-			errs = append(errs, &ParamError{Param: k, Err: fmt.Errorf("parameter %s = %s; accepted: %s", k, formatValue(params[k]), s.Range())})
+			errs = append(errs, e)
 		}
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	for _, e := range unjoin(c.models.Check(name, params)) {
+	for _, e := range unjoin(c.cat.Models().Check(name, params)) {
 		var pe *models.ParamError
 		if errors.As(e, &pe) {
 			e = &ParamError{Param: pe.Param, Err: fmt.Errorf("parameter %s %s", pe.Param, pe.Msg), Combination: true}
@@ -97,60 +84,43 @@ func unjoin(err error) []error {
 	return []error{err}
 }
 
-func modelValueOK(s models.ParamSpec, v any) bool {
-	switch s.Kind {
-	case models.Bool:
-		_, ok := v.(bool)
-		return ok
-	case models.String:
-		str, ok := v.(string)
-		if ok && s.Check != nil && len(s.Choices) == 0 {
-			return s.Check(str) == nil
-		}
-		return ok && slices.Contains(s.Choices, str)
-	}
-	var f float64
-	switch x := v.(type) {
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	default:
-		return false
-	}
-	if s.Kind == models.Int && f != math.Trunc(f) {
-		return false
-	}
-	return (s.ZeroOK && f == 0) || (f >= s.Min && f <= s.Max)
-}
-
-// ModelOutput reports the output of a workload/models model.
-func (c builtinCatalog) ModelOutput(name string) string {
-	o, ok := c.models.OutputOf(name)
+// ModelOutput reports the output of a model.
+func (c familyCatalog) ModelOutput(name string) string {
+	o, ok := c.cat.Models().OutputOf(name)
 	if !ok {
 		return ""
 	}
 	return o.String()
 }
 
-// ModelSchedulers lists the scheduler family of a model with its own
-// platform (runner.ModelSchedulers); nil for the others.
-func (c builtinCatalog) ModelSchedulers(model string) []string {
-	return runner.ModelSchedulers(model)
+// ModelSchedulers lists the schedulers of the family whose own platform
+// runs the model's cells; nil for the others.
+func (c familyCatalog) ModelSchedulers(model string) []string {
+	if pr, ok := c.cat.PlatformOf(model); ok {
+		return c.cat.PlatformSchedulers(pr)
+	}
+	return nil
 }
 
-// CheckModelScheduler checks a scheduler of a model's family.
-func (c builtinCatalog) CheckModelScheduler(model, name string, params map[string]any) error {
-	return runner.CheckModelScheduler(model, name, params)
+// CheckModelScheduler checks a scheduler of the model's family.
+func (c familyCatalog) CheckModelScheduler(model, name string, params map[string]any) error {
+	pr, ok := c.cat.PlatformOf(model)
+	if !ok {
+		return fmt.Errorf("workload model %q does not bring its own platform", model)
+	}
+	return c.cat.CheckPlatformScheduler(pr, name, params)
 }
 
 // MetricNames lists the metrics of runner.Result.Metrics (SWF workloads:
-// those of every scheduler, then the extra ones some schedulers report,
-// families.ExtraMetricNames) or those of the family whose platform runs
-// the output's cells (runner.ModelMetricNames: cloud, grid, projects).
-func (c builtinCatalog) MetricNames(output string) []string {
-	if names := runner.ModelMetricNames(output); names != nil {
-		return names
+// those of every scheduler, then the extra ones some schedulers report)
+// or those of the family whose platform runs the output's cells (cloud,
+// grid, projects).
+func (c familyCatalog) MetricNames(output string) []string {
+	if pr, ok := c.cat.PlatformRunner(models.Output(output)); ok {
+		return pr.MetricNames()
 	}
-	return append(runner.MetricNames(), families.ExtraMetricNames()...)
+	return append(runner.MetricNames(), c.cat.ExtraMetricNames()...)
 }
+
+// WorkloadFields lists the families' workload fields.
+func (c familyCatalog) WorkloadFields() []param.Spec { return c.cat.WorkloadFields() }

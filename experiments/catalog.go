@@ -1,5 +1,10 @@
 package experiments
 
+import (
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/workload/models"
+)
+
 // Catalog tells spec validation which schedulers, workload models and metrics
 // exist and which parameters they accept. The production catalog wraps the
 // scheduler registry (package strategies) and the workload models (package
@@ -13,9 +18,8 @@ type Catalog interface {
 	// ModelNames lists the workload generator models.
 	ModelNames() []string
 	// ModelOutput tells what the named model generates: OutputSWF (rigid
-	// jobs on one processor pool), or OutputProjects, OutputCloud or
-	// OutputGrid (workloads with their own platform); "" when the model is
-	// unknown.
+	// jobs on one processor pool), or the output of a family's own platform
+	// ("projects", "cloud", "grid"); "" when the model is unknown.
 	ModelOutput(name string) string
 	// CheckModel reports whether the named model accepts params. Errors
 	// about one parameter may be *ParamError (several joined with
@@ -23,19 +27,20 @@ type Catalog interface {
 	// path.
 	CheckModel(name string, params map[string]any) error
 	// MetricNames lists the metric names a cell of a workload with the given
-	// output (OutputSWF or OutputProjects) can produce; nil means the list is
-	// not known and "metrics:" entries are checked for form only.
+	// output (OutputSWF, or a family's own such as "projects") can produce;
+	// nil means the list is not known and "metrics:" entries are checked
+	// for form only.
 	MetricNames(output string) []string
+	// WorkloadFields lists the fields the families add to the workload
+	// section (family.SpecChecker: seed 000's workload.cpu_usage, …), each
+	// by its full name; nil for none.
+	WorkloadFields() []param.Spec
 }
 
-// Workload outputs: what the jobs of a spec look like. A trace is always
-// OutputSWF; a generator's output is its model's (Catalog.ModelOutput).
-const (
-	OutputSWF      = "swf"
-	OutputProjects = "projects"
-	OutputCloud    = "cloud" // seed 001: VMs and parallel jobs with deadlines
-	OutputGrid     = "grid"  // seed 002: failing resources, jobs with deadlines
-)
+// OutputSWF is the output of a trace and of the shared SWF models: rigid
+// jobs on one processor pool. A generator's output is its model's
+// (Catalog.ModelOutput); every other output is a family's own platform.
+const OutputSWF = string(models.SWF)
 
 // ownsPlatform reports whether a workload of this output brings its own
 // platform, so the platform section and the SWF-only workload fields do

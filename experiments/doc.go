@@ -1,5 +1,8 @@
 // Package experiments turns a YAML experiment spec into cells: one cell per
-// (grid point × scheduler × replication), each with a stable ID and a seed.
+// (grid point × scheduler × replication), each with a stable ID and a seed,
+// and checks them — a spec when it is loaded, and a single cell a worker
+// receives (CheckCell). It runs nothing: a cell is simulated by package
+// runner (runner.Runner.RunCell).
 //
 // # Spec format
 //
@@ -42,7 +45,7 @@
 //	jobs_output: jobs.parquet       # optional per-job Parquet
 //
 // Project workloads: a generator whose model generates projects (seed004,
-// Catalog.ModelOutput = OutputProjects) brings its own platform (one pool
+// Catalog.ModelOutput = "projects") brings its own platform (one pool
 // per resource type) and takes its parameters under workload.generator
 // only; platform, estimates, overrun, load, jobs, warmup and lenient are
 // errors there, its schedulers are its family's (families/twotier), and
@@ -88,7 +91,7 @@
 // not be a built-in scheduler's; pass_timeout (seconds or a duration)
 // bounds each answer of the plugin. Plugins run on SWF workloads only
 // (a trace or an SWF generator). The cell carries the path, the binary's
-// SHA-256 and the timeout (Cell.Plugin); a worker whose file at that path
+// SHA-256 and the timeout (runner.Cell.Plugin); a worker whose file at that path
 // has another SHA-256 refuses the cell (it fails with the reason).
 //
 // Axis parameters are dotted paths: platform.<param>, workload.load,
@@ -113,13 +116,17 @@
 //	line 4: schedulers[2]: unknown scheduler "eazy"; known: cons, depth, easy, fcfs, sjbf
 //	line 8: axes[0].values[3]: load must be > 0, got -0.5; accepted: a number > 0 (target offered load)
 //
-// Scheduler names and parameters are checked by a Catalog; BuiltinCatalog
-// wraps the strategies registry.
+// Scheduler names and parameters, models, metrics and the families'
+// workload fields are checked by a Catalog; NewCatalog wraps a family
+// catalog (families.Catalog, built once by the caller). The spec's own
+// platform and workload fields are runner.Fields, one table: each is
+// checked by its param.Spec the same way (values.go), given once per cell
+// under its dotted name, and decoded into the run by the same table.
 //
 // # Cells, IDs and seeds
 //
 // Spec.Cells expands the grid in a fixed order (replication, then grid point
-// with the first axis slowest, then scheduler in spec order). Cell.Params
+// with the first axis slowest, then scheduler in spec order). runner.Cell.Params
 // holds every resolved parameter under its dotted name, sorted by name:
 // platform.*, workload.* (trace, estimates, overrun and, when given, load,
 // jobs, warmup, user_estimates, max_estimate, est_bins, generator.*) and
@@ -140,14 +147,13 @@
 // cell index, worker count, time or map order; numbers are encoded by value,
 // so 1 and 1.0 give the same ID.
 //
-// # Running
+// # Cells on the network
 //
-// RunCell (what a worker calls) turns a cell's parameters into a
-// runner.Config (Config) or, for a model that brings its own platform
-// (cloud, grid, projects), a runner.ModelCell (ModelConfig) for its family
-// (family.PlatformRunner), and simulates it; a generator workload is built
-// from the cell seed. The workload fields a family defines
-// (family.SpecChecker: workload.cpu_usage, …) go to the run as they are
-// (runner.Config.FamilyFields); the family reads them. The example specs quickstart.yaml and load-sweep.yaml and the
-// seed-004 Figure 8–12 specs (seed004-fig*.yaml) live next to this file.
+// A worker trusts no cell on the wire: CheckCell rebuilds the one-cell spec
+// a cell would come from (its parameters as fixed values; the fields that
+// combine, runner.Field.Joint, as one-value axes, as a sweep gives them),
+// validates it with Parse against the worker's Catalog, expands it and
+// requires the cell to be that spec's cell, ID and seed included. The
+// example specs quickstart.yaml and load-sweep.yaml and the papers' figure
+// specs (seed*-fig*.yaml) live next to this file.
 package experiments

@@ -11,17 +11,18 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // lublinTrace writes a 1000-job Lublin workload without estimates (field 9
 // = −1) to dir/lub.swf: a stand-in for a real trace.
 func lublinTrace(t *testing.T, dir string) {
 	t.Helper()
-	src, info, err := families.Models().New("lublin99", map[string]any{"jobs": 1000, "procs": 64}, rand.New(rand.NewPCG(1, 2)))
+	src, info, err := families.Builtin().Models().New("lublin99", map[string]any{"jobs": 1000, "procs": 64}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,18 +50,18 @@ func lublinTrace(t *testing.T, dir string) {
 
 func parseIn(t *testing.T, dir, text string) (*Spec, error) {
 	t.Helper()
-	return Parse([]byte(text), filepath.Join(dir, "spec.yaml"), BuiltinCatalog())
+	return Parse([]byte(text), filepath.Join(dir, "spec.yaml"), NewCatalog(families.Builtin()))
 }
 
 // runRecords runs a cell through Config and runner.Run and returns its
 // records (with the requested times the run used) and metrics.
-func runRecords(t *testing.T, c Cell) ([]workload.Job, []runner.Metric) {
+func runRecords(t *testing.T, c runner.Cell) ([]workload.Job, []family.Metric) {
 	t.Helper()
-	cfg, err := Config(c)
+	cfg, err := testRunner.ConfigOf(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runner.Run(cfg)
+	res, err := runner.New(families.Builtin()).Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestTraceUserEstimates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := s.Workload; w.UserEstimates != "tsafrir05" || w.MaxEstimate != 36000 || w.EstBins != "3600=20" {
+	if w := s.Workload; w.str(pUserEstimates) != "tsafrir05" || w.integer(pMaxEstimate) != 36000 || w.str(pEstBins) != "3600=20" {
 		t.Fatalf("workload %+v", w)
 	}
 	cells := s.Cells()
@@ -144,12 +145,12 @@ schedulers: [easy]
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := RunCell(context.Background(), plain.Cells()[0])
-	if err != nil || pr.Status != StatusOK {
+	pr, err := runCell(context.Background(), plain.Cells()[0])
+	if err != nil || pr.Status != runner.StatusOK {
 		t.Fatalf("plain cell: %+v %v", pr, err)
 	}
-	mr, err := RunCell(context.Background(), cells[0])
-	if err != nil || mr.Status != StatusOK {
+	mr, err := runCell(context.Background(), cells[0])
+	if err != nil || mr.Status != runner.StatusOK {
 		t.Fatalf("modelled cell: %+v %v", mr, err)
 	}
 	if metric(pr, "wait_mean") == metric(mr, "wait_mean") {
@@ -295,7 +296,7 @@ axes:
 // of at most about K/2 ≈ 80 jobs (K = 167) among all bins: a few jobs, well
 // inside ±0.002·N ≈ ±57.
 func TestTraceUserEstimatesKTH(t *testing.T) {
-	path := traces.Path(t, traces.KTH)
+	path := swftest.Path(t, swftest.KTH)
 	dir := t.TempDir()
 	if err := os.Symlink(path, filepath.Join(dir, "kth.swf.gz")); err != nil {
 		t.Fatal(err)
@@ -310,11 +311,11 @@ replications: 2
 		t.Fatal(err)
 	}
 	for _, c := range s.Cells() {
-		cfg, err := Config(c)
+		cfg, err := testRunner.ConfigOf(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := runner.Run(cfg)
+		res, err := runner.New(families.Builtin()).Run(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

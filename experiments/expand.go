@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Derivation versions; changing the encoding below requires a new version.
@@ -18,8 +20,8 @@ const (
 // canonParams encodes parameters sorted by name as [name, canonical value]
 // pairs. Numbers are encoded by value (1 and 1.0 alike), strings and bools
 // with a kind prefix.
-func canonParams(ps []Param, keep func(name string) bool) [][2]string {
-	sorted := append([]Param(nil), ps...)
+func canonParams(ps []runner.Param, keep func(name string) bool) [][2]string {
+	sorted := append([]runner.Param(nil), ps...)
 	sortParams(sorted)
 	out := make([][2]string, 0, len(sorted))
 	for _, p := range sorted {
@@ -39,7 +41,7 @@ func canonParams(ps []Param, keep func(name string) bool) [][2]string {
 // The canonical value is "n:<number>" (shortest decimal; integral floats as
 // integers), "s:<string>" or "b:<bool>". Axis order, key order in the YAML
 // and cell position do not enter it.
-func CellID(experiment string, baseSeed uint64, scheduler string, params []Param, replication int) string {
+func CellID(experiment string, baseSeed uint64, scheduler string, params []runner.Param, replication int) string {
 	data, _ := json.Marshal([]any{idVersion, experiment, baseSeed, scheduler, replication, canonParams(params, nil)})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
@@ -57,7 +59,7 @@ func CellID(experiment string, baseSeed uint64, scheduler string, params []Param
 // job streams. Every other parameter (load, platform, generator parameters),
 // the experiment name, the base seed and the replication enter it; the cell
 // index, worker, time and map order never do.
-func CellSeed(experiment string, baseSeed uint64, params []Param, replication int) uint64 {
+func CellSeed(experiment string, baseSeed uint64, params []runner.Param, replication int) uint64 {
 	keep := func(name string) bool { return !strings.HasPrefix(name, "scheduler.") }
 	data, _ := json.Marshal([]any{seedVersion, experiment, baseSeed, replication, canonParams(params, keep)})
 	sum := sha256.Sum256(data)
@@ -120,7 +122,7 @@ func (s *Spec) countCells() float64 {
 // the position in that order. The seed of a cell is CellSeed over its
 // parameters minus those of axes marked common_random_numbers. A "scheduler.<name>.<param>" axis applies to
 // that scheduler only; the other schedulers run once per remaining point.
-func (s *Spec) Cells() []Cell {
+func (s *Spec) Cells() []runner.Cell {
 	dims := s.dimensions()
 	dir := s.Dir
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -131,7 +133,7 @@ func (s *Spec) Cells() []Cell {
 	for _, ax := range s.axisInfo {
 		crn[ax.name] = crn[ax.name] || ax.crn
 	}
-	var cells []Cell
+	var cells []runner.Cell
 	idx := make([]int, len(dims))
 	reps := s.maxReplications()
 	for rep := 0; rep < reps; rep++ {
@@ -160,13 +162,13 @@ func (s *Spec) Cells() []Cell {
 						vals[ax.name] = ax.values[idx[d]]
 					}
 				}
-				params := make([]Param, 0, len(vals))
-				var seedParams []Param
+				params := make([]runner.Param, 0, len(vals))
+				var seedParams []runner.Param
 				var crnNames []string
 				for _, k := range sortedKeys(vals) {
-					params = append(params, Param{Name: k, Value: vals[k]})
+					params = append(params, runner.Param{Name: k, Value: vals[k]})
 					if !crn[k] {
-						seedParams = append(seedParams, Param{Name: k, Value: vals[k]})
+						seedParams = append(seedParams, runner.Param{Name: k, Value: vals[k]})
 					} else {
 						crnNames = append(crnNames, k)
 					}
@@ -179,7 +181,7 @@ func (s *Spec) Cells() []Cell {
 				if rep >= s.Replications && rep >= s.replicationsOf(e.Name, vals) {
 					continue
 				}
-				cells = append(cells, Cell{
+				cells = append(cells, runner.Cell{
 					Experiment:  s.Name,
 					ID:          CellID(s.Name, s.Seed, pluginIDName(e.Name, e.Plugin), params, rep),
 					Index:       len(cells),
@@ -212,7 +214,7 @@ func (s *Spec) Cells() []Cell {
 }
 
 // AxisParams returns the parameter names of the axes in spec order (the
-// names used in Cell.Params, e.g. "scheduler.k" for "scheduler.depth.k").
+// names used in runner.Cell.Params, e.g. "scheduler.k" for "scheduler.depth.k").
 func (s *Spec) AxisParams() []string {
 	out := make([]string, len(s.axisInfo))
 	for i, ax := range s.axisInfo {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // FuzzSpec: any input is either a spec whose cells expand without panic
@@ -30,7 +32,7 @@ func FuzzSpec(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	cat := BuiltinCatalog()
+	cat := NewCatalog(families.Builtin())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data, "fuzz.yaml", cat)
 		if err != nil {

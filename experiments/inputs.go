@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/swf"
 )
 
@@ -18,7 +19,7 @@ import (
 // with the same message. (Scheduler plugins are checked when the spec is
 // loaded: each is started and asked to describe itself.) It returns the
 // number of jobs read per trace path.
-func CheckInputs(cells []Cell) (map[string]int, error) {
+func CheckInputs(cells []runner.Cell) (map[string]int, error) {
 	type key struct {
 		path    string
 		lenient bool
@@ -31,7 +32,7 @@ func CheckInputs(cells []Cell) (map[string]int, error) {
 			switch p.Name {
 			case "workload.trace":
 				s, _ := p.Value.(string)
-				k.path = ResolvePath(c.Dir, s)
+				k.path = runner.ResolvePath(c.Dir, s)
 			case "workload.lenient":
 				k.lenient, _ = p.Value.(bool)
 			}

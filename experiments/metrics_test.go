@@ -3,6 +3,8 @@ package experiments
 import (
 	"context"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // TestRunCellSuspensions: a CMBF cell reports its suspensions
@@ -13,12 +15,12 @@ import (
 // by later backfilled jobs, so the latest, J4, is suspended — once, and
 // nothing else is. EASY on the same trace has no such metric.
 func TestRunCellSuspensions(t *testing.T) {
-	c := Cell{ID: "s", Scheduler: "cmbf", Dir: "testdata", Params: []Param{
+	c := runner.Cell{ID: "s", Scheduler: "cmbf", Dir: "testdata", Params: []runner.Param{
 		{Name: "workload.trace", Value: "cmbf-suspend.swf"},
 		{Name: "scheduler.k", Value: int64(1)},
 	}}
-	r, err := RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusOK {
+	r, err := runCell(context.Background(), c)
+	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("cmbf: %+v %v", r, err)
 	}
 	if v := metric(r, "suspensions"); v != 1 {
@@ -32,8 +34,8 @@ func TestRunCellSuspensions(t *testing.T) {
 		t.Errorf("makespan = %v, want 33", v)
 	}
 	c.Scheduler, c.Params = "easy", c.Params[:1]
-	r, err = RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusOK {
+	r, err = runCell(context.Background(), c)
+	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("easy: %+v %v", r, err)
 	}
 	for _, m := range r.Metrics {

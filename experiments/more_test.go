@@ -3,6 +3,8 @@ package experiments
 import (
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 const moreBase = `
@@ -34,7 +36,7 @@ more_replications:
 	if len(more) != 16 {
 		t.Fatalf("%d cells, want 16", len(more))
 	}
-	full := map[string]Cell{}
+	full := map[string]runner.Cell{}
 	for _, c := range mustParse(t, strings.Replace(moreBase, "replications: 2", "replications: 4", 1)).Cells() {
 		full[c.ID] = c
 	}

@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -13,7 +12,7 @@ import (
 // Plugin describes the plugin executable at path for spec validation: it
 // starts it, reads its name and parameters and hashes it
 // (strategies/plugin.Describe).
-func (c builtinCatalog) Plugin(path string) (PluginInfo, error) {
+func (c familyCatalog) Plugin(path string) (PluginInfo, error) {
 	bin, desc, err := plugin.Describe(path, plugin.Options{})
 	if err != nil {
 		return PluginInfo{}, err
@@ -28,23 +27,11 @@ func (c builtinCatalog) Plugin(path string) (PluginInfo, error) {
 // pluginIDName is the scheduler name a plugin cell's ID is computed with:
 // its name and its binary's SHA-256, so results of different builds never
 // share an ID (and resuming reruns the cells of a rebuilt plugin).
-func pluginIDName(name string, ref *PluginRef) string {
+func pluginIDName(name string, ref *runner.PluginRef) string {
 	if ref == nil {
 		return name
 	}
 	return name + "@sha256:" + ref.SHA256
-}
-
-// openPlugin starts the cell's plugin for a run: its binary must still be
-// the one the cell was made for (the file at the cell's path on this
-// worker, hashed again); otherwise the cell is refused.
-func openPlugin(c Cell) (*plugin.Plugin, error) {
-	bin := plugin.Binary{Path: ResolvePath(c.Dir, c.Plugin.Path), SHA256: c.Plugin.SHA256}
-	if err := bin.Verify(); err != nil {
-		return nil, fmt.Errorf("worker refuses the cell: %w", err)
-	}
-	opts := plugin.Options{PassTimeout: time.Duration(c.Plugin.PassTimeout * float64(time.Second))}
-	return plugin.Open(bin, opts)
 }
 
 // pluginEntry checks a {plugin: PATH, name, params, pass_timeout} entry of
@@ -60,7 +47,7 @@ func (v *validator) pluginEntry(path string, rs *rawScheduler, e *SchedulerSpec,
 		v.errorf(path+".plugin", "scheduler plugins run on SWF workloads (rigid jobs on a processor pool); this workload's model generates %s workloads with their own platform", v.output)
 		return false
 	}
-	ref := &PluginRef{Path: rs.Plugin}
+	ref := &runner.PluginRef{Path: rs.Plugin}
 	if rs.PassTimeout != nil {
 		secs, ok := timeoutSeconds(rs.PassTimeout)
 		if !ok {
@@ -74,7 +61,7 @@ func (v *validator) pluginEntry(path string, rs *rawScheduler, e *SchedulerSpec,
 		v.errorf(path+".plugin", "this scheduler catalog runs no plugins")
 		return false
 	}
-	full := ResolvePath(v.dir, rs.Plugin)
+	full := runner.ResolvePath(v.dir, rs.Plugin)
 	info, ok := v.plugins[full]
 	if !ok {
 		var err error
@@ -127,24 +114,4 @@ func timeoutSeconds(v any) (float64, bool) {
 		return d.Seconds(), err == nil && d > 0
 	}
 	return 0, false
-}
-
-// withPlugin points cfg at the cell's plugin (a registry holding only it,
-// under the cell's scheduler name); the returned function closes it. A
-// cell whose workload brings its own platform cannot run a plugin.
-func withPlugin(c Cell, cfg runner.Config) (runner.Config, func(), error) {
-	if model, ok := familyModel(c); ok {
-		return cfg, nil, fmt.Errorf("scheduler plugins run on SWF workloads; model %q brings its own platform", model)
-	}
-	p, err := openPlugin(c)
-	if err != nil {
-		return cfg, nil, err
-	}
-	reg, err := p.Registry(c.Scheduler, cfg.Seed)
-	if err != nil {
-		p.Close()
-		return cfg, nil, err
-	}
-	cfg.Registry = reg
-	return cfg, func() { p.Close() }, nil
 }

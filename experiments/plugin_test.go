@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 )
@@ -47,7 +49,7 @@ func TestPluginSpecCells(t *testing.T) {
 	dir, bin := pluginDir(t)
 	specPath := filepath.Join(dir, "s.yaml")
 	os.WriteFile(specPath, []byte(pluginSpec), 0o644)
-	s, err := Load(specPath, BuiltinCatalog())
+	s, err := Load(specPath, NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +57,8 @@ func TestPluginSpecCells(t *testing.T) {
 	if len(cells) != 3 {
 		t.Fatalf("%d cells; want easy + the plugin at 2 backfill orders", len(cells))
 	}
-	var easy Cell
-	var plug []Cell
+	var easy runner.Cell
+	var plug []runner.Cell
 	for _, c := range cells {
 		if c.Plugin == nil {
 			easy = c
@@ -74,13 +76,13 @@ func TestPluginSpecCells(t *testing.T) {
 		}
 	}
 	// Run the cells: the plugin with backfill=submit gives easy's metrics.
-	want, err := RunCell(context.Background(), easy)
-	if err != nil || want.Status != StatusOK {
+	want, err := runCell(context.Background(), easy)
+	if err != nil || want.Status != runner.StatusOK {
 		t.Fatalf("easy cell: %v %+v", err, want)
 	}
 	for _, c := range plug {
-		got, err := RunCell(context.Background(), c)
-		if err != nil || got.Status != StatusOK {
+		got, err := runCell(context.Background(), c)
+		if err != nil || got.Status != runner.StatusOK {
 			t.Fatalf("plugin cell: %v %s", err, got.Error)
 		}
 		if v, _ := c.Lookup("scheduler.backfill"); v == "submit" {
@@ -97,7 +99,7 @@ func TestPluginSpecCells(t *testing.T) {
 	f, _ := os.OpenFile(bin.Path, os.O_APPEND|os.O_WRONLY, 0)
 	f.Write([]byte("another build"))
 	f.Close()
-	s2, err := Load(specPath, BuiltinCatalog())
+	s2, err := Load(specPath, NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +108,8 @@ func TestPluginSpecCells(t *testing.T) {
 			t.Errorf("cell %d (%s): ID %s before the rebuild, %s after", i, c.Scheduler, cells[i].ID, c.ID)
 		}
 	}
-	res, err := RunCell(context.Background(), plug[0])
-	if err != nil || res.Status != StatusFailed || !strings.Contains(res.Error, "worker refuses the cell: plugin "+bin.Path+": the binary here has SHA-256") {
+	res, err := runCell(context.Background(), plug[0])
+	if err != nil || res.Status != runner.StatusFailed || !strings.Contains(res.Error, "worker refuses the cell: plugin "+bin.Path+": the binary here has SHA-256") {
 		t.Errorf("old cell on the new build: %v, %s %q", err, res.Status, res.Error)
 	}
 }
@@ -129,7 +131,7 @@ axes:
   - param: scheduler.mine.backfill
     values: [submit, sideways]
 `), 0o644)
-	_, err := Load(specPath, BuiltinCatalog())
+	_, err := Load(specPath, NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -139,7 +141,7 @@ axes:
 		`line 7: schedulers[2].name: "easy" is a built-in scheduler's name; give the plugin a name of its own`,
 		"line 8: schedulers[3].pass_timeout: -1; accepted: seconds > 0, or a duration such as 30s or 2m",
 		"line 9: schedulers[4].pass_timeout: applies to plugins only",
-		`line 13: axes[0].values[1]: scheduler "mine": easy-plugin: parameter backfill: "sideways" is not a valid choice`,
+		`line 13: axes[0].values[1]: scheduler "mine": easy-plugin: parameter backfill = "sideways": not an accepted value`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%v\nlacks\n%s", err, w)
@@ -150,7 +152,7 @@ name: proj
 workload: {generator: {model: seed004, projects: 10}}
 schedulers: [{plugin: ./easy-plugin}]
 `), 0o644)
-	if _, err := Load(specPath, BuiltinCatalog()); err == nil || !strings.Contains(err.Error(), "scheduler plugins run on SWF workloads") {
+	if _, err := Load(specPath, NewCatalog(families.Builtin())); err == nil || !strings.Contains(err.Error(), "scheduler plugins run on SWF workloads") {
 		t.Errorf("plugin on a project workload: %v", err)
 	}
 }

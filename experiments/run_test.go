@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/twotier"
+	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
 )
 
@@ -23,7 +26,7 @@ workload:
 schedulers: [fcfs, easy]
 replications: 2
 jobs_output: j.parquet
-`), "rc.yaml", BuiltinCatalog())
+`), "rc.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +34,12 @@ jobs_output: j.parquet
 	if len(cells) != 4 {
 		t.Fatalf("%d cells", len(cells))
 	}
-	run := func(c Cell) CellResult {
-		r, err := RunCell(context.Background(), c)
+	run := func(c runner.Cell) runner.CellResult {
+		r, err := runCell(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != StatusOK {
+		if r.Status != runner.StatusOK {
 			t.Fatalf("cell %s: %s", c.ID, r.Error)
 		}
 		return r
@@ -68,19 +71,19 @@ jobs_output: j.parquet
 }
 
 func TestRunCellFailuresAndCancel(t *testing.T) {
-	c := Cell{ID: "x", Scheduler: "easy", Params: []Param{{Name: "workload.trace", Value: "testdata/tiny.swf"}, {Name: "bogus.param", Value: int64(1)}}}
-	r, err := RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusFailed || r.Error != "unknown parameters bogus.param" {
+	c := runner.Cell{ID: "x", Scheduler: "easy", Params: []runner.Param{{Name: "workload.trace", Value: "testdata/tiny.swf"}, {Name: "bogus.param", Value: int64(1)}}}
+	r, err := runCell(context.Background(), c)
+	if err != nil || r.Status != runner.StatusFailed || r.Error != "unknown parameters bogus.param" {
 		t.Fatalf("bad param: %+v %v", r, err)
 	}
-	c.Params = []Param{{Name: "workload.trace", Value: "nothere.swf"}}
+	c.Params = []runner.Param{{Name: "workload.trace", Value: "nothere.swf"}}
 	c.Dir = "testdata"
-	if r, err := RunCell(context.Background(), c); err != nil || r.Status != StatusFailed || r.Error == "" {
+	if r, err := runCell(context.Background(), c); err != nil || r.Status != runner.StatusFailed || r.Error == "" {
 		t.Fatalf("missing trace: %+v %v", r, err)
 	}
-	c.Params = []Param{{Name: "workload.trace", Value: "tiny.swf"}}
-	r, err = RunCell(context.Background(), c)
-	if err != nil || r.Status != StatusOK {
+	c.Params = []runner.Param{{Name: "workload.trace", Value: "tiny.swf"}}
+	r, err = runCell(context.Background(), c)
+	if err != nil || r.Status != runner.StatusOK {
 		t.Fatalf("tiny trace: %+v %v", r, err)
 	}
 	if v := metric(r, "jobs"); v != 1 {
@@ -88,12 +91,12 @@ func TestRunCellFailuresAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := RunCell(ctx, c); err == nil {
+	if _, err := runCell(ctx, c); err == nil {
 		t.Fatal("cancelled context: no error")
 	}
 }
 
-func metric(r CellResult, name string) float64 {
+func metric(r runner.CellResult, name string) float64 {
 	for _, m := range r.Metrics {
 		if m.Name == name {
 			return m.Value
@@ -126,7 +129,7 @@ func TestShippedSpecs(t *testing.T) {
 			continue
 		}
 		n, _ := strconv.Atoi(strings.ReplaceAll(string(m[1]), ",", ""))
-		s, err := Load(file, BuiltinCatalog())
+		s, err := Load(file, NewCatalog(families.Builtin()))
 		if err != nil {
 			t.Errorf("%s: %v", file, err)
 			continue
@@ -154,11 +157,11 @@ axes:
 replications: 2
 metrics: [pta, jta, pta_high, wait_mean]
 jobs_output: j.parquet
-`), "proj.yaml", BuiltinCatalog())
+`), "proj.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Workload.Output != OutputProjects {
+	if s.Workload.Output != string(twotier.Output) {
 		t.Fatalf("output %q", s.Workload.Output)
 	}
 	cells := s.Cells()
@@ -170,14 +173,16 @@ jobs_output: j.parquet
 		t.Fatalf("seeds %x %x %x %x: want equal across the axis and schedulers, different across replications",
 			cells[0].Seed, cells[1].Seed, cells[2].Seed, cells[4].Seed)
 	}
-	run := func(c Cell) *runner.ModelResult {
+	pr, ok := families.Builtin().PlatformOf("seed004")
+	if !ok {
+		t.Fatal("no platform runs seed004")
+	}
+	run := func(c runner.Cell) *family.Result {
 		t.Helper()
-		cfg, err := ModelConfig(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.KeepJobs = true
-		out, err := runner.RunModel(cfg)
+		fc := family.Cell{Model: "seed004", Scheduler: c.Scheduler, Seed: c.Seed, KeepJobs: true,
+			Params: c.ParamsWithPrefix("workload.generator."), SchedulerParams: c.ParamsWithPrefix("scheduler.")}
+		delete(fc.Params, "model")
+		out, err := pr.Run(fc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,8 +202,8 @@ jobs_output: j.parquet
 		}
 	}
 	for _, c := range cells[:4] {
-		r, err := RunCell(context.Background(), c)
-		if err != nil || r.Status != StatusOK {
+		r, err := runCell(context.Background(), c)
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("cell %s: %v %s", c.ID, err, r.Error)
 		}
 		pta, jta, high := metric(r, "pta"), metric(r, "jta"), metric(r, "pta_high")
@@ -207,15 +212,15 @@ jobs_output: j.parquet
 			t.Fatalf("%s at %v: pta %g jta %g pta_high %g, %d job records", c.Scheduler, c.Params, pta, jta, high, len(r.Jobs))
 		}
 	}
-	// Config refuses a project cell; ModelConfig refuses parameters that
-	// do not apply.
-	if _, err := Config(cells[0]); err == nil || !strings.Contains(err.Error(), "ModelConfig") {
-		t.Errorf("Config on a project cell: %v", err)
+	// ConfigOf refuses a project cell; a project cell with parameters that
+	// do not apply fails.
+	if _, err := testRunner.ConfigOf(cells[0]); err == nil || !strings.Contains(err.Error(), "its own platform") {
+		t.Errorf("ConfigOf on a project cell: %v", err)
 	}
 	bad := cells[0]
-	bad.Params = append(append([]Param(nil), bad.Params...), Param{Name: "workload.load", Value: 0.5})
-	if _, err := ModelConfig(bad); err == nil || !strings.Contains(err.Error(), "workload.load") {
-		t.Errorf("workload.load on a project cell: %v", err)
+	bad.Params = append(append([]runner.Param(nil), bad.Params...), runner.Param{Name: "workload.load", Value: 0.5})
+	if r, _ := runCell(context.Background(), bad); r.Status != runner.StatusFailed || !strings.Contains(r.Error, "workload.load") {
+		t.Errorf("workload.load on a project cell: %s %s", r.Status, r.Error)
 	}
 }
 
@@ -238,7 +243,7 @@ axes:
   - param: platform.procs
     values: [4, 8]
 metrics: [pta, offered_load]
-`), "p.yaml", BuiltinCatalog())
+`), "p.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -264,7 +269,7 @@ platform: {procs: 8}
 workload: {generator: {model: lublin99, jobs: 50, procs: 8}}
 schedulers: [easy]
 metrics: [pta]
-`), "s.yaml", BuiltinCatalog())
+`), "s.yaml", NewCatalog(families.Builtin()))
 	if err == nil || !strings.Contains(err.Error(), "metrics[0]: unknown metric \"pta\"") {
 		t.Errorf("pta on an SWF workload: %v", err)
 	}

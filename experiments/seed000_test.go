@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Seed 000's schedulers run from a spec on a generated workload: KEASY and
@@ -22,14 +25,14 @@ axes:
   - param: scheduler.measy.migration_cost
     values: [0, 600]
 replications: 1
-`), "s0.yaml", BuiltinCatalog())
+`), "s0.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]CellResult{}
+	got := map[string]runner.CellResult{}
 	for _, c := range s.Cells() {
-		r, err := RunCell(context.Background(), c)
-		if err != nil || r.Status != StatusOK {
+		r, err := runCell(context.Background(), c)
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("cell %s: %v %s", c.ID, err, r.Error)
 		}
 		key := c.Scheduler
@@ -63,7 +66,7 @@ replications: 1
 	}
 }
 
-func keys(m map[string]CellResult) []string {
+func keys(m map[string]runner.CellResult) []string {
 	var ks []string
 	for k := range m {
 		ks = append(ks, k)
@@ -88,12 +91,12 @@ replications: 1
 		if strings.HasPrefix(field, "{") {
 			text = strings.Replace(base, "  %s", "  cpu_estimate: noisy\n  cpu_error: 0.3", 1)
 		}
-		s, err := Parse([]byte(text), "s0cpu.yaml", BuiltinCatalog())
+		s, err := Parse([]byte(text), "s0cpu.yaml", NewCatalog(families.Builtin()))
 		if err != nil {
 			t.Fatalf("%s: %v", field, err)
 		}
-		r, err := RunCell(context.Background(), s.Cells()[0])
-		if err != nil || r.Status != StatusOK {
+		r, err := runCell(context.Background(), s.Cells()[0])
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("%s: %v %s", field, err, r.Error)
 		}
 	}
@@ -103,18 +106,18 @@ replications: 1
 		"cpu_error: -0.1":      "line 6: workload.cpu_error:",
 		"cpu_estimate: [none]": "workload.cpu_estimate",
 	} {
-		_, err := Parse([]byte(strings.Replace(base, "%s", field, 1)), "s0cpu.yaml", BuiltinCatalog())
+		_, err := Parse([]byte(strings.Replace(base, "%s", field, 1)), "s0cpu.yaml", NewCatalog(families.Builtin()))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to contain %q", field, err, want)
 		}
 	}
 	// A noise bound without noisy estimates is refused when the cell runs.
-	s, err := Parse([]byte(strings.Replace(base, "%s", "cpu_error: 0.2", 1)), "s0cpu.yaml", BuiltinCatalog())
+	s, err := Parse([]byte(strings.Replace(base, "%s", "cpu_error: 0.2", 1)), "s0cpu.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := RunCell(context.Background(), s.Cells()[0])
-	if r.Status != StatusFailed || !strings.Contains(r.Error, "cpu_error only with cpu_estimate noisy") {
+	r, _ := runCell(context.Background(), s.Cells()[0])
+	if r.Status != runner.StatusFailed || !strings.Contains(r.Error, "cpu_error only with cpu_estimate noisy") {
 		t.Errorf("cpu_error without noisy: %s %q", r.Status, r.Error)
 	}
 }

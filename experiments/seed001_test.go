@@ -5,17 +5,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/cloud"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The seed-001 spec loads and validates against the built-in catalog, its
 // cells route to the cloud family, and a few of them run.
 func TestSeed001Spec(t *testing.T) {
-	s, err := Load("seed001-fig04-11.yaml", BuiltinCatalog())
+	s, err := Load("seed001-fig04-11.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Workload.Output != OutputCloud {
-		t.Fatalf("output %q; want %q", s.Workload.Output, OutputCloud)
+	if s.Workload.Output != string(cloud.Output) {
+		t.Fatalf("output %q; want %q", s.Workload.Output, string(cloud.Output))
 	}
 	cells := s.Cells()
 	// 6 rates × 2 deadline readings × (CPLMT + 4 baselines × 2 deadline
@@ -32,11 +36,11 @@ func TestSeed001Spec(t *testing.T) {
 	if len(seeds) != 2*3 {
 		t.Errorf("%d distinct seeds; want 6", len(seeds))
 	}
-	names := BuiltinCatalog().MetricNames(OutputCloud)
+	names := NewCatalog(families.Builtin()).MetricNames(string(cloud.Output))
 	ran := map[string]float64{}
 	for _, c := range cells[:10] {
-		r, err := RunCell(context.Background(), c)
-		if err != nil || r.Status != StatusOK {
+		r, err := runCell(context.Background(), c)
+		if err != nil || r.Status != runner.StatusOK {
 			t.Fatalf("cell %s (%s): %v %s", c.ID, c.Scheduler, err, r.Error)
 		}
 		got := make([]string, len(r.Metrics))
@@ -63,7 +67,7 @@ name: bad
 workload:
   generator: {model: seed001, jobs: 10, rate: 0.5}
 schedulers: [easy, {name: cplmt, params: {kappa: -3}}]
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("accepted")
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/seed002"
 )
 
@@ -17,7 +19,7 @@ import (
 // the four schemes of one grid point see the same workload, a cell reruns
 // identically, and the metrics are the STMS family's.
 func TestSeed002Fig08Spec(t *testing.T) {
-	s, err := Load("seed002-fig08.yaml", BuiltinCatalog())
+	s, err := Load("seed002-fig08.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,29 +28,29 @@ func TestSeed002Fig08Spec(t *testing.T) {
 		t.Fatalf("%d cells, want 300", len(cells))
 	}
 	// Small cells for the test: the spec's own size runs in the farm.
-	shrink := func(c Cell) Cell {
+	shrink := func(c runner.Cell) runner.Cell {
 		c.KeepJobs = true
-		var ps []Param
+		var ps []runner.Param
 		for _, p := range c.Params {
 			if p.Name == "workload.generator.jobs" {
 				p.Value = int64(150)
 			}
 			ps = append(ps, p)
 		}
-		c.Params = append(ps, Param{Name: "scheduler.generations", Value: int64(10)})
+		c.Params = append(ps, runner.Param{Name: "scheduler.generations", Value: int64(10)})
 		return c
 	}
-	run := func(c Cell) CellResult {
-		r, err := RunCell(context.Background(), shrink(c))
+	run := func(c runner.Cell) runner.CellResult {
+		r, err := runCell(context.Background(), shrink(c))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != StatusOK {
+		if r.Status != runner.StatusOK {
 			t.Fatalf("cell %s (%s): %s", c.ID, c.Scheduler, r.Error)
 		}
 		return r
 	}
-	var first CellResult
+	var first runner.CellResult
 	seen := map[string]bool{}
 	for _, c := range cells[:4] {
 		seen[c.Scheduler] = true
@@ -95,7 +97,7 @@ func TestSeed002Fig08Spec(t *testing.T) {
 // ratio 0.285 : 0.525 : 0.765. Checked on the drawn resources of every
 // Fig. 8 cell (their Σ speed, not 9,000).
 func TestSeed002OperatingPoints(t *testing.T) {
-	s, err := Load("seed002-fig08.yaml", BuiltinCatalog())
+	s, err := Load("seed002-fig08.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ name: bad
 workload:
   generator: {model: seed002, jobs: 100, class: "9:1"}
 schedulers: [{name: sp-stms, params: {c: -1}}, easy]
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -172,14 +174,14 @@ workload:
 schedulers:
   - {name: stms, params: {delta: 0.7, omega: 0.7}}
   - {name: sp-stms, params: {kappa: 0.5}}
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
 	for _, want := range []string{
-		"workload.generator.alpha: model \"seed002\": parameter alpha = 0.5; accepted: float in [1, 100]",
+		"workload.generator.alpha: model \"seed002\": parameter alpha = 0.5: out of range; accepted: float in [1, 100]",
 		"workload.generator.lambda_min", "workload.generator.migration_cost", "workload.generator.pet_error",
-		"delta + omega = 0.7 + 0.7", "parameter kappa: 0.5 is out of range",
+		"delta + omega = 0.7 + 0.7", "parameter kappa = 0.5: out of range",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %q:\n%v", want, err)
@@ -190,7 +192,7 @@ name: bad
 workload:
   generator: {model: seed002, jobs: 100, sdv_min: 0.9, sdv_max: 0.1}
 schedulers: [stms]
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil || !strings.Contains(err.Error(), "line 4: workload.generator.sdv_max") || !strings.Contains(err.Error(), "sdv_min ≤ sdv_max") {
 		t.Errorf("reversed range: %v", err)
 	}
@@ -204,7 +206,7 @@ axes:
     values: [0.001, 0.00015]
   - param: workload.generator.lambda_min
     values: [0.0001, 0.0002]
-`), "bad.yaml", BuiltinCatalog())
+`), "bad.yaml", NewCatalog(families.Builtin()))
 	if err == nil || !strings.Contains(err.Error(), "grid point workload.generator.lambda_max=0.00015, workload.generator.lambda_min=0.0002") {
 		t.Errorf("axes that meet wrongly: %v", err)
 	}
@@ -224,7 +226,7 @@ axes:
     values: [0.001, 0.01]
   - param: scheduler.delta
     values: [0.6]
-`), "ok.yaml", BuiltinCatalog())
+`), "ok.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}

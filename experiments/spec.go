@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Spec is a parsed and validated experiment spec. Build one with Load or
@@ -52,12 +54,13 @@ type Spec struct {
 	JobsOutput string
 
 	lines    map[string]int
-	base     []Param    // fixed platform and workload parameters
-	axisInfo []axisInfo // resolved axes, in spec order
+	base     []runner.Param // fixed platform and workload parameters
+	axisInfo []axisInfo     // resolved axes, in spec order
 }
 
 // WorkloadSpec is the workload section: a trace or a generator, plus the
-// transformations applied to either.
+// fields applied to either (runner.Fields: estimates, overrun, load, jobs,
+// warmup, lenient, the trace's modelled estimates; the families' fields).
 type WorkloadSpec struct {
 	// Trace is the SWF path as written in the spec (plain or .gz).
 	Trace string
@@ -65,33 +68,34 @@ type WorkloadSpec struct {
 	// trace workload.
 	Generator *GeneratorSpec
 	// Output is what the workload yields: OutputSWF for a trace or an SWF
-	// model, OutputProjects for a project model (seed004), whose platform
-	// comes from the generator and to which the SWF fields below (estimates,
-	// overrun, load, jobs, warmup, lenient) do not apply.
+	// model, else the output of a family's own platform (a generator whose
+	// model brings it: "projects", "cloud", "grid"), to which the SWF
+	// fields do not apply.
 	Output string
-	// Estimates is "user", "exact" or "pyss" (default "user").
-	Estimates string
-	// Overrun is "kill" or "extend" (default "kill").
-	Overrun string
-	// Load is the target offered load; 0 keeps the workload's own load.
-	Load float64
-	// Jobs limits the number of jobs simulated; 0 means all of the trace.
-	Jobs int
-	// Warmup is the number of leading jobs excluded from the metrics.
-	Warmup int
-	// Lenient skips malformed trace lines instead of failing.
-	Lenient bool
-	// UserEstimates is "none" (default) or "tsafrir05": a trace workload's
-	// requested times (field 9) replaced, per cell, by modelled user runtime
-	// estimates drawn from the cell seed (runner.Config.UserEstimates).
-	// Generators have their own parameter (workload.generator.estimates).
-	UserEstimates string
-	// MaxEstimate is the model's Tmax in seconds, 0 for automatic; only
-	// with UserEstimates tsafrir05.
-	MaxEstimate int
-	// EstBins are the model's user-supplied bins, "sec=percent,…" ("" for
-	// none); only with UserEstimates tsafrir05.
-	EstBins string
+	// Fields are the values of the other workload fields by full name
+	// ("workload.load"): those the spec gives that pass their checks, and
+	// the defaults of the fields every SWF cell carries (runner.Field with
+	// a Default: workload.estimates user, workload.overrun kill).
+	Fields map[string]any
+}
+
+// Value returns the value of a workload field (Fields) and whether the
+// spec has it.
+func (w WorkloadSpec) Value(name string) (any, bool) {
+	v, ok := w.Fields[name]
+	return v, ok
+}
+
+// str returns a string field's value, "" when absent.
+func (w WorkloadSpec) str(name string) string {
+	s, _ := w.Fields[name].(string)
+	return s
+}
+
+// integer returns an int field's value, 0 when absent.
+func (w WorkloadSpec) integer(name string) int {
+	n, _ := w.Fields[name].(int64)
+	return int(n)
 }
 
 // GeneratorSpec names a synthetic workload model and its parameters.
@@ -106,7 +110,7 @@ type GeneratorSpec struct {
 type SchedulerSpec struct {
 	Name   string
 	Params map[string]any
-	Plugin *PluginRef
+	Plugin *runner.PluginRef
 }
 
 // Axis is one swept parameter: a dotted parameter path and its values.
@@ -143,21 +147,12 @@ type rawSpec struct {
 type rawWorkload struct {
 	Trace     string         `yaml:"trace"`
 	Generator map[string]any `yaml:"generator"`
-	Estimates string         `yaml:"estimates"`
-	Overrun   string         `yaml:"overrun"`
-	Load      any            `yaml:"load"`
-	Jobs      any            `yaml:"jobs"`
-	Warmup    any            `yaml:"warmup"`
-	Lenient   bool           `yaml:"lenient"`
 
-	UserEstimates string `yaml:"user_estimates"`
-	MaxEstimate   any    `yaml:"max_estimate"`
-	EstBins       any    `yaml:"est_bins"`
-
-	// Family holds every other key: the workload fields the families
-	// define (family.SpecChecker, e.g. cpu_usage), by short name; any
-	// other is an unknown field (unknownWorkloadFields).
-	Family map[string]any `yaml:",inline"`
+	// Fields holds every other key by short name: the spec's own fields
+	// (runner.Fields: estimates, load, …) and those the families define
+	// (family.SpecChecker, e.g. cpu_usage); any other is an unknown field
+	// (unknownWorkloadFields).
+	Fields map[string]any `yaml:",inline"`
 }
 
 type rawMore struct {
@@ -283,7 +278,7 @@ func Parse(data []byte, file string, cat Catalog) (*Spec, error) {
 			decodeErrs = append(decodeErrs, decodeError(msg, &root))
 		}
 	}
-	if unknown := unknownWorkloadFields(raw.Workload, lines); len(unknown) > 0 {
+	if unknown := unknownWorkloadFields(raw.Workload, lines, cat); len(unknown) > 0 {
 		decodeErrs = append(decodeErrs, unknown...)
 		sortByLine(decodeErrs)
 	}

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/families"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // testCatalog is a small in-test catalog: five classic schedulers (only
@@ -34,6 +37,8 @@ func (testCatalog) CheckScheduler(name string, params map[string]any) error {
 }
 
 func (testCatalog) ModelNames() []string { return []string{"lublin99"} }
+
+func (testCatalog) WorkloadFields() []param.Spec { return nil }
 
 func (testCatalog) CheckModel(name string, params map[string]any) error {
 	for k, v := range params {
@@ -125,9 +130,9 @@ func TestParseGood(t *testing.T) {
 		}
 	}
 	c := cells[0]
-	want := []Param{
-		{"platform.procs", int64(32)}, {"workload.estimates", "user"}, {"workload.load", 0.5},
-		{"workload.overrun", "kill"}, {"workload.trace", "testdata/tiny.swf"},
+	want := []runner.Param{
+		{Name: "platform.procs", Value: int64(32)}, {Name: "workload.estimates", Value: "user"}, {Name: "workload.load", Value: 0.5},
+		{Name: "workload.overrun", Value: "kill"}, {Name: "workload.trace", Value: "testdata/tiny.swf"},
 	}
 	if fmt.Sprint(c.Params) != fmt.Sprint(want) {
 		t.Fatalf("cell 0 params = %v, want %v", c.Params, want)
@@ -164,7 +169,7 @@ workload:
 platform: {procs: 64}
 name: demo
 `)
-	key := func(cells []Cell) map[string]string {
+	key := func(cells []runner.Cell) map[string]string {
 		m := map[string]string{}
 		for _, c := range cells {
 			m[c.ID] = fmt.Sprintf("%s %d %d %v", c.Scheduler, c.Replication, c.Seed, c.Params)
@@ -191,7 +196,7 @@ func TestSeeds(t *testing.T) {
 	seedOf := map[key]uint64{}
 	seeds := map[uint64]bool{}
 	for _, c := range cells {
-		var ps []Param
+		var ps []runner.Param
 		for _, p := range c.Params {
 			if !strings.HasPrefix(p.Name, "scheduler.") {
 				ps = append(ps, p)
@@ -208,18 +213,18 @@ func TestSeeds(t *testing.T) {
 		t.Fatalf("%d distinct seeds for %d (point, replication) pairs", len(seeds), len(seedOf))
 	}
 	// Replications differ; the same inputs give the same seed.
-	p := []Param{{"workload.load", 0.5}}
+	p := []runner.Param{{Name: "workload.load", Value: 0.5}}
 	if CellSeed("x", 1, p, 0) == CellSeed("x", 1, p, 1) {
 		t.Fatal("replications 0 and 1 share a seed")
 	}
-	if CellSeed("x", 1, p, 0) != CellSeed("x", 1, []Param{{"workload.load", 0.5}}, 0) {
+	if CellSeed("x", 1, p, 0) != CellSeed("x", 1, []runner.Param{{Name: "workload.load", Value: 0.5}}, 0) {
 		t.Fatal("seed not deterministic")
 	}
 	if CellSeed("x", 1, p, 0) == CellSeed("y", 1, p, 0) || CellSeed("x", 1, p, 0) == CellSeed("x", 2, p, 0) {
 		t.Fatal("experiment name or base seed does not enter the seed")
 	}
 	// Integral floats and integers hash alike.
-	if CellID("x", 1, "easy", []Param{{"a", int64(1)}}, 0) != CellID("x", 1, "easy", []Param{{"a", 1.0}}, 0) {
+	if CellID("x", 1, "easy", []runner.Param{{Name: "a", Value: int64(1)}}, 0) != CellID("x", 1, "easy", []runner.Param{{Name: "a", Value: 1.0}}, 0) {
 		t.Fatal("1 and 1.0 give different IDs")
 	}
 	// Pinned values: changing the derivation must be deliberate.
@@ -285,7 +290,7 @@ func TestParamJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Cell
+	var back runner.Cell
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +336,7 @@ workload:
   trace: testdata/tiny.swf
   laod: 0.5
 schedulers: [fcfs]
-`, []string{`line 5: workload.laod: unknown field; accepted: cpu_error, cpu_estimate, cpu_usage, est_bins, estimates, generator, jobs, lenient, load, max_estimate, overrun, trace, user_estimates, warmup`}},
+`, []string{`line 5: workload.laod: unknown field; accepted: est_bins, estimates, generator, jobs, lenient, load, max_estimate, overrun, trace, user_estimates, warmup`}},
 		{"unknown top-level field", `
 name: e
 workload: {trace: testdata/tiny.swf}
@@ -475,7 +480,7 @@ func TestLoadResolvesTraceAgainstSpecDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.Cells()[0]
-	if c.Dir != dir || ResolvePath(c.Dir, s.Workload.Trace) != filepath.Join(dir, "data", "t.swf") {
+	if c.Dir != dir || runner.ResolvePath(c.Dir, s.Workload.Trace) != filepath.Join(dir, "data", "t.swf") {
 		t.Fatalf("dir %q trace %q", c.Dir, s.Workload.Trace)
 	}
 	if s.Output != "d.parquet" {
@@ -489,13 +494,13 @@ name: e
 workload: {trace: testdata/tiny.swf}
 schedulers: [fcfs, easy, eazy, {name: depth, params: {k: unlimited}}]
 axes: [{param: scheduler.depth.k, values: [0, 1, 4, -3]}]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	if err == nil {
 		t.Fatal("no error")
 	}
 	for _, w := range []string{
-		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(families.Schedulers().Names(), ", "),
-		`line 5: axes[0].values[3]: scheduler "depth": depth: parameter k: -3 is out of range`,
+		`line 4: schedulers[2]: unknown scheduler "eazy"; known: ` + strings.Join(families.Builtin().EngineSchedulers(), ", "),
+		`line 5: axes[0].values[3]: scheduler "depth": depth: parameter k = -3: out of range`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%v\nlacks\n%s", err, w)
@@ -518,7 +523,7 @@ workload:
     est_bins: 3600=30,14400=10
 schedulers: [easy]
 axes: [{param: workload.generator.est_bins, values: ["3600=30,14400=10", "7200=25"]}]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +531,7 @@ axes: [{param: workload.generator.est_bins, values: ["3600=30,14400=10", "7200=2
 	if v, _ := c.Lookup("workload.generator.est_bins"); v != "3600=30,14400=10" {
 		t.Fatalf("cell params %v", c.Params)
 	}
-	cfg, err := Config(c)
+	cfg, err := testRunner.ConfigOf(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,7 +559,7 @@ schedulers: [easy]
 axes:
   - param: workload.generator.est_bins
     values: ["7200=5", "7200=0.01", "9000=30,9000=30"]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	var se *SpecError
 	if !errors.As(err, &se) {
 		t.Fatalf("want a *SpecError, got %v", err)
@@ -579,7 +584,7 @@ name: e
 workload:
   generator: {model: lublin99, jobs: 1000, max_estimate: 36000, est_bins: "40000=10,3600=0.01"}
 schedulers: [easy]
-`), "b.yaml", BuiltinCatalog())
+`), "b.yaml", NewCatalog(families.Builtin()))
 	for _, w := range []string{
 		`line 4: workload.generator.est_bins: model "lublin99": parameter est_bins = "40000=10,3600=0.01" needs estimates tsafrir05 (estimates is none)`,
 		`line 4: workload.generator.est_bins: model "lublin99": parameter est_bins bin 40000=10: time 40000 s exceeds max_estimate = 36000 s; want times ≤ max_estimate`,

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies"
 )
 
@@ -22,7 +23,7 @@ const (
 
 // axisInfo is a resolved axis.
 type axisInfo struct {
-	name   string // parameter name in Cell.Params, e.g. "scheduler.k"
+	name   string // parameter name in runner.Cell.Params, e.g. "scheduler.k"
 	scope  string // scheduler name for "scheduler.<name>.<p>" axes, else ""
 	values []any
 	crn    bool // left out of the cell seed (common random numbers)
@@ -136,23 +137,22 @@ func (v *validator) build(raw *rawSpec) *Spec {
 	}
 	s.Name = raw.Name
 
-	var base []Param
+	var base []runner.Param
 	wl := v.workload(raw, s)
-	pdefs := platformParams()
 	for _, k := range sortedKeys(raw.Platform) {
 		path := "platform." + k
 		if ownsPlatform(s.Workload.Output) {
 			v.errorf(path, "model %q generates its own platform; accepted: no platform section, the model's parameters instead", s.Workload.Generator.Model)
 			continue
 		}
-		def, ok := pdefs[k]
-		if !ok {
-			v.errorf(path, "unknown platform parameter; accepted: %s", strings.Join(sortedKeys(pdefs), ", "))
+		def, ok := runner.FieldOf(path)
+		if !ok || !strings.HasPrefix(path, "platform.") {
+			v.errorf(path, "unknown platform parameter; accepted: %s", strings.Join(platformNames(), ", "))
 			continue
 		}
-		if val, ok := v.knownValue(path, path, def, raw.Platform[k]); ok {
+		if val, ok := v.knownValue(path, path, def.Spec, raw.Platform[k]); ok {
 			s.Platform[k] = val
-			base = append(base, Param{Name: path, Value: val})
+			base = append(base, runner.Param{Name: path, Value: val})
 		}
 	}
 
@@ -267,31 +267,15 @@ func (v *validator) gridPoints(s *Spec) {
 	}
 }
 
-// knownValue normalizes, coerces and checks a value of a known parameter.
-func (v *validator) knownValue(path, name string, def paramDef, raw any) (any, bool) {
-	n, err := normalize(raw)
-	if err != nil {
-		v.errorf(path, "%s; accepted: %s", err, def.accepted)
-		return nil, false
-	}
-	c, msg := coerce(n, def.kind)
-	if msg != "" {
-		v.errorf(path, "%s %s; accepted: %s", shortName(name), msg, def.accepted)
-		return nil, false
-	}
-	if def.check != nil {
-		if msg := def.check(c); msg != "" {
-			v.errorf(path, "%s; accepted: %s", msg, def.accepted)
-			return nil, false
+// platformNames lists the platform fields by short name ("procs").
+func platformNames() []string {
+	var out []string
+	for _, f := range runner.Fields() {
+		if k, ok := strings.CutPrefix(f.Name, "platform."); ok {
+			out = append(out, k)
 		}
 	}
-	if name == "workload.trace" {
-		if msg := v.checkTrace(c.(string)); msg != "" {
-			v.errorf(path, "%s; accepted: %s", msg, def.accepted)
-			return nil, false
-		}
-	}
-	return c, true
+	return out
 }
 
 func shortName(name string) string {
@@ -299,14 +283,6 @@ func shortName(name string) string {
 		return name[i+1:]
 	}
 	return name
-}
-
-// ResolvePath returns a trace path from the spec resolved against dir.
-func ResolvePath(dir, p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(dir, p)
 }
 
 func (v *validator) metrics(ms []string, output string) []string {

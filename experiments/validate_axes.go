@@ -8,16 +8,33 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/internal/numeric"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The axes section: parameter paths, values and ranges, kinds across
 // axes, zipped groups.
 
-func acceptedPaths() string {
-	return "platform.procs, workload.load, workload.jobs, workload.warmup, workload.estimates, " +
-		"workload.overrun, workload.trace, workload.user_estimates, workload.max_estimate, workload.est_bins, " +
-		"workload.cpu_usage, workload.cpu_estimate, workload.cpu_error, " +
-		"workload.generator.<param>, scheduler.<param>, scheduler.<name>.<param>"
+// acceptedPaths lists what an axis may sweep: every field that may be an
+// axis, then the parameter paths.
+func (v *validator) acceptedPaths() string {
+	var names []string
+	for _, f := range v.fields() {
+		if !f.Fixed {
+			names = append(names, f.Name)
+		}
+	}
+	return strings.Join(append(names, "workload.generator.<param>", "scheduler.<param>", "scheduler.<name>.<param>"), ", ")
+}
+
+// field returns the spec's workload or platform field of that full name.
+func (v *validator) field(name string) (runner.Field, bool) {
+	for _, f := range v.fields() {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return runner.Field{}, false
 }
 
 func (v *validator) axes(raws []rawAxis, s *Spec) []axisInfo {
@@ -83,14 +100,14 @@ type resolvedAxis struct {
 	axisInfo
 	path  string
 	index int
-	def   *paramDef
+	def   *param.Spec
 }
 
 func (v *validator) axisPath(path, p string, s *Spec) (resolvedAxis, bool) {
 	var ax resolvedAxis
 	parts := strings.Split(p, ".")
 	bad := func(why string) (resolvedAxis, bool) {
-		v.errorf(path, "%s; accepted: %s", why, acceptedPaths())
+		v.errorf(path, "%s; accepted: %s", why, v.acceptedPaths())
 		return ax, false
 	}
 	if p == "" {
@@ -102,15 +119,14 @@ func (v *validator) axisPath(path, p string, s *Spec) (resolvedAxis, bool) {
 	}
 	switch parts[0] {
 	case "platform":
-		defs := platformParams()
 		if len(parts) != 2 {
 			return bad(fmt.Sprintf("unknown parameter path %q", p))
 		}
-		def, ok := defs[parts[1]]
+		def, ok := v.field(p)
 		if !ok {
 			return bad(fmt.Sprintf("unknown platform parameter %q", parts[1]))
 		}
-		ax.name, ax.def = p, &def
+		ax.name, ax.def = p, &def.Spec
 	case "workload":
 		if len(parts) >= 2 && parts[1] == "generator" {
 			if len(parts) != 3 || parts[2] == "" {
@@ -130,19 +146,19 @@ func (v *validator) axisPath(path, p string, s *Spec) (resolvedAxis, bool) {
 			ax.name = p
 			break
 		}
-		def, ok := workloadParams()[p]
-		if !ok || p == "workload.lenient" {
+		def, ok := v.field(p)
+		if !ok || def.Fixed {
 			return bad(fmt.Sprintf("unknown parameter path %q", p))
 		}
 		if p == "workload.trace" && s.Workload.Generator != nil {
 			v.errorf(path, "%q needs a trace workload; this spec uses a generator", p)
 			return ax, false
 		}
-		if (p == pUserEstimates || p == pMaxEstimate || p == pEstBins) && s.Workload.Generator != nil {
+		if def.TraceOnly && s.Workload.Generator != nil {
 			v.errorf(path, "%q needs a trace workload; this spec uses a generator, which draws its own estimates (accepted: workload.generator.estimates, workload.generator.max_estimate, workload.generator.est_bins)", p)
 			return ax, false
 		}
-		ax.name, ax.def = p, &def
+		ax.name, ax.def = p, &def.Spec
 	case "scheduler":
 		switch len(parts) {
 		case 2:
@@ -348,7 +364,7 @@ func cloneMap(m map[string]any) map[string]any {
 
 // unifyKinds gives every parameter one numeric kind across the spec:
 // integers become floats when any value of the same parameter is a float.
-func (v *validator) unifyKinds(base *[]Param, s *Spec, axes []axisInfo) {
+func (v *validator) unifyKinds(base *[]runner.Param, s *Spec, axes []axisInfo) {
 	kinds := map[string]map[string]bool{}
 	note := func(name string, val any) {
 		if kinds[name] == nil {
@@ -375,7 +391,7 @@ func (v *validator) unifyKinds(base *[]Param, s *Spec, axes []axisInfo) {
 		if len(ks) == 1 {
 			continue
 		}
-		if len(ks) == 2 && ks[KindInt] && ks[KindFloat] {
+		if len(ks) == 2 && ks[param.Int.String()] && ks[param.Float.String()] {
 			toFloat[name] = true
 		}
 		// Other mixes (a number and a word such as "unlimited") stay as

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -14,40 +15,11 @@ import (
 // The workload section: trace or generator, SWF-only fields, modelled
 // trace estimates and their combinations.
 
-// estimateSpec returns the workload/models documentation of a Tsafrir
-// estimate parameter (max_estimate, est_bins): trace workloads accept the
-// same values as the generators.
-func estimateSpec(name string) models.ParamSpec {
-	for _, s := range models.EstimateParams() {
-		if s.Name == name {
-			return s
-		}
-	}
-	panic("experiments: workload/models has no estimate parameter " + name)
-}
-
-func maxEstimateAccepted() string {
-	s := estimateSpec("max_estimate")
-	return fmt.Sprintf("0 (automatic: the longest runtime rounded up to whole hours, at least 7200 s, grown until feasible) or an integer in [%.0f, %.0f] (Tsafrir Tmax, seconds)", s.Min, s.Max)
-}
-
-func checkMaxEstimate(v any) string {
-	s, n := estimateSpec("max_estimate"), v.(int64)
-	if n == 0 || float64(n) >= s.Min && float64(n) <= s.Max {
-		return ""
-	}
-	return fmt.Sprintf("max_estimate %d out of range", n)
-}
-
-func checkEstBins(v any) string {
-	if ps := models.CheckEstimateBins(v.(string), 0, 0); len(ps) > 0 {
-		return "est_bins " + strings.Join(ps, "; ")
-	}
-	return ""
-}
-
 // Trace-estimate parameters: the fields that combine with each other.
 const (
+	pTrace         = "workload.trace"
+	pJobs          = "workload.jobs"
+	pWarmup        = "workload.warmup"
 	pUserEstimates = "workload.user_estimates"
 	pMaxEstimate   = "workload.max_estimate"
 	pEstBins       = "workload.est_bins"
@@ -69,24 +41,25 @@ func estimateParam(name string) bool {
 // checked when the cell runs. "" when fine.
 func (v *validator) estimateValue(name string, val any, s *Spec) string {
 	w := s.Workload
+	estimates, userEst, estBins := w.str(pEstimates), w.str(pUserEstimates), w.str(pEstBins)
 	switch name {
 	case pUserEstimates:
-		if val == runner.UserEstimatesTsafrir && !v.swept[pEstimates] && w.Estimates != runner.EstimatesUser {
-			return fmt.Sprintf("user_estimates %s needs estimates user (workload.estimates is %s): the modelled estimates are requested times, which only estimates user reads; accepted: %s, or workload.estimates: user", val, w.Estimates, runner.UserEstimatesNone)
+		if val == runner.UserEstimatesTsafrir && !v.swept[pEstimates] && estimates != runner.EstimatesUser {
+			return fmt.Sprintf("user_estimates %s needs estimates user (workload.estimates is %s): the modelled estimates are requested times, which only estimates user reads; accepted: %s, or workload.estimates: user", val, estimates, runner.UserEstimatesNone)
 		}
 	case pEstimates:
-		if val != runner.EstimatesUser && !v.swept[pUserEstimates] && w.UserEstimates == runner.UserEstimatesTsafrir {
-			return fmt.Sprintf("estimates %s with user_estimates %s: the modelled estimates are requested times, which only estimates user reads; accepted: user", val, w.UserEstimates)
+		if val != runner.EstimatesUser && !v.swept[pUserEstimates] && userEst == runner.UserEstimatesTsafrir {
+			return fmt.Sprintf("estimates %s with user_estimates %s: the modelled estimates are requested times, which only estimates user reads; accepted: user", val, userEst)
 		}
 	case pMaxEstimate:
-		if !v.swept[pEstBins] && w.EstBins != "" {
-			if ps := models.CheckEstimateBins(w.EstBins, int(val.(int64)), 0); len(ps) > 0 {
-				return fmt.Sprintf("max_estimate %d does not fit workload.est_bins %q: est_bins %s", val, w.EstBins, strings.Join(ps, "; "))
+		if !v.swept[pEstBins] && estBins != "" {
+			if ps := models.CheckEstimateBins(estBins, int(val.(int64)), 0); len(ps) > 0 {
+				return fmt.Sprintf("max_estimate %d does not fit workload.est_bins %q: est_bins %s", val, estBins, strings.Join(ps, "; "))
 			}
 		}
 	case pEstBins:
 		if !v.swept[pMaxEstimate] {
-			if ps := models.CheckEstimateBins(val.(string), w.MaxEstimate, 0); len(ps) > 0 {
+			if ps := models.CheckEstimateBins(val.(string), w.integer(pMaxEstimate), 0); len(ps) > 0 {
 				return "est_bins " + strings.Join(ps, "; ")
 			}
 		}
@@ -103,16 +76,17 @@ func (v *validator) estimateBase(s *Spec, axes []axisInfo) {
 	if w.Trace == "" {
 		return
 	}
-	if !v.swept[pUserEstimates] && !v.swept[pEstimates] && w.UserEstimates == runner.UserEstimatesTsafrir && w.Estimates != runner.EstimatesUser {
+	estimates, userEst, estBins := w.str(pEstimates), w.str(pUserEstimates), w.str(pEstBins)
+	if !v.swept[pUserEstimates] && !v.swept[pEstimates] && userEst == runner.UserEstimatesTsafrir && estimates != runner.EstimatesUser {
 		v.errorf(pEstimates, "estimates %s with user_estimates %s: the modelled estimates are requested times, which only estimates user reads; accepted: user (or user_estimates: %s)",
-			w.Estimates, w.UserEstimates, runner.UserEstimatesNone)
+			estimates, userEst, runner.UserEstimatesNone)
 	}
-	if !v.swept[pMaxEstimate] && !v.swept[pEstBins] && w.EstBins != "" {
-		if ps := models.CheckEstimateBins(w.EstBins, w.MaxEstimate, 0); len(ps) > 0 {
-			v.errorf(pEstBins, "est_bins %s; accepted: %s", strings.Join(ps, "; "), estimateSpec("est_bins").Form)
+	if !v.swept[pMaxEstimate] && !v.swept[pEstBins] && estBins != "" {
+		if ps := models.CheckEstimateBins(estBins, w.integer(pMaxEstimate), 0); len(ps) > 0 {
+			v.errorf(pEstBins, "est_bins %s; accepted: %s", strings.Join(ps, "; "), runner.EstimateSpec("est_bins").Form)
 		}
 	}
-	modelled := !v.swept[pUserEstimates] && w.UserEstimates == runner.UserEstimatesTsafrir
+	modelled := !v.swept[pUserEstimates] && userEst == runner.UserEstimatesTsafrir
 	for _, ax := range axes {
 		if ax.name == pUserEstimates {
 			modelled = modelled || slices.Contains(ax.values, any(runner.UserEstimatesTsafrir))
@@ -139,7 +113,7 @@ func (v *validator) estimateBase(s *Spec, axes []axisInfo) {
 }
 
 func (v *validator) checkTrace(p string) string {
-	full := ResolvePath(v.dir, p)
+	full := runner.ResolvePath(v.dir, p)
 	st, err := os.Stat(full)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -153,11 +127,17 @@ func (v *validator) checkTrace(p string) string {
 	return ""
 }
 
-func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
+// workload validates the workload section: a trace or a generator, then
+// every field of the table (runner.Fields) and of the families
+// (Catalog.WorkloadFields), the same way for each: the spec's value
+// checked by its param.Spec, or the field's default when it has one. Each
+// becomes a parameter of every cell; a false bool or a field not given is
+// left out.
+func (v *validator) workload(raw *rawSpec, s *Spec) []runner.Param {
 	w := raw.Workload
-	defs := workloadParams()
-	var ps []Param
-	add := func(name string, val any) { ps = append(ps, Param{Name: name, Value: val}) }
+	var ps []runner.Param
+	add := func(name string, val any) { ps = append(ps, runner.Param{Name: name, Value: val}) }
+	s.Workload.Fields = map[string]any{}
 	hasTrace, hasGen := w.Trace != "", w.Generator != nil
 	switch {
 	case hasTrace && hasGen:
@@ -166,9 +146,10 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 		v.errorf("workload", "no workload; accepted: exactly one of trace (an SWF path) or generator ({model: NAME, ...})")
 	}
 	if hasTrace {
-		if val, ok := v.knownValue("workload.trace", "workload.trace", defs["workload.trace"], w.Trace); ok {
+		f, _ := runner.FieldOf(pTrace)
+		if val, ok := v.knownValue(pTrace, pTrace, f.Spec, w.Trace); ok {
 			s.Workload.Trace = val.(string)
-			add("workload.trace", val)
+			add(pTrace, val)
 		}
 	}
 	if hasGen {
@@ -181,111 +162,65 @@ func (v *validator) workload(raw *rawSpec, s *Spec) []Param {
 			v.family = s.Workload.Generator.Model
 		}
 	}
-	s.Workload.UserEstimates = runner.UserEstimatesNone
-	if hasGen {
-		hint := "a generator draws its own estimates; accepted: workload.generator.estimates: tsafrir05, with workload.generator.max_estimate and workload.generator.est_bins"
-		if ownsPlatform(s.Workload.Output) {
-			hint = fmt.Sprintf("model %q generates %s workloads with their own platform", s.Workload.Generator.Model, s.Workload.Output)
+	v.given = map[string]bool{}
+	for _, f := range v.fields() {
+		if f.Name == pTrace {
+			continue
 		}
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{{"user_estimates", w.UserEstimates != ""}, {"max_estimate", w.MaxEstimate != nil}, {"est_bins", w.EstBins != nil}} {
-			if f.set {
-				v.errorf("workload."+f.name, "applies to trace workloads only; %s", hint)
+		raw, given := w.Fields[shortName(f.Name)]
+		given = given && raw != nil && raw != "" && raw != false
+		switch {
+		case given && f.TraceOnly && hasGen:
+			hint := "a generator draws its own estimates; accepted: workload.generator.estimates: tsafrir05, with workload.generator.max_estimate and workload.generator.est_bins"
+			if ownsPlatform(s.Workload.Output) {
+				hint = fmt.Sprintf("model %q generates %s workloads with their own platform", s.Workload.Generator.Model, s.Workload.Output)
+			}
+			v.errorf(f.Name, "applies to trace workloads only; %s", hint)
+			continue
+		case ownsPlatform(s.Workload.Output):
+			if given {
+				v.errorf(f.Name, "applies to SWF workloads only; model %q generates %s workloads (accepted: its parameters under workload.generator; see schedfarm workload models)", s.Workload.Generator.Model, s.Workload.Output)
+			}
+			continue
+		case f.TraceOnly && hasGen:
+			continue
+		}
+		val, ok := f.Default, false
+		if given {
+			var good any
+			if good, ok = v.knownValue(f.Name, f.Name, f.Spec, raw); ok {
+				val = good
+			}
+			if f.TraceOnly {
+				v.given[f.Name] = ok
 			}
 		}
-	}
-	if ownsPlatform(s.Workload.Output) {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{{"estimates", w.Estimates != ""}, {"overrun", w.Overrun != ""}, {"load", w.Load != nil},
-			{"jobs", w.Jobs != nil}, {"warmup", w.Warmup != nil}, {"lenient", w.Lenient}} {
-			if f.set {
-				v.errorf("workload."+f.name, "applies to SWF workloads only; model %q generates %s workloads (accepted: its parameters under workload.generator; see schedfarm workload models)", s.Workload.Generator.Model, s.Workload.Output)
-			}
+		if b, isBool := val.(bool); val == nil || isBool && !b {
+			continue
 		}
-		for _, fd := range givenFamilyFields(w) {
-			v.errorf(fd.name, "applies to SWF workloads only; model %q generates %s workloads (accepted: its parameters under workload.generator; see schedfarm workload models)", s.Workload.Generator.Model, s.Workload.Output)
-		}
-		return ps
+		s.Workload.Fields[f.Name] = val
+		add(f.Name, val)
 	}
-	s.Workload.Estimates = "user"
-	if w.Estimates != "" {
-		if val, ok := v.knownValue("workload.estimates", "workload.estimates", defs["workload.estimates"], w.Estimates); ok {
-			s.Workload.Estimates = val.(string)
-		}
-	}
-	add("workload.estimates", s.Workload.Estimates)
-	s.Workload.Overrun = "kill"
-	if w.Overrun != "" {
-		if val, ok := v.knownValue("workload.overrun", "workload.overrun", defs["workload.overrun"], w.Overrun); ok {
-			s.Workload.Overrun = val.(string)
-		}
-	}
-	add("workload.overrun", s.Workload.Overrun)
-	if w.Load != nil {
-		if val, ok := v.knownValue("workload.load", "workload.load", defs["workload.load"], w.Load); ok {
-			s.Workload.Load = val.(float64)
-			add("workload.load", val)
-		}
-	}
-	if w.Jobs != nil {
-		if val, ok := v.knownValue("workload.jobs", "workload.jobs", defs["workload.jobs"], w.Jobs); ok {
-			s.Workload.Jobs = int(val.(int64))
-			add("workload.jobs", val)
-		}
-	}
-	if w.Warmup != nil {
-		if val, ok := v.knownValue("workload.warmup", "workload.warmup", defs["workload.warmup"], w.Warmup); ok {
-			s.Workload.Warmup = int(val.(int64))
-			add("workload.warmup", val)
-		}
-	}
-	if s.Workload.Jobs > 0 && s.Workload.Warmup >= s.Workload.Jobs {
-		v.errorf("workload.warmup", "warmup (%d) must be smaller than jobs (%d)", s.Workload.Warmup, s.Workload.Jobs)
-	}
-	if w.Lenient {
-		s.Workload.Lenient = true
-		add("workload.lenient", true)
-	}
-	for _, f := range givenFamilyFields(w) {
-		if val, ok := v.knownValue(f.name, f.name, defs[f.name], f.raw); ok {
-			add(f.name, val)
-		}
-	}
-	if !hasGen {
-		v.traceEstimates(w, s, add)
+	if jobs, warmup := s.Workload.integer(pJobs), s.Workload.integer(pWarmup); jobs > 0 && warmup >= jobs {
+		v.errorf(pWarmup, "warmup (%d) must be smaller than jobs (%d)", warmup, jobs)
 	}
 	return ps
 }
 
-// traceEstimates reads a trace's modelled-estimate fields (user_estimates,
-// max_estimate, est_bins); each becomes a cell parameter when given.
-func (v *validator) traceEstimates(w rawWorkload, s *Spec, add func(string, any)) {
-	defs := workloadParams()
-	v.given = map[string]bool{}
-	field := func(name string, raw any, set func(any)) {
-		val, ok := v.knownValue(name, name, defs[name], raw)
-		v.given[name] = ok
-		if ok {
-			set(val)
-			add(name, val)
+// fields returns the spec's workload fields: the runner's table and the
+// catalog's families' fields (runner.Field without flags: each may be an
+// axis, none combines with another).
+func (v *validator) fields() []runner.Field {
+	fs := runner.Fields()
+	if v.cat != nil {
+		for _, fd := range v.cat.WorkloadFields() {
+			fs = append(fs, runner.Field{Spec: fd})
 		}
 	}
-	if w.UserEstimates != "" {
-		field(pUserEstimates, w.UserEstimates, func(x any) { s.Workload.UserEstimates = x.(string) })
-	}
-	if w.MaxEstimate != nil {
-		field(pMaxEstimate, w.MaxEstimate, func(x any) { s.Workload.MaxEstimate = int(x.(int64)) })
-	}
-	if w.EstBins != nil {
-		field(pEstBins, w.EstBins, func(x any) { s.Workload.EstBins = x.(string) })
-	}
+	return fs
 }
 
-func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
+func (v *validator) generator(g map[string]any, ps *[]runner.Param) *GeneratorSpec {
 	gs := &GeneratorSpec{Params: map[string]any{}}
 	model, _ := g["model"].(string)
 	if model == "" {
@@ -335,10 +270,38 @@ func (v *validator) generator(g map[string]any, ps *[]Param) *GeneratorSpec {
 		}
 	}
 	if model != "" {
-		*ps = append(*ps, Param{Name: "workload.generator.model", Value: model})
+		*ps = append(*ps, runner.Param{Name: "workload.generator.model", Value: model})
 	}
 	for _, k := range sortedKeys(gs.Params) {
-		*ps = append(*ps, Param{Name: "workload.generator." + k, Value: gs.Params[k]})
+		*ps = append(*ps, runner.Param{Name: "workload.generator." + k, Value: gs.Params[k]})
 	}
 	return gs
+}
+
+// unknownWorkloadFields reports every key of the workload section that is
+// neither trace, generator, a field of the table (runner.Fields) nor a
+// family's (Catalog.WorkloadFields), naming what is accepted.
+func unknownWorkloadFields(w rawWorkload, lines map[string]int, cat Catalog) []FieldError {
+	v := &validator{cat: cat}
+	var errs []FieldError
+	for _, key := range slices.Sorted(maps.Keys(w.Fields)) {
+		if _, ok := v.field("workload." + key); ok {
+			continue
+		}
+		path := "workload." + key
+		errs = append(errs, FieldError{Path: path, Line: lines[path], Msg: "unknown field; accepted: " + strings.Join(v.workloadFieldNames(), ", ")})
+	}
+	return errs
+}
+
+// workloadFieldNames lists the keys a workload section accepts, sorted.
+func (v *validator) workloadFieldNames() []string {
+	names := yamlFields(sectionTypes["experiments.rawWorkload"])
+	for _, f := range v.fields() {
+		if k, ok := strings.CutPrefix(f.Name, "workload."); ok && !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	return names
 }

@@ -3,6 +3,8 @@ package experiments
 import (
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // Spec syntax errors name the line a person counts, non-UTF-8 input names
@@ -20,7 +22,7 @@ func TestSpecErrorsNameTheirLine(t *testing.T) {
 		{"list for a number", "name: e\nplatform: {procs: 16}\nworkload: {trace: t.swf}\nschedulers: [fcfs]\nseed: [1, 2]\n", "the value is a list; accepted: an integer"},
 	}
 	for _, c := range cases {
-		_, err := Parse([]byte(c.text), "s.yaml", BuiltinCatalog())
+		_, err := Parse([]byte(c.text), "s.yaml", NewCatalog(families.Builtin()))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v; want it to contain %q", c.name, err, c.want)
 		}

@@ -1,8 +1,12 @@
-// Package families lists the paper families schedfarm ships (Builtin, one
-// line per family) and derives from that list what the rest of the program
-// needs: the scheduler registry (Schedulers), the workload models and the
-// runners of families with a platform of their own. Each family is one
-// folder below this one; package family defines the contract.
+// Package families lists the paper families schedfarm ships (List, one
+// line per family) and builds from a list the family catalog (New,
+// Builtin): a value holding what the rest of the program derives from the
+// families — one scheduler registry (every family's entries), the workload
+// models, the runners of families with a platform of their own, the
+// families' workload fields. It is built once (cmd/schedfarm does, when it
+// starts) and passed in; nothing looks the families up globally. Each
+// family is one folder below this one; package family defines the
+// contract.
 //
 //	classic/        P identical processors: FCFS, EASY, CONS, SJBF, depth-k
 //	consolidation/  seed 000: two-tier VMs per processor; KEASY, REASY, MEASY

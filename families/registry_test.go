@@ -5,25 +5,25 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family/familytest"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
-	"github.com/schedfarm/schedfarm/strategies/strategytest"
 )
 
 // TestInvariantsEveryFamily applies the one shared invariant suite to every
 // family: random rigid jobs for every registered scheduler, and each
 // family's own workloads (projects, a cloud, a failing grid).
 func TestInvariantsEveryFamily(t *testing.T) {
-	strategytest.Families(t, families.Builtin())
+	familytest.Families(t, families.List())
 }
 
 func TestRegistryErrors(t *testing.T) {
-	reg := families.Schedulers()
+	reg := families.Builtin().Schedulers()
 	_, err := reg.New("eazy", sim.Processors(4), nil)
 	if want := `unknown scheduler "eazy"; known: ` + strings.Join(reg.Names(), ", "); err == nil || err.Error() != want {
 		t.Errorf("unknown name: got %v", err)
 	}
-	noop := func(sim.Platform, strategies.Params) (sim.Scheduler, error) { return nil, nil }
+	noop := func(strategies.Build) (sim.Scheduler, error) { return nil, nil }
 	_, err = strategies.NewRegistry(strategies.Entry{Name: "a", New: noop}, strategies.Entry{Name: "b", New: noop}, strategies.Entry{Name: "a", New: noop})
 	if err == nil || !strings.Contains(err.Error(), `scheduler "a" registered twice; registered so far: a, b`) {
 		t.Errorf("duplicate: got %v", err)
@@ -32,7 +32,7 @@ func TestRegistryErrors(t *testing.T) {
 	if err == nil {
 		t.Fatal("bad params accepted")
 	}
-	for _, want := range []string{`depth: parameter k: -3 is out of range; accepted: integer ≥ 0 or all or unlimited`, `depth: unknown parameter "kk"; accepted: k`} {
+	for _, want := range []string{`depth: parameter k = -3: out of range; accepted: int ≥ 0 or all or unlimited`, `depth: unknown parameter "kk"; accepted: k`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}

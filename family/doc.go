@@ -10,7 +10,11 @@
 // registry entry (strategies.Entry.Prepare).
 //
 // The families themselves live in families/<name>/, one folder each, and
-// are listed with one line each in families.Builtin. The engine (sim), the
+// are listed with one line each in families.List; families.Catalog is the
+// value built from that list once and passed to the runner, spec
+// validation, the worker and the results glossary. The engine (sim), the
 // farm (coordinator, worker, broker), experiments and results know families
-// only through this package and that list.
+// only through this package and that value. Each family states the
+// capabilities it has with compile-time checks (var _ family.X = fam{}).
+// The shared invariant suite over them is family/familytest.
 package family

@@ -26,25 +26,21 @@ type Family interface {
 
 // ModelOwner is implemented by a family that brings workload generator
 // models of its own (seed 001's cloud, seed 002's grid, seed 004's
-// projects); families.Models adds them to the shared SWF models of
+// projects); the family catalog adds them to the shared SWF models of
 // workload/models (fwload, jwload, lublin99).
 type ModelOwner interface {
 	Models() []models.Model
 }
 
 // PlatformRunner is implemented by a family whose workload model brings
-// its own platform and job attributes (models.Cloud, models.Grid,
-// models.Projects): its cells are simulated by Run instead of the SWF
-// runner.
+// its own platform and job attributes (twotier's projects, cloud's VMs,
+// stms's failing grid): its cells are simulated by Run instead of the SWF
+// runner. The schedulers that run them are the family's own
+// (Family.Schedulers), checked through the catalog's registry.
 type PlatformRunner interface {
-	// Output is the model output whose cells Run simulates.
+	// Output is the model output whose cells Run simulates, declared by
+	// the family next to its model.
 	Output() models.Output
-	// SchedulerNames lists the schedulers that run such cells, in the
-	// paper's order.
-	SchedulerNames() []string
-	// CheckScheduler validates a scheduler and its parameters without
-	// simulating, naming what would be accepted.
-	CheckScheduler(name string, params map[string]any) error
 	// MetricNames lists every metric Run can report, in order.
 	MetricNames() []string
 	// Run simulates one cell.
@@ -87,10 +83,11 @@ type Result struct {
 	Gamma float64
 }
 
-// Metric is one named result value of a cell.
+// Metric is one named result value of a cell. Names are stable: they
+// become the results' m_<name> columns.
 type Metric struct {
-	Name  string
-	Value float64
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
 }
 
 // AppendDistMetrics appends the mean, median, p95 and max of the

@@ -3,7 +3,7 @@ package family
 import "github.com/schedfarm/schedfarm/sim"
 
 // SuiteCase is one workload on which the shared invariant suite
-// (strategies/strategytest.Families) runs schedulers of a family: every
+// (family/familytest.Families) runs schedulers of a family: every
 // named scheduler is simulated twice from scratch and must end every job,
 // never over-commit the platform, keep every reservation it promised, pass
 // the family's own checks and give the same schedule both times.
@@ -12,7 +12,9 @@ type SuiteCase struct {
 	Name string
 	// Platform is the machine the jobs run on (the capacity check).
 	Platform sim.Platform
-	// Schedulers are the names to run.
+	// Schedulers are the names to run, each a registry name optionally
+	// followed by "+reading" (a variant the case's Run understands); nil
+	// runs every scheduler of the family.
 	Schedulers []string
 	// Run simulates the named scheduler from scratch on the case's
 	// workload, the scheduler wrapped by wrap (the suite's recorder), and

@@ -3,7 +3,7 @@ package results
 import (
 	"strings"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Fixed column names of the per-cell Parquet file (see the package doc).
@@ -63,8 +63,8 @@ func MetricName(column string) (name string, ok bool) {
 // Record is one cell and its result: one row of the per-cell Parquet file
 // and one line of the journal.
 type Record struct {
-	Cell   experiments.Cell       `json:"cell"`
-	Result experiments.CellResult `json:"result"`
+	Cell   runner.Cell       `json:"cell"`
+	Result runner.CellResult `json:"result"`
 }
 
 // Metric returns the value of the named metric and whether the record has

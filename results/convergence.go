@@ -86,7 +86,7 @@ func PlotTune(t Table, dir string) ([]string, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: convergence", t.Meta["schedfarm.tune"])
 	p.X.Label.Text = "generation"
-	p.Y.Label.Text = axisLabel(name, MetricColumn(name))
+	p.Y.Label.Text = PlotOptions{}.axisLabel(name, MetricColumn(name))
 	if maxGen <= 40 {
 		var gens []float64
 		for g := int64(0); g <= maxGen; g++ {
@@ -150,8 +150,8 @@ func PlotTune(t Table, dir string) ([]string, error) {
 	}
 	q := plot.New()
 	q.Title.Text = fmt.Sprintf("%s: evaluations and Pareto front", t.Meta["schedfarm.tune"])
-	q.X.Label.Text = axisLabel(name, MetricColumn(name))
-	q.Y.Label.Text = axisLabel(second[0], MetricColumn(second[0]))
+	q.X.Label.Text = PlotOptions{}.axisLabel(name, MetricColumn(name))
+	q.Y.Label.Text = PlotOptions{}.axisLabel(second[0], MetricColumn(second[0]))
 	sc, err := plotter.NewScatter(all)
 	if err != nil {
 		return files, err

@@ -8,9 +8,8 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/families/stms"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
-	"github.com/schedfarm/schedfarm/strategies"
 )
 
 // ColumnDoc is what a column holds: its unit ("s" for seconds of
@@ -21,15 +20,23 @@ type ColumnDoc struct {
 	Meaning string `json:"meaning"`
 }
 
-// The glossary is one table, name → ColumnDoc, for the fixed columns
-// (fixedDocs), the metrics (metricDocs, by metric name) and the
-// parameters of the spec itself (paramDocs, by dotted name). The
-// parameters of schedulers and workload models take their meaning from
-// the registries' ParamSpec.Doc. Describe looks a column up; the Parquet
-// writer stores each column's entry in the file's key-value metadata
-// (MetaColumnPrefix + column), and docs/columns.md is generated from the
-// same table (ColumnsMarkdown). A typed parameter model that declares
-// units can feed paramDocs later without changing any of its readers.
+// Glossary is one lookup, column name → ColumnDoc: the fixed columns
+// (fixedDocs), the metrics (metricDocs, by metric name), and the
+// parameters — every one declared with the one parameter model
+// (param.Spec: Doc and Unit): the spec's own fields (runner.Fields), the
+// families' workload fields, the schedulers' and the workload models'
+// parameters, all from the family catalog it is built with.
+// Describe looks a column up; the Parquet writer stores each column's
+// entry in the file's key-value metadata (MetaColumnPrefix + column), the
+// report's plots label their axes with the units, and docs/columns.md is
+// generated from the same lookup (ColumnsMarkdown).
+type Glossary struct {
+	cat *families.Catalog
+}
+
+// NewGlossary returns the glossary of cat's families; a nil cat knows the
+// fixed columns, the runner's fields and metrics, and no family's.
+func NewGlossary(cat *families.Catalog) *Glossary { return &Glossary{cat: cat} }
 
 // MetaColumnPrefix starts the Parquet key-value metadata key of a column's
 // glossary entry: "schedfarm.column.m_wait_mean" holds
@@ -95,20 +102,23 @@ var metricDocs = map[string]ColumnDoc{
 	"sin":            {"instructions", "seed001 SIN: total instructions of the finished jobs"},
 	"vms_per_task":   {uRatio, "seed001: mean VMs a finished job's task held (> 1 only under Fair)"},
 	// seed002 (state-tracking migration)
-	"throughput":         {"jobs/h", "seed002: finished jobs per hour of makespan"},
-	"jfr":                {uFrac, "seed002 JFR: share of finished jobs ending after their deadline"},
-	"ijf":                {uRatio, "seed002 IJF (eq. 9): 1 − standard deviation of the per-batch JFR"},
-	"cost_overhead":      {"flops/s (weighted)", "seed002 eq. 11: Σ_k RA_k · √(t_c^k / 1 h) / m over the m resources used (RA in flops/s)"},
-	"cost_effectiveness": {"percentage points", "seed002 eq. 12: (v_i · c_s / c_i − v_s) · 100 against STMS's run of the same cell (0 for STMS)"},
-	"failures":           {uCount, "seed002: resource failures that hit a running job"},
-	"preemptions":        {uCount, "seed002: jobs preempted by a migrant (SP-STMS)"},
-	"fallbacks":          {uCount, "seed002: migrations with no backup left in the job's chain"},
-	"batches":            {uCount, "seed002: mGA batches mapped"},
-	"windows":            {uCount, "seed002: Min-Min (sliding-window) groups mapped"},
-	"cycles":             {uCount, "seed002: scheduling cycles"},
-	"condition1":         {uCount, "seed002: committed jobs whose PET exceeds α × their slot (Condition 1)"},
-	"plan_gain":          {uFrac, "seed002: mean relative reduction of the planned batch makespan by the mGA against its Min-Min template"},
-	"transfer_mean":      {"s", "seed002: mean migration delay per migration"},
+	"throughput":             {"jobs/h", "seed002: finished jobs per hour of makespan"},
+	"jfr":                    {uFrac, "seed002 JFR: share of finished jobs ending after their deadline"},
+	"ijf":                    {uRatio, "seed002 IJF (eq. 9): 1 − standard deviation of the per-batch JFR"},
+	"cost_overhead":          {"flops/s (weighted)", "seed002 eq. 11: Σ_k RA_k · √(t_c^k / 1 h) / m over the m resources used (RA in flops/s)"},
+	"cost_effectiveness":     {"percentage points", "seed002 eq. 12: (v_i · c_s / c_i − v_s) · 100 against STMS's run of the same cell (0 for STMS)"},
+	"cost_effectiveness_rel": {"percent", "seed002 eq. 12 relative to STMS's utilisation: (v_i · c_s / (c_i · v_s) − 1) · 100, the percent improvement in utilisation per unit cost over STMS's (0 for STMS)"},
+	"drain_time":             {uSec, "seed002: last end − last submit"},
+	"void_fills":             {uCount, "seed002: IRS-ruled jobs IR-STMS started early in a void (irs_fill voids)"},
+	"failures":               {uCount, "seed002: resource failures that hit a running job"},
+	"preemptions":            {uCount, "seed002: jobs preempted by a migrant (SP-STMS)"},
+	"fallbacks":              {uCount, "seed002: migrations with no backup left in the job's chain"},
+	"batches":                {uCount, "seed002: mGA batches mapped"},
+	"windows":                {uCount, "seed002: Min-Min (sliding-window) groups mapped"},
+	"cycles":                 {uCount, "seed002: scheduling cycles"},
+	"condition1":             {uCount, "seed002: committed jobs whose PET exceeds α × their slot (Condition 1)"},
+	"plan_gain":              {uFrac, "seed002: mean relative reduction of the planned batch makespan by the mGA against its Min-Min template"},
+	"transfer_mean":          {"s", "seed002: mean migration delay per migration"},
 	// seed004 (two-tier projects)
 	"projects":          {uCount, "seed004: projects in the workload"},
 	"projects_rejected": {uCount, "seed004: projects rejected"},
@@ -132,27 +142,13 @@ var distDocs = map[string]ColumnDoc{
 
 var statWords = map[string]string{"mean": "mean", "median": "median", "p95": "95th percentile (nearest rank)", "max": "maximum"}
 
-var paramDocs = map[string]ColumnDoc{
-	"platform.procs":           {"processors", "machine size (for VM tiers: physical processors)"},
-	"workload.load":            {uFrac, "target offered load: submit times are scaled to reach it (see m_load_factor, m_offered_load)"},
-	"workload.jobs":            {uCount, "jobs read from the trace or generated (0: all)"},
-	"workload.warmup":          {uCount, "first jobs left out of the distributions (still simulated)"},
-	"workload.trace":           {"—", "SWF trace file, relative to the spec's directory"},
-	"workload.estimates":       {"—", "runtime estimates the scheduler sees: exact, user (requested time) or pyss"},
-	"workload.overrun":         {"—", "a job running past its estimate: kill (at the requested time) or extend"},
-	"workload.lenient":         {"—", "skip (and count) malformed SWF lines instead of failing"},
-	"workload.user_estimates":  {"—", "model drawing user estimates onto the trace (tsafrir05)"},
-	"workload.max_estimate":    {"s", "largest user estimate the estimate model draws"},
-	"workload.est_bins":        {"—", "user-estimate bins, seconds=percent pairs (tsafrir05 -b)"},
-	"workload.generator.model": {"—", "synthetic workload model (schedfarm workload models)"},
-	"workload.cpu_usage":       {uFrac, "seed 000: mean per-process CPU usage (1 = every process at 100%, §3.5.2)"},
-	"workload.cpu_estimate":    {"—", "seed 000: the CPU-usage information a VM-tier scheduler sees: exact, noisy or none"},
-	"workload.cpu_error":       {uFrac, "seed 000: relative error of noisy CPU-usage estimates"},
-}
+// modelParamDoc is the one parameter column no table declares: the
+// generator's model name.
+var modelParamDoc = ColumnDoc{"—", "synthetic workload model (schedfarm workload models)"}
 
 // Describe returns the glossary entry of a column of the per-cell Parquet
 // file; ok is false for a column the glossary does not know.
-func Describe(column string) (ColumnDoc, bool) {
+func (g *Glossary) Describe(column string) (ColumnDoc, bool) {
 	for _, f := range fixedDocs {
 		if f.name == column {
 			return f.doc, true
@@ -162,7 +158,7 @@ func Describe(column string) (ColumnDoc, bool) {
 		return describeMetric(m)
 	}
 	if p, ok := ParamName(column); ok {
-		return describeParam(p)
+		return g.describeParam(p)
 	}
 	return ColumnDoc{}, false
 }
@@ -181,87 +177,118 @@ func describeMetric(m string) (ColumnDoc, bool) {
 	return ColumnDoc{}, false
 }
 
-func describeParam(p string) (ColumnDoc, bool) {
-	if d, ok := paramDocs[p]; ok {
-		return d, true
+func (g *Glossary) describeParam(p string) (ColumnDoc, bool) {
+	if p == "workload.generator.model" {
+		return modelParamDoc, true
+	}
+	for _, f := range g.fields() {
+		if f.Name == p {
+			return ColumnDoc{Unit: cmpOr(f.Unit, unitInMeaning), Meaning: f.Doc}, true
+		}
 	}
 	if name, ok := strings.CutPrefix(p, "workload.generator."); ok {
-		return fromSpecs(p, modelParamDocs(name))
+		return fromSpecs(g.modelParamDocs(name))
 	}
 	if rest, ok := strings.CutPrefix(p, "scheduler."); ok {
 		sched, name, scoped := strings.Cut(rest, ".")
 		if !scoped {
 			name, sched = rest, ""
 		}
-		return fromSpecs(p, schedulerParamDocs(sched, name))
+		return fromSpecs(g.schedulerParamDocs(sched, name))
 	}
 	return ColumnDoc{}, false
 }
 
-// fromSpecs makes an entry from the docs the registries give a parameter
-// ("owner: doc"); their ParamSpecs declare no unit, so the meaning states
-// it where the doc does.
-func fromSpecs(p string, docs []string) (ColumnDoc, bool) {
-	if len(docs) == 0 {
-		return ColumnDoc{}, false
+// fields are the spec's own fields and the families' workload fields.
+func (g *Glossary) fields() []param.Spec {
+	var out []param.Spec
+	for _, f := range runner.Fields() {
+		out = append(out, f.Spec)
 	}
-	return ColumnDoc{Unit: unitInMeaning, Meaning: strings.Join(docs, "; ")}, true
-}
-
-// schedulerEntries lists every scheduler entry: the registry's and those of
-// seed 002's grid, which its platform builds per cell (stms.Entries).
-func schedulerEntries() []strategies.Entry {
-	reg := families.Schedulers()
-	var out []strategies.Entry
-	for _, s := range reg.Names() {
-		if e, err := reg.Lookup(s); err == nil {
-			out = append(out, e)
-		}
-	}
-	return append(out, stms.Entries(nil)...)
-}
-
-func schedulerParamDocs(sched, name string) []string {
-	var docs []string
-	owners := map[string][]string{}
-	for _, e := range schedulerEntries() {
-		if sched != "" && e.Name != sched {
-			continue
-		}
-		for _, ps := range e.Params {
-			if ps.Name != name {
-				continue
-			}
-			d := cmpOr(ps.Doc, "(no description)")
-			if owners[d] == nil {
-				docs = append(docs, d)
-			}
-			owners[d] = append(owners[d], e.Name)
-		}
-	}
-	var out []string
-	for _, d := range docs {
-		out = append(out, fmt.Sprintf("scheduler parameter of %s: %s", strings.Join(owners[d], ", "), d))
-	}
-	if sched != "" && len(out) == 0 { // a plugin's parameter: described by the plugin
-		out = append(out, fmt.Sprintf("parameter %s of the scheduler %s (a plugin's parameters are described by the plugin)", name, sched))
+	if g.cat != nil {
+		out = append(out, g.cat.WorkloadFields()...)
 	}
 	return out
 }
 
-func modelParamDocs(name string) []string {
-	reg := families.Models()
-	var out []string
+// ownerDoc is a parameter's description by one or more owners (schedulers
+// or models declaring the same doc), and its unit.
+type ownerDoc struct {
+	owners []string
+	doc    string
+	unit   string
+}
+
+// fromSpecs makes an entry from the declarations of a parameter: the
+// unit when they all declare the same (else "as its meaning says"), the
+// meanings joined.
+func fromSpecs(docs []string, units []string) (ColumnDoc, bool) {
+	if len(docs) == 0 {
+		return ColumnDoc{}, false
+	}
+	unit := ""
+	for i, u := range units {
+		if i > 0 && u != unit {
+			unit = ""
+			break
+		}
+		unit = u
+	}
+	return ColumnDoc{Unit: cmpOr(unit, unitInMeaning), Meaning: strings.Join(docs, "; ")}, true
+}
+
+// schedulerParamDocs returns the docs and units every scheduler (the one
+// named, when sched is set) declares for parameter name.
+func (g *Glossary) schedulerParamDocs(sched, name string) ([]string, []string) {
+	var docs []ownerDoc
+	if g.cat != nil {
+		for _, e := range g.cat.Schedulers().Entries() {
+			if sched != "" && e.Name != sched {
+				continue
+			}
+			s, ok := param.Find(e.Params, name)
+			if !ok {
+				continue
+			}
+			d := cmpOr(s.Doc, "(no description)")
+			if i := slices.IndexFunc(docs, func(o ownerDoc) bool { return o.doc == d }); i >= 0 {
+				docs[i].owners = append(docs[i].owners, e.Name)
+				continue
+			}
+			docs = append(docs, ownerDoc{owners: []string{e.Name}, doc: d, unit: s.Unit})
+		}
+	}
+	var out, units []string
+	for _, d := range docs {
+		out = append(out, fmt.Sprintf("scheduler parameter of %s: %s", strings.Join(d.owners, ", "), d.doc))
+		units = append(units, d.unit)
+	}
+	if sched != "" && len(out) == 0 { // a plugin's parameter: described by the plugin
+		out = append(out, fmt.Sprintf("parameter %s of the scheduler %s (a plugin's parameters are described by the plugin)", name, sched))
+		units = append(units, "")
+	}
+	return out, units
+}
+
+// modelParamDocs returns the docs and units the workload models declare
+// for parameter name.
+func (g *Glossary) modelParamDocs(name string) ([]string, []string) {
+	if g.cat == nil {
+		return nil, nil
+	}
+	reg := g.cat.Models()
+	var out, units []string
 	seen := map[string]bool{}
 	for _, m := range reg.Names() {
 		for _, ps := range reg.Specs(m) {
 			if ps.Name == name && !seen[ps.Doc] {
 				seen[ps.Doc] = true
 				out = append(out, fmt.Sprintf("model %s: %s", m, cmpOr(ps.Doc, "(no description)")))
+				units = append(units, ps.Unit)
 			}
 		}
 	}
-	return out
+	return out, units
 }
 
 func cmpOr(a, b string) string {
@@ -273,10 +300,10 @@ func cmpOr(a, b string) string {
 
 // columnMeta returns the key-value metadata entries of cols: one per
 // column, MetaColumnPrefix + name → its ColumnDoc as JSON.
-func columnMeta(cols []column) map[string]string {
+func (g *Glossary) columnMeta(cols []column) map[string]string {
 	out := map[string]string{}
 	for _, c := range cols {
-		d, ok := Describe(c.name)
+		d, ok := g.Describe(c.name)
 		if !ok {
 			d = ColumnDoc{Unit: "unknown", Meaning: "not in the glossary (results/glossary.go)"}
 		}
@@ -289,7 +316,7 @@ func columnMeta(cols []column) map[string]string {
 // AllMetricNames lists every metric any cell can report, each with the
 // workloads that report it ("swf" for traces and SWF models, else the
 // output of a family's own platform), in a stable order.
-func AllMetricNames() ([]string, map[string][]string) {
+func (g *Glossary) AllMetricNames() ([]string, map[string][]string) {
 	where := map[string][]string{}
 	var order []string
 	add := func(names []string, w string) {
@@ -302,26 +329,21 @@ func AllMetricNames() ([]string, map[string][]string) {
 			}
 		}
 	}
-	add(append(runner.MetricNames(), families.ExtraMetricNames()...), "swf")
-	outs := map[string]bool{}
-	for _, m := range families.Models().Names() {
-		if o, ok := families.Models().OutputOf(m); ok {
-			outs[o.String()] = true
+	if g.cat == nil {
+		add(runner.MetricNames(), "swf")
+		return order, where
+	}
+	add(append(runner.MetricNames(), g.cat.ExtraMetricNames()...), "swf")
+	for _, o := range g.cat.Outputs() {
+		if pr, ok := g.cat.PlatformRunner(o); ok {
+			add(pr.MetricNames(), o.String())
 		}
-	}
-	var os []string
-	for o := range outs {
-		os = append(os, o)
-	}
-	sort.Strings(os)
-	for _, o := range os {
-		add(runner.ModelMetricNames(o), o)
 	}
 	return order, where
 }
 
 // ColumnsMarkdown renders the glossary as docs/columns.md.
-func ColumnsMarkdown() string {
+func (g *Glossary) ColumnsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("<!-- generated from results/glossary.go by `SCHEDFARM_UPDATE_DOCS=1 go test ./results -run TestColumnsDoc`; do not edit -->\n")
 	b.WriteString("# Columns of the results Parquet file\n\n")
@@ -332,18 +354,18 @@ func ColumnsMarkdown() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.name, f.doc.Unit, esc(f.doc.Meaning))
 	}
 	b.WriteString("\n## Parameters (`p_<dotted name with . as __>`)\n\nOne column per parameter a cell has (null where a cell lacks it, e.g. `p_scheduler__k` for `fcfs`), typed int64, double, string or boolean. The spec's own fields:\n\n| column | unit | meaning |\n|---|---|---|\n")
-	var ps []string
-	for p := range paramDocs {
-		ps = append(ps, p)
+	ps := []string{"workload.generator.model"}
+	for _, f := range g.fields() {
+		ps = append(ps, f.Name)
 	}
 	sort.Strings(ps)
 	for _, p := range ps {
-		d := paramDocs[p]
+		d, _ := g.describeParam(p)
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", ParamColumn(p), d.Unit, esc(d.Meaning))
 	}
-	b.WriteString("\nScheduler parameters (`p_scheduler__<param>`, or `p_scheduler__<scheduler>__<param>` on one scheduler's own axis) and workload-model parameters (`p_workload__generator__<param>`) carry the description of the registry that defines them (`schedfarm schedulers`, `schedfarm workload models`), which states their unit; the registries declare no unit field yet, so the unit column there reads \"as its meaning says\".\n\n")
+	b.WriteString("\nScheduler parameters (`p_scheduler__<param>`, or `p_scheduler__<scheduler>__<param>` on one scheduler's own axis) and workload-model parameters (`p_workload__generator__<param>`) carry the description and unit their declaration gives (param.Spec: `schedfarm schedulers`, `schedfarm workload models`); where a declaration gives no unit, or declarations of one name disagree, the unit column reads \"as its meaning says\".\n\n")
 	b.WriteString("## Metrics (`m_<metric>`, double; null for a failed cell)\n\n| column | unit | meaning | reported for |\n|---|---|---|---|\n")
-	names, where := AllMetricNames()
+	names, where := g.AllMetricNames()
 	for _, n := range names {
 		d, _ := describeMetric(n)
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", MetricColumn(n), d.Unit, esc(d.Meaning), strings.Join(where[n], ", "))

@@ -10,15 +10,19 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // Every column the writer can write has a glossary entry with a unit and a
 // meaning: the fixed columns, every metric of every family, and every
 // parameter of every shipped spec.
+// testGlossary is the glossary of the shipped families.
+var testGlossary = NewGlossary(families.Builtin())
+
 func TestEveryColumnHasAGlossaryEntry(t *testing.T) {
 	check := func(col, where string) {
 		t.Helper()
-		d, ok := Describe(col)
+		d, ok := testGlossary.Describe(col)
 		if !ok || d.Unit == "" || d.Meaning == "" {
 			t.Errorf("column %s (%s): glossary entry %+v, %v; want a unit and a meaning in results/glossary.go", col, where, d, ok)
 		}
@@ -26,7 +30,7 @@ func TestEveryColumnHasAGlossaryEntry(t *testing.T) {
 	for _, c := range fixedColumns() {
 		check(c.name, "fixed")
 	}
-	names, where := AllMetricNames()
+	names, where := testGlossary.AllMetricNames()
 	if len(names) < 60 {
 		t.Fatalf("only %d metric names found", len(names))
 	}
@@ -38,7 +42,7 @@ func TestEveryColumnHasAGlossaryEntry(t *testing.T) {
 	specs = append(specs, more...)
 	loaded := 0
 	for _, p := range specs {
-		spec, err := experiments.Load(p, experiments.BuiltinCatalog())
+		spec, err := experiments.Load(p, experiments.NewCatalog(families.Builtin()))
 		if err != nil {
 			t.Logf("%s: %v (skipped)", p, err)
 			continue
@@ -107,7 +111,7 @@ func TestParquetCarriesTheGlossary(t *testing.T) {
 // docs/columns.md is generated from the glossary.
 func TestColumnsDoc(t *testing.T) {
 	path := filepath.Join("..", "docs", "columns.md")
-	want := ColumnsMarkdown()
+	want := testGlossary.ColumnsMarkdown()
 	if os.Getenv("SCHEDFARM_UPDATE_DOCS") == "1" {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -116,5 +120,28 @@ func TestColumnsDoc(t *testing.T) {
 	got, err := os.ReadFile(path)
 	if err != nil || string(got) != want {
 		t.Fatalf("%s is not the glossary's rendering (%v): regenerate it with SCHEDFARM_UPDATE_DOCS=1 go test ./results -run TestColumnsDoc", path, err)
+	}
+}
+
+// The units of the parameter columns are the ones the parameters declare
+// (param.Spec.Unit): the spec's own fields, a family's workload field, a
+// scheduler's parameter; declarations of one name that disagree or give
+// none leave the unit to the meaning.
+func TestParameterUnitsFromTheirDeclarations(t *testing.T) {
+	for column, unit := range map[string]string{
+		"p_workload__load":             "fraction 0–1", // runner.Fields
+		"p_workload__cpu_usage":        "fraction 0–1", // consolidation's field
+		"p_scheduler__slot":            "s",            // sp-stms
+		"p_scheduler__sp-stms__c":      "ratio",        // one scheduler's axis
+		"p_workload__generator__procs": "processors",
+		"p_scheduler__threshold":       unitInMeaning, // declared without a unit
+	} {
+		d, ok := testGlossary.Describe(column)
+		if !ok || d.Unit != unit {
+			t.Errorf("%s: %+v, %v; want unit %q", column, d, ok, unit)
+		}
+	}
+	if d, ok := NewGlossary(nil).Describe("p_scheduler__slot"); ok {
+		t.Errorf("a glossary without families knows slot: %+v", d)
 	}
 }

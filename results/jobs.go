@@ -10,7 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // JobRow is one row of the per-job Parquet file.
@@ -26,7 +26,7 @@ type JobRow struct {
 	State  string  `parquet:"state"`
 }
 
-func jobRow(cellID string, j experiments.JobRecord) JobRow {
+func jobRow(cellID string, j runner.JobRecord) JobRow {
 	return JobRow{CellID: cellID, JobID: j.ID, Submit: j.Submit, Start: j.Start, End: j.End,
 		Procs: j.Procs, Wait: j.Wait, Bsld: j.Bsld, State: j.State}
 }
@@ -34,7 +34,7 @@ func jobRow(cellID string, j experiments.JobRecord) JobRow {
 // writeJobs rebuilds the per-job Parquet file from its journal, keeping the
 // last batch of jobs of each cell, ordered like the cells in recs.
 func writeJobs(path string, recs []*Record) error {
-	last := map[string][]experiments.JobRecord{}
+	last := map[string][]runner.JobRecord{}
 	if _, err := readJournal(JournalPath(path), func(line []byte) error {
 		var jl jobsLine
 		if err := json.Unmarshal(line, &jl); err != nil {
@@ -131,7 +131,7 @@ func importJobs(path string) func(*os.File) error {
 				}
 				cur = &jobsLine{CellID: r.CellID}
 			}
-			cur.Jobs = append(cur.Jobs, experiments.JobRecord{ID: r.JobID, Submit: r.Submit, Start: r.Start,
+			cur.Jobs = append(cur.Jobs, runner.JobRecord{ID: r.JobID, Submit: r.Submit, Start: r.Start,
 				End: r.End, Procs: r.Procs, Wait: r.Wait, Bsld: r.Bsld, State: r.State})
 		}
 		if err := flush(); err != nil {

@@ -12,38 +12,71 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // RowGroupRows bounds the rows of one Parquet row group.
 const RowGroupRows = 4096
 
-// column is one column of a dynamically built schema.
+// column is one column of a dynamically built schema: get reads its value
+// from a record for the writer, set writes a value read back into a record
+// for ReadFile (nil: a column ReadFile ignores).
 type column struct {
 	name     string
-	kind     string // experiments.KindInt/Float/String/Bool, or "uint" for the seed
+	kind     string // a param kind name (int, float, string, bool), or "uint" for the seed
 	optional bool
 	get      func(rec *Record) (any, bool)
+	set      func(rec *Record, v parquet.Value) error
 }
 
+// fixedColumns is the one table of the fixed columns: their names, kinds
+// and how each is written from and read back into a Record. schemaFor
+// places them; ReadFile reads them by name through the same table.
 func fixedColumns() []column {
-	str := func(f func(r *Record) string) func(*Record) (any, bool) {
-		return func(r *Record) (any, bool) { return f(r), true }
+	text := func(name string, field func(r *Record) *string) column {
+		return column{name: name, kind: param.String.String(),
+			get: func(r *Record) (any, bool) { return *field(r), true },
+			set: func(r *Record, v parquet.Value) error { *field(r) = string(v.ByteArray()); return nil }}
+	}
+	integer := func(name string, field func(r *Record) *int) column {
+		return column{name: name, kind: param.Int.String(),
+			get: func(r *Record) (any, bool) { return int64(*field(r)), true },
+			set: func(r *Record, v parquet.Value) error { *field(r) = int(v.Int64()); return nil }}
 	}
 	return []column{
-		{name: ColExperiment, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.Experiment })},
-		{name: ColCellID, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.ID })},
-		{name: ColCellIndex, kind: experiments.KindInt, get: func(r *Record) (any, bool) { return int64(r.Cell.Index), true }},
-		{name: ColScheduler, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.Scheduler })},
-		{name: ColReplication, kind: experiments.KindInt, get: func(r *Record) (any, bool) { return int64(r.Cell.Replication), true }},
-		{name: ColSeed, kind: "uint", get: func(r *Record) (any, bool) { return r.Cell.Seed, true }},
-		{name: ColStatus, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Status })},
-		{name: ColError, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Error })},
-		{name: ColWallSeconds, kind: experiments.KindFloat, get: func(r *Record) (any, bool) { return r.Result.WallSeconds, true }},
-		{name: ColWorker, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Worker })},
-		{name: ColVersion, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Version })},
-		{name: ColGoVersion, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.GoVersion })},
-		{name: ColGitCommit, kind: experiments.KindString, get: str(func(r *Record) string { return r.Result.Commit })},
-		{name: ColPluginSHA256, kind: experiments.KindString, get: str(func(r *Record) string { return r.Cell.PluginSHA256() })},
+		text(ColExperiment, func(r *Record) *string { return &r.Cell.Experiment }),
+		{name: ColCellID, kind: param.String.String(),
+			get: func(r *Record) (any, bool) { return r.Cell.ID, true },
+			set: func(r *Record, v parquet.Value) error {
+				r.Cell.ID = string(v.ByteArray())
+				r.Result.CellID = r.Cell.ID
+				return nil
+			}},
+		integer(ColCellIndex, func(r *Record) *int { return &r.Cell.Index }),
+		text(ColScheduler, func(r *Record) *string { return &r.Cell.Scheduler }),
+		integer(ColReplication, func(r *Record) *int { return &r.Cell.Replication }),
+		{name: ColSeed, kind: "uint",
+			get: func(r *Record) (any, bool) { return r.Cell.Seed, true },
+			set: func(r *Record, v parquet.Value) error { r.Cell.Seed = uint64(v.Int64()); return nil }},
+		text(ColStatus, func(r *Record) *string { return &r.Result.Status }),
+		text(ColError, func(r *Record) *string { return &r.Result.Error }),
+		{name: ColWallSeconds, kind: param.Float.String(),
+			get: func(r *Record) (any, bool) { return r.Result.WallSeconds, true },
+			set: func(r *Record, v parquet.Value) error { r.Result.WallSeconds = v.Double(); return nil }},
+		text(ColWorker, func(r *Record) *string { return &r.Result.Worker }),
+		text(ColVersion, func(r *Record) *string { return &r.Result.Version }),
+		text(ColGoVersion, func(r *Record) *string { return &r.Result.GoVersion }),
+		text(ColGitCommit, func(r *Record) *string { return &r.Result.Commit }),
+		{name: ColPluginSHA256, kind: param.String.String(),
+			get: func(r *Record) (any, bool) { return r.Cell.PluginSHA256(), true },
+			set: func(r *Record, v parquet.Value) error {
+				if s := string(v.ByteArray()); s != "" {
+					r.Cell.Plugin = &runner.PluginRef{SHA256: s}
+				}
+				return nil
+			}},
 	}
 }
 
@@ -66,10 +99,10 @@ func paramKinds(recs []*Record) map[string]string {
 			for k := range ks {
 				out[name] = k
 			}
-		case len(ks) == 2 && ks[experiments.KindInt] && ks[experiments.KindFloat]:
-			out[name] = experiments.KindFloat
+		case len(ks) == 2 && ks[param.Int.String()] && ks[param.Float.String()]:
+			out[name] = param.Float.String()
 		default:
-			out[name] = experiments.KindString
+			out[name] = param.String.String()
 		}
 	}
 	return out
@@ -77,11 +110,11 @@ func paramKinds(recs []*Record) map[string]string {
 
 func convertTo(v any, kind string) any {
 	switch kind {
-	case experiments.KindFloat:
+	case param.Float.String():
 		if i, ok := v.(int64); ok {
 			return float64(i)
 		}
-	case experiments.KindString:
+	case param.String.String():
 		if _, ok := v.(string); !ok {
 			return experiments.FormatValue(v)
 		}
@@ -135,7 +168,7 @@ func schemaFor(recs []*Record, keep []string) []column {
 	}
 	for _, m := range mnames {
 		name := m
-		cols = append(cols, column{name: MetricColumn(name), kind: experiments.KindFloat, optional: true,
+		cols = append(cols, column{name: MetricColumn(name), kind: param.Float.String(), optional: true,
 			get: func(r *Record) (any, bool) { return r.Metric(name) }})
 	}
 	for _, n := range []string{ColError, ColCellID, ColCellIndex, ColSeed, ColWallSeconds, ColWorker, ColVersion, ColGoVersion, ColGitCommit, ColPluginSHA256} {
@@ -176,13 +209,13 @@ func (g orderedGroup) String() string {
 func leafNode(c column) parquet.Node {
 	var n parquet.Node
 	switch c.kind {
-	case experiments.KindInt:
+	case param.Int.String():
 		n = parquet.Int(64)
 	case "uint":
 		n = parquet.Uint(64)
-	case experiments.KindFloat:
+	case param.Float.String():
 		n = parquet.Leaf(parquet.DoubleType)
-	case experiments.KindBool:
+	case param.Bool.String():
 		n = parquet.Leaf(parquet.BooleanType)
 	default:
 		n = parquet.String()
@@ -195,13 +228,13 @@ func leafNode(c column) parquet.Node {
 
 func parquetValue(v any, kind string) parquet.Value {
 	switch kind {
-	case experiments.KindInt:
+	case param.Int.String():
 		return parquet.Int64Value(v.(int64))
 	case "uint":
 		return parquet.Int64Value(int64(v.(uint64)))
-	case experiments.KindFloat:
+	case param.Float.String():
 		return parquet.DoubleValue(v.(float64))
-	case experiments.KindBool:
+	case param.Bool.String():
 		return parquet.BooleanValue(v.(bool))
 	}
 	return parquet.ByteArrayValue([]byte(v.(string)))
@@ -209,9 +242,9 @@ func parquetValue(v any, kind string) parquet.Value {
 
 // writeParquet writes recs to path atomically (a temporary file renamed into
 // place), zstd-compressed, in row groups of at most RowGroupRows rows.
-func writeParquet(path string, recs []*Record, keep []string, meta map[string]string) error {
+func writeParquet(path string, recs []*Record, keep []string, meta map[string]string, g *Glossary) error {
 	cols := schemaFor(recs, keep)
-	all := columnMeta(cols)
+	all := g.columnMeta(cols)
 	for k, v := range meta {
 		all[k] = v
 	}
@@ -292,9 +325,12 @@ func ReadFile(path string) ([]*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	fixed := map[string]column{}
+	for _, c := range fixedColumns() {
+		fixed[c.name] = c
+	}
 	fields := pf.Schema().Fields()
-	type setter func(rec *Record, v parquet.Value) error
-	setters := make([]setter, len(fields))
+	setters := make([]func(*Record, parquet.Value) error, len(fields))
 	for i, fld := range fields {
 		name := fld.Name()
 		kind := fld.Type().Kind()
@@ -311,61 +347,25 @@ func ReadFile(path string) ([]*Record, error) {
 			}
 			return string(v.ByteArray())
 		}
-		str := func(set func(r *Record, s string)) setter {
-			return func(r *Record, v parquet.Value) error { set(r, string(v.ByteArray())); return nil }
-		}
-		switch {
-		case name == ColExperiment:
-			setters[i] = str(func(r *Record, s string) { r.Cell.Experiment = s })
-		case name == ColCellID:
-			setters[i] = str(func(r *Record, s string) { r.Cell.ID = s; r.Result.CellID = s })
-		case name == ColCellIndex:
-			setters[i] = func(r *Record, v parquet.Value) error { r.Cell.Index = int(v.Int64()); return nil }
-		case name == ColScheduler:
-			setters[i] = str(func(r *Record, s string) { r.Cell.Scheduler = s })
-		case name == ColReplication:
-			setters[i] = func(r *Record, v parquet.Value) error { r.Cell.Replication = int(v.Int64()); return nil }
-		case name == ColSeed:
-			setters[i] = func(r *Record, v parquet.Value) error { r.Cell.Seed = uint64(v.Int64()); return nil }
-		case name == ColStatus:
-			setters[i] = str(func(r *Record, s string) { r.Result.Status = s })
-		case name == ColError:
-			setters[i] = str(func(r *Record, s string) { r.Result.Error = s })
-		case name == ColWallSeconds:
-			setters[i] = func(r *Record, v parquet.Value) error { r.Result.WallSeconds = v.Double(); return nil }
-		case name == ColWorker:
-			setters[i] = str(func(r *Record, s string) { r.Result.Worker = s })
-		case name == ColVersion:
-			setters[i] = str(func(r *Record, s string) { r.Result.Version = s })
-		case name == ColGoVersion:
-			setters[i] = str(func(r *Record, s string) { r.Result.GoVersion = s })
-		case name == ColGitCommit:
-			setters[i] = str(func(r *Record, s string) { r.Result.Commit = s })
-		case name == ColPluginSHA256:
-			setters[i] = str(func(r *Record, s string) {
-				if s != "" {
-					r.Cell.Plugin = &experiments.PluginRef{SHA256: s}
+		if c, ok := fixed[name]; ok {
+			setters[i] = c.set
+		} else if p, ok := ParamName(name); ok {
+			setters[i] = func(r *Record, v parquet.Value) error {
+				if !v.IsNull() {
+					r.Cell.Params = append(r.Cell.Params, runner.Param{Name: p, Value: val(v)})
 				}
-			})
-		default:
-			if p, ok := ParamName(name); ok {
-				setters[i] = func(r *Record, v parquet.Value) error {
-					if !v.IsNull() {
-						r.Cell.Params = append(r.Cell.Params, experiments.Param{Name: p, Value: val(v)})
+				return nil
+			}
+		} else if m, ok := MetricName(name); ok {
+			setters[i] = func(r *Record, v parquet.Value) error {
+				if !v.IsNull() {
+					f, ok := val(v).(float64)
+					if !ok {
+						return fmt.Errorf("metric column %s is not a double", name)
 					}
-					return nil
+					r.Result.Metrics = append(r.Result.Metrics, family.Metric{Name: m, Value: f})
 				}
-			} else if m, ok := MetricName(name); ok {
-				setters[i] = func(r *Record, v parquet.Value) error {
-					if !v.IsNull() {
-						f, ok := val(v).(float64)
-						if !ok {
-							return fmt.Errorf("metric column %s is not a double", name)
-						}
-						r.Result.Metrics = append(r.Result.Metrics, experiments.Metric{Name: m, Value: f})
-					}
-					return nil
-				}
+				return nil
 			}
 		}
 	}

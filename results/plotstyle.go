@@ -30,6 +30,8 @@ type PlotOptions struct {
 	// or more, as bounded slowdown does between FCFS and backfilling), "on"
 	// (logarithmic wherever the means are positive) or "off".
 	LogY string
+	// Glossary gives the axes their units (nil: NewGlossary(nil)).
+	Glossary *Glossary
 }
 
 // HeavyTailRatio is the ratio of the largest to the smallest plotted mean
@@ -154,8 +156,12 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // axisLabel is a column's name with its unit from the glossary.
-func axisLabel(name, column string) string {
-	d, ok := Describe(column)
+func (o PlotOptions) axisLabel(name, column string) string {
+	g := o.Glossary
+	if g == nil {
+		g = NewGlossary(nil)
+	}
+	d, ok := g.Describe(column)
 	if !ok || d.Unit == "" || d.Unit == "—" || d.Unit == unitInMeaning {
 		return name
 	}

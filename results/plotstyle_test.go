@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 func TestFormatTick(t *testing.T) {
@@ -24,14 +26,14 @@ func TestPlotWithScalesAndConstants(t *testing.T) {
 	for rep := 0; rep < 3; rep++ {
 		for _, load := range []float64{0.5, 0.6, 0.7, 0.8, 0.9} {
 			for _, sched := range []string{"fcfs", "easy"} {
-				ps := []experiments.Param{{Name: "workload.load", Value: load}}
-				c := experiments.Cell{Experiment: "s", Scheduler: sched, Params: ps, Replication: rep}
+				ps := []runner.Param{{Name: "workload.load", Value: load}}
+				c := runner.Cell{Experiment: "s", Scheduler: sched, Params: ps, Replication: rep}
 				c.ID = experiments.CellID("s", 0, sched, ps, rep)
 				bsld := 2.0 + float64(rep)
 				if sched == "fcfs" {
 					bsld = 50000 * load
 				}
-				recs = append(recs, &Record{Cell: c, Result: experiments.CellResult{CellID: c.ID, Status: experiments.StatusOK, Metrics: []experiments.Metric{
+				recs = append(recs, &Record{Cell: c, Result: runner.CellResult{CellID: c.ID, Status: runner.StatusOK, Metrics: []family.Metric{
 					{Name: "bsld_mean", Value: bsld}, {Name: "utilization", Value: load * 0.9}, {Name: "killed", Value: 0}}}})
 			}
 		}

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Results of two builds of one plugin never mix: they are summarised as
@@ -17,12 +18,12 @@ func TestSummariseKeepsPluginBuildsApart(t *testing.T) {
 			name, sha string
 			wait      float64
 		}{{"mine", sha('a'), 10}, {"mine", sha('b'), 20}, {"easy", "", 30}, {"other", sha('c'), 40}} {
-			c := experiments.Cell{Scheduler: s.name, Replication: rep, Params: []experiments.Param{{Name: "workload.load", Value: 0.5}}}
+			c := runner.Cell{Scheduler: s.name, Replication: rep, Params: []runner.Param{{Name: "workload.load", Value: 0.5}}}
 			if s.sha != "" {
-				c.Plugin = &experiments.PluginRef{SHA256: s.sha}
+				c.Plugin = &runner.PluginRef{SHA256: s.sha}
 			}
-			recs = append(recs, &Record{Cell: c, Result: experiments.CellResult{Status: experiments.StatusOK,
-				Metrics: []experiments.Metric{{Name: "wait_mean", Value: s.wait + float64(rep)}}}})
+			recs = append(recs, &Record{Cell: c, Result: runner.CellResult{Status: runner.StatusOK,
+				Metrics: []family.Metric{{Name: "wait_mean", Value: s.wait + float64(rep)}}}})
 		}
 	}
 	s := Summarise(recs)

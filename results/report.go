@@ -1,9 +1,9 @@
 package results
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/numeric"
 	"io"
 	"math"
 	"os"
@@ -18,6 +18,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/numeric"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Level is the confidence level of the intervals in summaries.
@@ -28,7 +30,7 @@ const Level = 0.95
 type Group struct {
 	Scheduler string
 	// Params are the group's parameters (every cell parameter, sorted).
-	Params []experiments.Param
+	Params []runner.Param
 	// OK and Failed count the group's replications by status.
 	OK, Failed int
 	// Stats holds one Stat per metric, over the ok replications.
@@ -37,7 +39,7 @@ type Group struct {
 
 // Value returns the group's value of parameter name.
 func (g *Group) Value(name string) (any, bool) {
-	c := experiments.Cell{Params: g.Params}
+	c := runner.Cell{Params: g.Params}
 	return c.Lookup(name)
 }
 
@@ -47,7 +49,7 @@ type Summary struct {
 	// Axes are the parameters whose value differs between groups (sorted).
 	Axes []string
 	// Fixed are the parameters every group shares.
-	Fixed []experiments.Param
+	Fixed []runner.Param
 	// Metrics are the metric names present, sorted.
 	Metrics []string
 	// Schedulers in order of first appearance.
@@ -73,8 +75,8 @@ func (s *Summary) SetBaseline(name string) error {
 
 // pointKey identifies a group's grid point: its parameters without
 // scheduler.* ones.
-func pointKey(ps []experiments.Param) string {
-	var keep []experiments.Param
+func pointKey(ps []runner.Param) string {
+	var keep []runner.Param
 	for _, p := range ps {
 		if !strings.HasPrefix(p.Name, "scheduler.") {
 			keep = append(keep, p)
@@ -145,7 +147,7 @@ func Summarise(recs []*Record) *Summary {
 				s.Schedulers = append(s.Schedulers, g.Scheduler)
 			}
 		}
-		if r.Result.Status != experiments.StatusOK {
+		if r.Result.Status != runner.StatusOK {
 			g.Failed++
 			s.Failed++
 			continue
@@ -193,7 +195,7 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-func paramKey(ps []experiments.Param) string {
+func paramKey(ps []runner.Param) string {
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString(p.Name)
@@ -235,13 +237,7 @@ func compareValues(a, b any) int {
 	fa, oka := numeric.Float(a)
 	fb, okb := numeric.Float(b)
 	if oka && okb {
-		switch {
-		case fa < fb:
-			return -1
-		case fa > fb:
-			return 1
-		}
-		return 0
+		return cmp.Compare(fa, fb)
 	}
 	return strings.Compare(experiments.FormatValue(a), experiments.FormatValue(b))
 }
@@ -483,8 +479,8 @@ func (s *Summary) PlotWith(dir string, metrics []string, o PlotOptions) (PlotRes
 		}
 		for _, m := range plotted {
 			p := plot.New()
-			p.X.Label.Text = axisLabel(ax, ParamColumn(ax))
-			p.Y.Label.Text = axisLabel(m, MetricColumn(m)) + ": mean, 95% CI"
+			p.X.Label.Text = o.axisLabel(ax, ParamColumn(ax))
+			p.Y.Label.Text = o.axisLabel(m, MetricColumn(m)) + ": mean, 95% CI"
 			legend := plot.NewLegend()
 			lines := map[string]*errPoints{}
 			var names []string

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // sweepRecords: {fcfs, easy} × load {0.5, 0.7, 0.9} × 3 replications, with
@@ -18,17 +20,17 @@ func sweepRecords() []*Record {
 	for rep := 0; rep < 3; rep++ {
 		for _, load := range []float64{0.5, 0.7, 0.9} {
 			for _, sched := range []string{"fcfs", "easy"} {
-				ps := []experiments.Param{{Name: "platform.procs", Value: int64(128)}, {Name: "workload.load", Value: load}}
-				c := experiments.Cell{Experiment: "s", Scheduler: sched, Params: ps, Replication: rep, Index: len(recs)}
+				ps := []runner.Param{{Name: "platform.procs", Value: int64(128)}, {Name: "workload.load", Value: load}}
+				c := runner.Cell{Experiment: "s", Scheduler: sched, Params: ps, Replication: rep, Index: len(recs)}
 				c.ID = experiments.CellID("s", 0, sched, ps, rep)
 				f := 1.0
 				if sched == "fcfs" {
 					f = 2
 				}
-				r := experiments.CellResult{CellID: c.ID, Status: experiments.StatusOK, Metrics: []experiments.Metric{
+				r := runner.CellResult{CellID: c.ID, Status: runner.StatusOK, Metrics: []family.Metric{
 					{Name: "wait_mean", Value: 100*load*f + float64(rep)}, {Name: "utilization", Value: load}}}
 				if sched == "easy" && load == 0.9 && rep == 2 {
-					r = experiments.CellResult{CellID: c.ID, Status: experiments.StatusFailed, Error: "boom"}
+					r = runner.CellResult{CellID: c.ID, Status: runner.StatusFailed, Error: "boom"}
 				}
 				recs = append(recs, &Record{Cell: c, Result: r})
 			}
@@ -109,11 +111,11 @@ func TestBaselineColumn(t *testing.T) {
 	recs := sweepRecords()
 	// A third scheduler with a parameter: wait_mean = 100·load·3 at rep 0.
 	for _, load := range []float64{0.5, 0.9} {
-		ps := []experiments.Param{{Name: "platform.procs", Value: int64(128)}, {Name: "scheduler.sf", Value: 0.5}, {Name: "workload.load", Value: load}}
-		c := experiments.Cell{Experiment: "s", Scheduler: "sf", Params: ps}
+		ps := []runner.Param{{Name: "platform.procs", Value: int64(128)}, {Name: "scheduler.sf", Value: 0.5}, {Name: "workload.load", Value: load}}
+		c := runner.Cell{Experiment: "s", Scheduler: "sf", Params: ps}
 		c.ID = experiments.CellID("s", 0, "sf", ps, 0)
-		recs = append(recs, &Record{Cell: c, Result: experiments.CellResult{CellID: c.ID, Status: experiments.StatusOK,
-			Metrics: []experiments.Metric{{Name: "wait_mean", Value: 300 * load}, {Name: "utilization", Value: load}}}})
+		recs = append(recs, &Record{Cell: c, Result: runner.CellResult{CellID: c.ID, Status: runner.StatusOK,
+			Metrics: []family.Metric{{Name: "wait_mean", Value: 300 * load}, {Name: "utilization", Value: load}}}})
 	}
 	s := Summarise(recs)
 	if err := s.SetBaseline("nope"); err == nil || !strings.Contains(err.Error(), "fcfs, easy, sf") {

@@ -9,11 +9,11 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/param"
 )
 
 // TableColumn is one column of a Table: a name and a kind
-// (experiments.KindInt, KindFloat, KindString or KindBool); every column is
+// (a param kind name: int, float, string or bool); every column is
 // optional (a nil value is null).
 type TableColumn struct {
 	Name, Kind string
@@ -121,14 +121,14 @@ func ReadTable(path string) (Table, error) {
 	}
 	fields := pf.Schema().Fields()
 	for _, fld := range fields {
-		kind := experiments.KindString
+		kind := param.String.String()
 		switch fld.Type().Kind() {
 		case parquet.Int64, parquet.Int32:
-			kind = experiments.KindInt
+			kind = param.Int.String()
 		case parquet.Double, parquet.Float:
-			kind = experiments.KindFloat
+			kind = param.Float.String()
 		case parquet.Boolean:
-			kind = experiments.KindBool
+			kind = param.Bool.String()
 		}
 		t.Columns = append(t.Columns, TableColumn{Name: fld.Name(), Kind: kind})
 	}
@@ -145,11 +145,11 @@ func ReadTable(path string) (Table, error) {
 						continue
 					}
 					switch t.Columns[i].Kind {
-					case experiments.KindInt:
+					case param.Int.String():
 						vals[i] = v.Int64()
-					case experiments.KindFloat:
+					case param.Float.String():
 						vals[i] = v.Double()
-					case experiments.KindBool:
+					case param.Bool.String():
 						vals[i] = v.Boolean()
 					default:
 						vals[i] = string(v.ByteArray())

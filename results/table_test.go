@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/param"
 )
 
 // A table round-trips through Parquet: every kind, nulls, metadata; the
@@ -13,7 +13,7 @@ import (
 func TestTableRoundTrip(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "t.parquet")
 	in := Table{
-		Columns: []TableColumn{{"gen", experiments.KindInt}, {"obj", experiments.KindFloat}, {"name", experiments.KindString}, {"ok", experiments.KindBool}},
+		Columns: []TableColumn{{"gen", param.Int.String()}, {"obj", param.Float.String()}, {"name", param.String.String()}, {"ok", param.Bool.String()}},
 		Rows:    [][]any{{int64(0), 1.5, "a", true}, {int64(1), nil, "b", false}},
 		Meta:    map[string]string{"schedfarm.kind": "tune"},
 	}

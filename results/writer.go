@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/internal/lockfile"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Options configure a Writer.
@@ -23,6 +23,10 @@ type Options struct {
 	JobsPath string
 	// Metrics lists the metrics to keep as columns; nil keeps all.
 	Metrics []string
+	// Glossary describes the columns in the file's metadata (the family
+	// catalog's: NewGlossary); nil knows the fixed columns, the runner's
+	// fields and metrics only.
+	Glossary *Glossary
 	// Meta is stored as Parquet key-value metadata (e.g. the spec text).
 	Meta map[string]string
 	// RewriteEvery is the least time between two Parquet rewrites by Flush
@@ -53,6 +57,14 @@ type Options struct {
 	// to "<journal>.damaged") instead of refusing it with a
 	// *DamagedJournalError; their cells run again.
 	Repair bool
+}
+
+// glossary returns Glossary or the glossary of no families.
+func (o Options) glossary() *Glossary {
+	if o.Glossary != nil {
+		return o.Glossary
+	}
+	return NewGlossary(nil)
 }
 
 // DefaultRewriteEvery is the default Options.RewriteEvery.
@@ -132,7 +144,7 @@ func Open(opt Options) (*Writer, error) {
 			return notDamage{err}
 		}
 		w.note(rec.Cell.ID, rec.Result.Status)
-		if rec.Result.Status == experiments.StatusOK {
+		if rec.Result.Status == runner.StatusOK {
 			w.builds[rec.Result.Commit]++
 		}
 		return nil
@@ -245,7 +257,7 @@ func (w *Writer) importCells(f *os.File) error {
 
 // note records a status; ok beats failed.
 func (w *Writer) note(id, status string) {
-	if w.status[id] != experiments.StatusOK {
+	if w.status[id] != runner.StatusOK {
 		w.status[id] = status
 	}
 }
@@ -262,21 +274,21 @@ func appendJSON(f *os.File, v any) error {
 
 // jobsLine is one line of the per-job journal: the jobs of one cell.
 type jobsLine struct {
-	CellID string                  `json:"cell_id"`
-	Jobs   []experiments.JobRecord `json:"jobs"`
+	CellID string             `json:"cell_id"`
+	Jobs   []runner.JobRecord `json:"jobs"`
 }
 
 // Write records the result of cell c. The result's Jobs go to the per-job
 // journal (when configured) and are not kept in the cell journal.
-func (w *Writer) Write(c experiments.Cell, r experiments.CellResult) error {
+func (w *Writer) Write(c runner.Cell, r runner.CellResult) error {
 	if r.CellID == "" {
 		r.CellID = c.ID
 	}
 	if r.CellID != c.ID {
 		return fmt.Errorf("results: result for cell %s written with cell %s", r.CellID, c.ID)
 	}
-	if r.Status != experiments.StatusOK && r.Status != experiments.StatusFailed {
-		return fmt.Errorf("results: cell %s: status %q; accepted: %s, %s", c.ID, r.Status, experiments.StatusOK, experiments.StatusFailed)
+	if r.Status != runner.StatusOK && r.Status != runner.StatusFailed {
+		return fmt.Errorf("results: cell %s: status %q; accepted: %s, %s", c.ID, r.Status, runner.StatusOK, runner.StatusFailed)
 	}
 	jobs := r.Jobs
 	r.Jobs = nil
@@ -323,7 +335,7 @@ func (w *Writer) Status() map[string]string {
 func okSet(status map[string]string) map[string]struct{} {
 	out := map[string]struct{}{}
 	for id, s := range status {
-		if s == experiments.StatusOK {
+		if s == runner.StatusOK {
 			out[id] = struct{}{}
 		}
 	}
@@ -374,7 +386,7 @@ func (w *Writer) rewriteLocked() error {
 	for k, v := range w.opt.Meta {
 		meta[k] = v
 	}
-	if err := writeParquet(w.opt.Path, recs, w.opt.Metrics, meta); err != nil {
+	if err := writeParquet(w.opt.Path, recs, w.opt.Metrics, meta, w.opt.glossary()); err != nil {
 		return rebuildError(w.opt.Path, err)
 	}
 	if w.jobs != nil {
@@ -455,7 +467,7 @@ func (w *Writer) Abandon() error {
 func loadJournal(path string) ([]*Record, error) {
 	byID := map[string]*Record{}
 	if _, err := readRecords(path, func(rec *Record) error {
-		if old, ok := byID[rec.Cell.ID]; ok && old.Result.Status == experiments.StatusOK && rec.Result.Status != experiments.StatusOK {
+		if old, ok := byID[rec.Cell.ID]; ok && old.Result.Status == runner.StatusOK && rec.Result.Status != runner.StatusOK {
 			return nil
 		}
 		byID[rec.Cell.ID] = rec
@@ -489,7 +501,7 @@ func sortRecords(recs []*Record) {
 func ReadStatus(output string) (map[string]string, error) {
 	status := map[string]string{}
 	note := func(id, s string) {
-		if status[id] != experiments.StatusOK {
+		if status[id] != runner.StatusOK {
 			status[id] = s
 		}
 	}

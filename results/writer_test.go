@@ -12,12 +12,14 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // testCell builds cell i of a small synthetic grid with every kind of
 // parameter; odd cells lack scheduler.k (as non-depth schedulers do).
-func testCell(i int) experiments.Cell {
-	ps := []experiments.Param{
+func testCell(i int) runner.Cell {
+	ps := []runner.Param{
 		{Name: "platform.procs", Value: int64(64 << (i % 2))},
 		{Name: "workload.estimates", Value: "user"},
 		{Name: "workload.jobs", Value: int64(1000 + i)},
@@ -27,27 +29,27 @@ func testCell(i int) experiments.Cell {
 	sched := "easy"
 	if i%2 == 0 {
 		sched = "depth"
-		ps = append(ps, experiments.Param{Name: "scheduler.k", Value: int64(i % 5)})
+		ps = append(ps, runner.Param{Name: "scheduler.k", Value: int64(i % 5)})
 	}
-	var plugin *experiments.PluginRef
+	var plugin *runner.PluginRef
 	if i%4 == 1 {
 		// A plugin's row keeps its binary's SHA-256 (the path is the
 		// journal's only).
-		sched, plugin = "my-plugin", &experiments.PluginRef{SHA256: fmt.Sprintf("%064x", i)}
+		sched, plugin = "my-plugin", &runner.PluginRef{SHA256: fmt.Sprintf("%064x", i)}
 	}
-	c := experiments.Cell{Experiment: "t", Index: i, Scheduler: sched, Replication: i % 3, Seed: uint64(i) * 0x9e3779b97f4a7c15, Plugin: plugin}
+	c := runner.Cell{Experiment: "t", Index: i, Scheduler: sched, Replication: i % 3, Seed: uint64(i) * 0x9e3779b97f4a7c15, Plugin: plugin}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
 	c.Params = ps
 	c.ID = experiments.CellID("t", 0, sched+c.PluginSHA256(), ps, i%3)
 	return c
 }
 
-func testResult(c experiments.Cell, i int) experiments.CellResult {
-	r := experiments.CellResult{CellID: c.ID, Status: experiments.StatusOK, WallSeconds: 0.01 * float64(i),
+func testResult(c runner.Cell, i int) runner.CellResult {
+	r := runner.CellResult{CellID: c.ID, Status: runner.StatusOK, WallSeconds: 0.01 * float64(i),
 		Worker: "w1", Version: "0.1.0-dev", GoVersion: "go1.26.8", Commit: "abc",
-		Metrics: []experiments.Metric{{Name: "jobs", Value: float64(100 + i)}, {Name: "wait_mean", Value: float64(i) / 3}}}
+		Metrics: []family.Metric{{Name: "jobs", Value: float64(100 + i)}, {Name: "wait_mean", Value: float64(i) / 3}}}
 	if i%7 == 3 {
-		r.Status, r.Error, r.Metrics = experiments.StatusFailed, fmt.Sprintf("panic: cell %d", i), nil
+		r.Status, r.Error, r.Metrics = runner.StatusFailed, fmt.Sprintf("panic: cell %d", i), nil
 	}
 	return r
 }
@@ -121,7 +123,7 @@ func TestParquetRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(r.Result, res) {
 			t.Fatalf("row %d result\n%#v\nwant\n%#v", i, r.Result, res)
 		}
-		if r.Result.Status == experiments.StatusFailed {
+		if r.Result.Status == runner.StatusFailed {
 			failed++
 		}
 	}
@@ -170,11 +172,11 @@ func TestResumeJournal(t *testing.T) {
 	// Rerun: cell 3 now succeeds, cell 0 is (redundantly) delivered again
 	// and fails; ok beats failed, one row per cell.
 	c3 := testCell(3)
-	if err := w.Write(c3, experiments.CellResult{Status: experiments.StatusOK, Metrics: []experiments.Metric{{Name: "jobs", Value: 1}}}); err != nil {
+	if err := w.Write(c3, runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "jobs", Value: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	c0 := testCell(0)
-	if err := w.Write(c0, experiments.CellResult{Status: experiments.StatusFailed, Error: "late duplicate"}); err != nil {
+	if err := w.Write(c0, runner.CellResult{Status: runner.StatusFailed, Error: "late duplicate"}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 10; i < 12; i++ {
@@ -192,7 +194,7 @@ func TestResumeJournal(t *testing.T) {
 		t.Fatalf("%d rows, want 12", len(recs))
 	}
 	for i, r := range recs {
-		if r.Cell.Index != i || (r.Result.Status != experiments.StatusOK) != (i == 10) {
+		if r.Cell.Index != i || (r.Result.Status != runner.StatusOK) != (i == 10) {
 			t.Fatalf("row %d: index %d status %s", i, r.Cell.Index, r.Result.Status)
 		}
 	}
@@ -228,7 +230,7 @@ func TestMetricsFilterAndJobs(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		c := testCell(i)
 		r := testResult(c, i)
-		r.Jobs = []experiments.JobRecord{{ID: 1, Submit: 0, Start: 1, End: 5, Procs: 2, Wait: 1, Bsld: 1.25, State: "finished"},
+		r.Jobs = []runner.JobRecord{{ID: 1, Submit: 0, Start: 1, End: 5, Procs: 2, Wait: 1, Bsld: 1.25, State: "finished"},
 			{ID: 2, Submit: 3, Start: -1, End: 4, Procs: 200, Wait: -1, Bsld: -1, State: "rejected"}}
 		if err := w.Write(c, r); err != nil {
 			t.Fatal(err)

@@ -3,9 +3,10 @@ package runner_test
 import (
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // BenchmarkKTH simulates KTH-SP2 (28,489 jobs, 100 processors, user
@@ -14,14 +15,14 @@ import (
 // trace is parsed once outside the timed loop (workload/swf's BenchmarkReadKTH
 // times the parse). Reported: jobs/s and ns/event.
 func BenchmarkKTH(b *testing.B) {
-	records := traces.Records(b, traces.KTH)
+	records := swftest.Records(b, swftest.KTH)
 	for _, sched := range []string{"fcfs", "easy", "cons", "sjbf", "keasy", "reasy", "measy"} {
 		b.Run(sched, func(b *testing.B) {
 			b.ReportAllocs()
 			var res *runner.Result
 			var err error
 			for b.Loop() {
-				res, err = runner.Run(runner.Config{
+				res, err = runner.New(families.Builtin()).Run(runner.Config{
 					Source: workload.NewSliceSource(records), Procs: 100, Scheduler: sched,
 					Estimates: runner.EstimatesUser, Overrun: runner.OverrunKill,
 				})
@@ -42,12 +43,12 @@ func BenchmarkKTH(b *testing.B) {
 // per job); the time also differs because EASY schedules the modelled
 // estimates, not KTH's own.
 func BenchmarkKTHModelledEstimates(b *testing.B) {
-	records := traces.Records(b, traces.KTH)
+	records := swftest.Records(b, swftest.KTH)
 	b.ReportAllocs()
 	var res *runner.Result
 	var err error
 	for b.Loop() {
-		res, err = runner.Run(runner.Config{
+		res, err = runner.New(families.Builtin()).Run(runner.Config{
 			Source: workload.NewSliceSource(records), Procs: 100, Scheduler: "easy",
 			Estimates: runner.EstimatesUser, UserEstimates: runner.UserEstimatesTsafrir, Seed: 1,
 		})

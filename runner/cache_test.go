@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // TestTraceCacheGivesTheSameRuns runs configurations over traces without the
@@ -40,22 +40,22 @@ func TestTraceCacheGivesTheSameRuns(t *testing.T) {
 		{Trace: lenient, Lenient: true, Scheduler: "sjbf", Estimates: EstimatesPyss, MaxJobs: 194},
 		{Trace: lenient, Scheduler: "easy"}, // strict: malformed, never cached
 	}
-	if dir := traces.Dir(); dir != "" {
-		sdsc := filepath.Join(dir, traces.SDSC)
+	if dir := swftest.Dir(); dir != "" {
+		sdsc := filepath.Join(dir, swftest.SDSC)
 		if _, err := os.Stat(sdsc); err == nil {
 			cfgs = append(cfgs,
 				Config{Trace: sdsc, Scheduler: "easy", Load: 0.8},
 				Config{Trace: sdsc, Scheduler: "fcfs", Overrun: OverrunExtend, MaxJobs: 1000, WarmupJobs: 100})
 		}
 	}
-	reg := families.Schedulers() // one registry, so that the configs compare equal
+	reg := families.Builtin().Schedulers() // one registry, so that the configs compare equal
 	for i, cfg := range cfgs {
 		cfg.Registry = reg
 		traceCache = nil
-		want, wantErr := Run(cfg)
+		want, wantErr := New(families.Builtin()).Run(cfg)
 		traceCache = swf.NewCache(TraceCacheBytes)
 		for pass := range 2 {
-			got, err := Run(cfg)
+			got, err := New(families.Builtin()).Run(cfg)
 			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 				t.Fatalf("config %d, pass %d: error %v, want %v", i, pass, err, wantErr)
 			}

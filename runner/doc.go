@@ -1,17 +1,21 @@
-// Package runner turns a workload and a platform into one simulation run: it
-// reads the trace (or takes a job stream), applies the runtime-estimate
-// semantics, scales the load if asked, builds the scheduler from the
-// registry, runs the engine and computes the metrics. The sim subcommand and
-// the farm's workers both go through Run, so a cell and a command line give
-// the same numbers. The scheduler registry and the workload models come
-// from the families (families.Schedulers, families.Models); a cell of a
-// model with a platform of its own goes to its family (RunModel,
-// family.PlatformRunner). The runner knows no family: a scheduler whose
-// entry prepares its runs (strategies.Entry.Prepare: the VM-tier families'
-// tiered platform and per-process CPU usage) does so between reading the
-// jobs and building the scheduler (prepare.go), from the workload fields
-// the families define (Config.FamilyFields, checked on every run by
-// families.CheckWorkloadFields).
+// Package runner is where cells run: a Runner (New, over one family
+// catalog) turns a Cell — what spec expansion (package experiments) makes
+// and a worker receives — into one simulation and its CellResult
+// (RunCell). An SWF cell is decoded into a Config by the table of the
+// spec's own fields (Fields, params.go: one declaration per field, its
+// kind, check, doc and unit, and where it goes in the Config) and run by
+// Run: read the trace (or take a generator's job stream), apply the
+// runtime-estimate semantics, scale the load if asked, build the scheduler
+// from the catalog's registry, run the engine and compute the metrics. The
+// sim subcommand goes through Run too, so a cell and a command line give
+// the same numbers. A cell of a model with a platform of its own goes to
+// the family that owns it (family.PlatformRunner, as family.Cell). See
+// README.md for the flow. The runner knows no family by name: a scheduler
+// whose entry prepares its runs (strategies.Entry.Prepare: the VM-tier
+// families' tiered platform and per-process CPU usage) does so between
+// reading the jobs and building the scheduler (prepare.go), from the
+// workload fields the families define (Config.FamilyFields, checked on
+// every run by families.Catalog.CheckWorkloadFields).
 //
 // A scheduler that implements io.Closer (a plugin process,
 // strategies/plugin) is closed when its run ends.

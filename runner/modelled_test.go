@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
@@ -34,7 +35,7 @@ func reqTimes(res *runner.Result) []float64 {
 func TestModelledEstimates(t *testing.T) {
 	path := modelTrace(t)
 	cfg := runner.Config{Trace: path, Scheduler: "easy", UserEstimates: runner.UserEstimatesTsafrir, Seed: 11}
-	res, err := runner.Run(cfg)
+	res, err := runner.New(families.Builtin()).Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestModelledEstimates(t *testing.T) {
 	}
 
 	// Deterministic per seed; another seed draws other estimates.
-	again, err := runner.Run(cfg)
+	again, err := runner.New(families.Builtin()).Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestModelledEstimates(t *testing.T) {
 		t.Error("same seed, different estimates or metrics")
 	}
 	cfg.Seed = 12
-	other, err := runner.Run(cfg)
+	other, err := runner.New(families.Builtin()).Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestModelledEstimates(t *testing.T) {
 
 	// The cached trace is untouched: without the model the requested times
 	// are the file's (−1: the runtime is used).
-	plain, err := runner.Run(runner.Config{Trace: path, Scheduler: "easy"})
+	plain, err := runner.New(families.Builtin()).Run(runner.Config{Trace: path, Scheduler: "easy"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestModelledEstimates(t *testing.T) {
 // runtimes.
 func TestModelledEstimatesSelectionCapAndLoad(t *testing.T) {
 	path := modelTrace(t)
-	res, err := runner.Run(runner.Config{Trace: path, Scheduler: "easy", UserEstimates: runner.UserEstimatesTsafrir,
+	res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: path, Scheduler: "easy", UserEstimates: runner.UserEstimatesTsafrir,
 		MaxEstimate: 14400, MaxJobs: 300, Load: 0.6, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +150,7 @@ func TestModelledEstimatesErrors(t *testing.T) {
 		if cfg.UserEstimates == "" {
 			cfg.UserEstimates = runner.UserEstimatesTsafrir
 		}
-		_, err := runner.Run(cfg)
+		_, err := runner.New(families.Builtin()).Run(cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.cfg, err, c.want)
 		}

@@ -10,10 +10,6 @@ import (
 	"github.com/schedfarm/schedfarm/workload/swf"
 )
 
-// Metric is one named number of a run. Names are stable: they become
-// Parquet columns.
-type Metric = family.Metric
-
 // Metrics returns the run's metrics in a fixed order:
 //
 //	jobs, measured, finished, killed, rejected, dropped, altered, backfilled
@@ -23,9 +19,9 @@ type Metric = family.Metric
 //
 // followed by the scheduler's own (Result.Extra, family.MetricReporter:
 // CMBF's suspensions), which other schedulers do not have.
-func (r *Result) Metrics() []Metric {
+func (r *Result) Metrics() []family.Metric {
 	s := r.Summary
-	ms := []Metric{
+	ms := []family.Metric{
 		{Name: "jobs", Value: float64(s.Jobs)},
 		{Name: "measured", Value: float64(s.Measured)},
 		{Name: "finished", Value: float64(s.Finished)},
@@ -37,18 +33,18 @@ func (r *Result) Metrics() []Metric {
 	}
 	ms = family.AppendDistMetrics(ms, s)
 	ms = append(ms,
-		Metric{Name: "utilization", Value: s.Utilization},
-		Metric{Name: "makespan", Value: s.Makespan},
-		Metric{Name: "offered_load", Value: r.OfferedLoad},
-		Metric{Name: "load_factor", Value: r.LoadFactor},
-		Metric{Name: "migrations", Value: float64(s.Migrations)},
-		Metric{Name: "restarts", Value: float64(s.Restarts)},
-		Metric{Name: "swaps", Value: float64(s.Swaps)})
+		family.Metric{Name: "utilization", Value: s.Utilization},
+		family.Metric{Name: "makespan", Value: s.Makespan},
+		family.Metric{Name: "offered_load", Value: r.OfferedLoad},
+		family.Metric{Name: "load_factor", Value: r.LoadFactor},
+		family.Metric{Name: "migrations", Value: float64(s.Migrations)},
+		family.Metric{Name: "restarts", Value: float64(s.Restarts)},
+		family.Metric{Name: "swaps", Value: float64(s.Swaps)})
 	return append(ms, r.Extra...)
 }
 
 // MetricNames returns the names Metrics uses for every scheduler, in order
-// (without the extra metrics of some schedulers: families.ExtraMetricNames).
+// (without the extra metrics of some schedulers: families.Catalog.ExtraMetricNames).
 func MetricNames() []string {
 	ms := (&Result{}).Metrics()
 	names := make([]string, len(ms))

@@ -12,12 +12,12 @@ import (
 // runTiered simulates 2,000 FWload jobs on 64 processors under scheduler.
 func runTiered(t *testing.T, scheduler string, cfg Config) *Result {
 	t.Helper()
-	src, _, err := families.Models().New("fwload", map[string]any{"jobs": int64(2000), "procs": int64(64)}, rand.New(rand.NewPCG(5, 6)))
+	src, _, err := families.Builtin().Models().New("fwload", map[string]any{"jobs": int64(2000), "procs": int64(64)}, rand.New(rand.NewPCG(5, 6)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Source, cfg.Scheduler, cfg.Seed, cfg.Estimates = src, scheduler, 11, EstimatesExact
-	res, err := Run(cfg)
+	res, err := New(families.Builtin()).Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestTieredUsageOptions(t *testing.T) {
 	} {
 		for _, s := range []string{"keasy", "easy"} {
 			bad.Source, bad.Scheduler = workload.NewSliceSource(nil), s
-			if _, err := bad.withDefaults(); err == nil {
+			if _, err := bad.withDefaults(families.Builtin()); err == nil {
 				t.Errorf("%s: %+v accepted", s, bad)
 			}
 		}

@@ -7,8 +7,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // pyssStarts reads testdata/pyss/kth-<sched>-starts.txt.gz: the start time
@@ -52,7 +53,7 @@ func pyssStarts(t *testing.T, sched string) map[int64]float64 {
 // engine's own order (completions first, one pass per instant) FCFS still
 // matches and EASY differs for a few hundred jobs.
 func TestSameStartsAsPyss(t *testing.T) {
-	trace := traces.Path(t, traces.KTH)
+	trace := swftest.Path(t, swftest.KTH)
 	for _, c := range []struct {
 		sched, events string
 		differ        []int64 // nil: none; else exactly these
@@ -65,7 +66,7 @@ func TestSameStartsAsPyss(t *testing.T) {
 		{"easy", runner.EventsInstant, nil, true},
 	} {
 		want := pyssStarts(t, c.sched)
-		res, err := runner.Run(runner.Config{Trace: trace, Scheduler: c.sched, Estimates: runner.EstimatesPyss, Events: c.events})
+		res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: c.sched, Estimates: runner.EstimatesPyss, Events: c.events})
 		if err != nil {
 			t.Fatal(err)
 		}

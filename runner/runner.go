@@ -30,7 +30,8 @@ type Config struct {
 	// Scheduler is a registry name; SchedulerParams its parameters.
 	Scheduler       string
 	SchedulerParams map[string]any
-	// Registry to build the scheduler from; nil means families.Schedulers().
+	// Registry to build the scheduler from (a plugin's); nil means the
+	// runner's catalog (Runner.Catalog().Schedulers()).
 	Registry *strategies.Registry
 	// Estimates is "user", "exact" or "pyss"; Overrun "kill" or "extend".
 	Estimates string
@@ -64,9 +65,9 @@ type Config struct {
 	// FamilyFields are the values of the workload fields the families
 	// define (family.SpecChecker: the VM tiers' workload.cpu_usage,
 	// cpu_estimate and cpu_error), by full name, each of its field's kind
-	// (float64 for "float", …). Every run checks them
-	// (families.CheckWorkloadFields); a scheduler whose entry prepares its
-	// runs (strategies.Entry.Prepare) reads them.
+	// (float64 for a float, …). Every run checks them
+	// (families.Catalog.CheckWorkloadFields); a scheduler whose entry
+	// prepares its runs (strategies.Entry.Prepare) reads them.
 	FamilyFields map[string]any
 	// Seed feeds anything random in the run; the classic schedulers use
 	// none. Modelled estimates (UserEstimates) draw from their own stream,
@@ -77,8 +78,21 @@ type Config struct {
 	Wrap func(sim.Scheduler) sim.Scheduler
 }
 
+// Runner runs simulations with the schedulers, models and platforms of
+// one family catalog: an SWF run (Run), or a cell of any kind (RunCell).
+// It holds no other state; one Runner serves any number of goroutines.
+type Runner struct {
+	cat *families.Catalog
+}
+
+// New returns a runner of the catalog's families.
+func New(cat *families.Catalog) *Runner { return &Runner{cat: cat} }
+
+// Catalog returns the runner's family catalog.
+func (r *Runner) Catalog() *families.Catalog { return r.cat }
+
 // withDefaults fills unset fields and checks the rest.
-func (c Config) withDefaults() (Config, error) {
+func (c Config) withDefaults(cat *families.Catalog) (Config, error) {
 	if c.Estimates == "" {
 		c.Estimates = EstimatesUser
 	}
@@ -89,7 +103,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.Events = EventsInstant
 	}
 	if c.Registry == nil {
-		c.Registry = families.Schedulers()
+		c.Registry = cat.Schedulers()
 	}
 	var errs []error
 	if err := checkModes(c.Estimates, c.Overrun); err != nil {
@@ -118,8 +132,10 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if err := c.Registry.Check(c.Scheduler, c.SchedulerParams); err != nil {
 		errs = append(errs, err)
+	} else if e, _ := c.Registry.Lookup(c.Scheduler); e.Platform != "" {
+		errs = append(errs, fmt.Errorf("scheduler %s runs %s workloads only (its family's own platform), not an SWF run", e.Name, e.Platform))
 	}
-	if err := families.CheckWorkloadFields(c.FamilyFields); err != nil {
+	if err := cat.CheckWorkloadFields(c.FamilyFields); err != nil {
 		errs = append(errs, err)
 	}
 	return c, errors.Join(errs...)
@@ -151,7 +167,7 @@ type Result struct {
 	// Extra are the scheduler's own metrics (family.MetricReporter, e.g.
 	// CMBF's suspensions), appended by Metrics after the runner's; nil for
 	// a scheduler without any.
-	Extra []Metric
+	Extra []family.Metric
 
 	bufs *buffers // the memory of Jobs and Records, until Release
 }
@@ -183,9 +199,9 @@ type buffers struct {
 
 var bufferPool = sync.Pool{New: func() any { return new(buffers) }}
 
-// Run performs one simulation.
-func Run(cfg Config) (*Result, error) {
-	cfg, err := cfg.withDefaults()
+// Run performs one simulation of an SWF workload.
+func (r *Runner) Run(cfg Config) (*Result, error) {
+	cfg, err := cfg.withDefaults(r.cat)
 	if err != nil {
 		return nil, err
 	}

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/internal/traces"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/strategytest"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // line formats an SWF job line: id submit runtime procs(8) reqtime; the
@@ -98,7 +98,7 @@ func TestEstimateSemantics(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		res, err := runner.Run(runner.Config{Trace: path, Scheduler: "fcfs", Estimates: c.mode, Overrun: c.overrun})
+		res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: path, Scheduler: "fcfs", Estimates: c.mode, Overrun: c.overrun})
 		if err != nil {
 			t.Fatalf("%s/%s: %v", c.mode, c.overrun, err)
 		}
@@ -131,7 +131,7 @@ func TestMachineSizeFallback(t *testing.T) {
 		{"; MaxNodes: 16\n", "MaxNodes", 16},
 		{"", "largest job", 7},
 	} {
-		res, err := runner.Run(runner.Config{Trace: writeTrace(t, c.header, jobs...)})
+		res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: writeTrace(t, c.header, jobs...)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestMachineSizeFallback(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	_, err := runner.Run(runner.Config{Scheduler: "eazy", Estimates: "guess", Overrun: "ignore", Procs: -1})
+	_, err := runner.New(families.Builtin()).Run(runner.Config{Scheduler: "eazy", Estimates: "guess", Overrun: "ignore", Procs: -1})
 	if err == nil {
 		t.Fatal("bad config accepted")
 	}
@@ -151,14 +151,14 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, w)
 		}
 	}
-	_, err = runner.Run(runner.Config{Trace: writeTrace(t, "", "1 2 3")})
+	_, err = runner.New(families.Builtin()).Run(runner.Config{Trace: writeTrace(t, "", "1 2 3")})
 	if err == nil || !strings.Contains(err.Error(), "t.swf:1") {
 		t.Errorf("malformed trace: %v", err)
 	}
 }
 
 func TestScheduleRoundTrip(t *testing.T) {
-	res, err := runner.Run(runner.Config{Trace: estimateTrace(t), Scheduler: "easy", Estimates: "user", Overrun: "kill"})
+	res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: estimateTrace(t), Scheduler: "easy", Estimates: "user", Overrun: "kill"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,13 +202,13 @@ func TestScheduleRoundTrip(t *testing.T) {
 // -short=false on KTH) and checks the shared invariants, the reservations
 // promised, and that two runs give the same schedule.
 func TestTracesEveryScheduler(t *testing.T) {
-	reg := families.Schedulers()
-	for _, name := range traces.All() {
-		path := traces.Path(t, name)
-		for _, sched := range reg.Names() {
+	cat := families.Builtin()
+	for _, name := range swftest.All() {
+		path := swftest.Path(t, name)
+		for _, sched := range cat.EngineSchedulers() {
 			t.Run(name+"/"+sched, func(t *testing.T) {
 				max := 6000
-				if !testing.Short() && name == traces.KTH {
+				if !testing.Short() && name == swftest.KTH {
 					max = 0
 				}
 				var rec *strategytest.Recording
@@ -218,13 +218,13 @@ func TestTracesEveryScheduler(t *testing.T) {
 						w, rec = strategytest.Recorder(sim.Platform{}, s)
 						return w
 					}}
-				res, err := runner.Run(cfg)
+				res, err := runner.New(families.Builtin()).Run(cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
 				rec.Platform, rec.Jobs = res.Platform, res.Jobs
 				check := strategytest.CheckInvariants
-				if e, _ := reg.Lookup(sched); e.Preemptive {
+				if e, _ := cat.Schedulers().Lookup(sched); e.Preemptive {
 					check = strategytest.CheckPreemptive // spans include suspensions
 				}
 				for i, e := range check(rec) {
@@ -234,7 +234,7 @@ func TestTracesEveryScheduler(t *testing.T) {
 					t.Error(e)
 				}
 				cfg.Wrap = nil
-				again, err := runner.Run(cfg)
+				again, err := runner.New(families.Builtin()).Run(cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -269,7 +269,7 @@ func TestEventSemantics(t *testing.T) {
 		events     string
 		startH, sD float64
 	}{{"instant", 10, 15}, {"pyss", 12, 10}} {
-		res, err := runner.Run(runner.Config{Trace: path, Scheduler: "easy", Estimates: "user", Events: c.events})
+		res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: path, Scheduler: "easy", Estimates: "user", Events: c.events})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,7 +277,7 @@ func TestEventSemantics(t *testing.T) {
 			t.Errorf("events %s: H starts %g, D %g; want %g, %g", c.events, h, d, c.startH, c.sD)
 		}
 	}
-	if _, err := runner.Run(runner.Config{Trace: path, Events: "batsim"}); err == nil || !strings.Contains(err.Error(), `events "batsim"; accepted: instant`) {
+	if _, err := runner.New(families.Builtin()).Run(runner.Config{Trace: path, Events: "batsim"}); err == nil || !strings.Contains(err.Error(), `events "batsim"; accepted: instant`) {
 		t.Errorf("bad events mode: %v", err)
 	}
 }

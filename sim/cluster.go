@@ -85,8 +85,17 @@ func (c *Cluster) Start(j *Job) error {
 	for i, d := range j.Demand {
 		c.free[i] -= d
 	}
-	e := c.eng
-	e.waiting--
+	c.begin(j)
+	c.scheduleEnd(j)
+	return nil
+}
+
+// begin is the bookkeeping of every start (Start, StartOn) once the job's
+// capacity is taken: it leaves the queue, starts now with no progress at
+// rate 1, is marked backfilled when an earlier job still waits, and joins
+// the running jobs. The caller schedules its end.
+func (c *Cluster) begin(j *Job) {
+	c.eng.waiting--
 	j.state = Running
 	j.start = c.now
 	j.lastAt = c.now
@@ -94,8 +103,6 @@ func (c *Cluster) Start(j *Job) error {
 	j.rate = 1
 	j.backfil = c.waitingOrder.earlierWaiting(j)
 	c.running = append(c.running, j)
-	c.scheduleEnd(j)
-	return nil
 }
 
 // Reject refuses a queued job with a reason; it ends at once.

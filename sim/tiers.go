@@ -238,15 +238,7 @@ func (c *Cluster) StartOn(j *Job, tier int, procs []int) error {
 	if err := c.checkSlots(j, tier, procs); err != nil {
 		return c.fail(err)
 	}
-	e := c.eng
-	e.waiting--
-	j.state = Running
-	j.start = c.now
-	j.lastAt = c.now
-	j.done = 0
-	j.rate = 1
-	j.backfil = c.waitingOrder.earlierWaiting(j)
-	c.running = append(c.running, j)
+	c.begin(j)
 	c.occupy(j, tier, procs)
 	c.scheduleEnd(j)
 	return nil

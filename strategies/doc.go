@@ -4,10 +4,14 @@
 // their parameters. The scheduler interface itself is sim.Scheduler (the
 // engine's contract). The concrete schedulers live in their families
 // (families/<name>/, each contributing its entries through
-// family.Family.Schedulers), and families.Schedulers builds the registry of
-// them all. An entry that needs more than dedicated processors on an SWF
-// run (VM tiers per processor, per-process CPU usage: seeds 000 and 003)
-// prepares the run itself (Entry.Prepare, RunSetup).
+// family.Family.Schedulers), and the family catalog (families.Catalog)
+// builds the registry of them all. Parameters are declared with the one
+// parameter model, param.Spec, and decoded by param.Decode. An entry that
+// needs more than dedicated processors on an SWF run (VM tiers per
+// processor, per-process CPU usage: seeds 000 and 003) prepares the run
+// itself (Entry.Prepare, RunSetup); an entry of a family's own platform
+// (Entry.Platform: seed 001's cloud, seed 002's grid) is built for that
+// platform's world (Build.World) and runs its cells only.
 //
 // A registry is built by a function, never by init(), so a test or a plugin
 // host can build its own: strategies/plugin runs external scheduler

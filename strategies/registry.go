@@ -5,19 +5,44 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 )
 
-// Factory builds a fresh scheduler for one simulation on platform p with the
-// given parameters (already checked against the entry's ParamSpecs).
-type Factory func(p sim.Platform, params Params) (sim.Scheduler, error)
+// Factory builds a fresh scheduler for one simulation (Build: its
+// platform, its parameters already checked against the entry's, and the
+// world of a family's own platform).
+type Factory func(b Build) (sim.Scheduler, error)
 
-// Entry describes one registered scheduler.
+// Build is what a Factory builds a scheduler for.
+type Build struct {
+	// Platform is the machine the engine runs: dedicated processors, VM
+	// tiers or typed pools — for a family's own platform, the pools in
+	// which the engine counts its units.
+	Platform sim.Platform
+	// Params are the scheduler's parameters, defaults filled in.
+	Params param.Values
+	// World is the rest of a family's own platform (Entry.Platform), of
+	// that family's type: the cloud's VMs and jobs, the grid's failing
+	// resources. nil on the engine's shared platforms.
+	World any
+}
+
+// Entry describes one registered scheduler. Every family adds its
+// schedulers the same way: one Entry each (in the file of the scheduler),
+// listed by its family.Family.Schedulers; the registry, spec validation,
+// the CLI and the shared invariant suite take them from there.
 type Entry struct {
 	Name    string
-	Summary string      // one line
-	Params  []ParamSpec // accepted parameters; others are errors
+	Summary string       // one line
+	Params  []param.Spec // accepted parameters; others are errors
 	New     Factory
+	// Platform is "" for a scheduler of the engine's shared platforms
+	// (processors, VM tiers, typed pools: it runs SWF workloads), or the
+	// output of the family's own platform it runs on ("cloud", "grid"):
+	// its Factory then needs Build.World, and only that platform's cells
+	// run it.
+	Platform string
 	// Tiers is the number of VM tiers per processor the scheduler needs
 	// (sim.Platform.Tiers); 0 means a dedicated machine. The shared
 	// invariant suite runs such a scheduler on tiered platforms; an SWF
@@ -36,7 +61,7 @@ type Entry struct {
 	// Validate, when set, checks combinations of parameters once each is
 	// valid on its own (e.g. weights that must sum to 1), naming them and
 	// what is accepted.
-	Validate func(Params) error
+	Validate func(param.Values) error
 }
 
 // Registry maps scheduler names to entries.
@@ -103,7 +128,7 @@ func (r *Registry) Check(name string, params map[string]any) error {
 
 // Resolve returns the parameters of scheduler name with defaults filled in,
 // reporting every bad parameter at once.
-func (r *Registry) Resolve(name string, params map[string]any) (Params, error) {
+func (r *Registry) Resolve(name string, params map[string]any) (param.Values, error) {
 	e, err := r.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -113,6 +138,12 @@ func (r *Registry) Resolve(name string, params map[string]any) (Params, error) {
 
 // New builds scheduler name for platform p with params (nil for defaults).
 func (r *Registry) New(name string, p sim.Platform, params map[string]any) (sim.Scheduler, error) {
+	return r.NewOn(name, p, nil, params)
+}
+
+// NewOn builds scheduler name for a family's own platform: p counts its
+// units, world is the rest of it (Build.World).
+func (r *Registry) NewOn(name string, p sim.Platform, world any, params map[string]any) (sim.Scheduler, error) {
 	e, err := r.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -121,5 +152,8 @@ func (r *Registry) New(name string, p sim.Platform, params map[string]any) (sim.
 	if err != nil {
 		return nil, err
 	}
-	return e.New(p, ps)
+	return e.New(Build{Platform: p, Params: ps, World: world})
 }
+
+// Entries returns the entries in registration order.
+func (r *Registry) Entries() []Entry { return append([]Entry(nil), r.entries...) }

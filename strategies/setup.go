@@ -1,13 +1,16 @@
 package strategies
 
-import "github.com/schedfarm/schedfarm/sim"
+import (
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/sim"
+)
 
 // RunSetup is an SWF run about to start, as Entry.Prepare sees it: the
 // runner has read the jobs and built dedicated processors, and Prepare may
 // change both before the scheduler is built.
 type RunSetup struct {
 	// Params are the scheduler's parameters, defaults filled in.
-	Params Params
+	Params param.Values
 	// Fields are the run's values of the workload fields the families
 	// define (family.SpecChecker), by full name ("workload.cpu_usage");
 	// a field not given is absent. The runner has checked them.

@@ -15,27 +15,30 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
 // fakeResult is an instant cell result: wait_mean, bsld_mean and
 // utilization drawn from the cell's ID, so that genomes differ.
-func fakeResult(c experiments.Cell) experiments.CellResult {
+func fakeResult(c runner.Cell) runner.CellResult {
 	h := sha256.Sum256([]byte(c.ID))
 	x := float64(binary.LittleEndian.Uint64(h[:8])%10000) / 10000
-	return experiments.CellResult{CellID: c.ID, Status: experiments.StatusOK, Metrics: []experiments.Metric{
+	return runner.CellResult{CellID: c.ID, Status: runner.StatusOK, Metrics: []family.Metric{
 		{Name: "wait_mean", Value: 1000 + 9000*x}, {Name: "bsld_mean", Value: 1 + 10*x}, {Name: "utilization", Value: 0.9},
 	}}
 }
 
 // stubRunner answers every cell at once with fakeResult.
 type stubRunner struct {
-	known map[string]experiments.CellResult
+	known map[string]runner.CellResult
 }
 
-func (s *stubRunner) Run(_ context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
+func (s *stubRunner) Run(_ context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
 	if s.known == nil {
-		s.known = map[string]experiments.CellResult{}
+		s.known = map[string]runner.CellResult{}
 	}
 	for _, c := range cells {
 		if _, ok := s.known[c.ID]; !ok {
@@ -57,7 +60,7 @@ func benchSpec(b *testing.B, name string, pop, gens, budget int) *Spec {
 	text = strings.Replace(text, "algorithm: {name: ga, population: 4, budget: 11}",
 		fmt.Sprintf("algorithm: {name: ga, population: %d, generations: %d, budget: %d}", pop, gens, budget), 1)
 	text = strings.Replace(text, "confirm: {replications: 4}\n", "", 1)
-	s, err := Parse([]byte(text), "testdata/depth.yaml", experiments.BuiltinCatalog())
+	s, err := Parse([]byte(text), "testdata/depth.yaml", families.Builtin())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -124,7 +127,7 @@ func withWorkers(b *testing.B, js jetstream.JetStream, slots int, run worker.Run
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- worker.Run(ctx, js, worker.Config{ID: fmt.Sprintf("bench-%d", slots), Slots: slots, Runner: run})
+		done <- worker.Run(ctx, js, worker.Config{ID: fmt.Sprintf("bench-%d", slots), Slots: slots, Runner: run, Catalog: experiments.NewCatalog(families.Builtin())})
 	}()
 	f()
 	cancel()
@@ -150,7 +153,7 @@ func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
 	n, gens, cells := 0, 0, 0
 	var total, later, cpu time.Duration
 	laterGens := 0
-	withWorkers(b, js, 2, func(_ context.Context, c experiments.Cell) experiments.CellResult { return fakeResult(c) }, func() {
+	withWorkers(b, js, 2, func(_ context.Context, c runner.Cell) runner.CellResult { return fakeResult(c) }, func() {
 		for b.Loop() {
 			n++
 			spec := benchSpec(b, fmt.Sprintf("farm-overhead-%d", n), 8, 10, 0)
@@ -215,14 +218,14 @@ output: %s.parquet
 // workers: whichever is free first takes the next cell, as two worker
 // slots pulling from the queue do.
 type timedRunner struct {
-	known    map[string]experiments.CellResult
+	known    map[string]runner.CellResult
 	sum      time.Duration
 	makespan time.Duration
 }
 
-func (r *timedRunner) Run(ctx context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
+func (r *timedRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
 	if r.known == nil {
-		r.known = map[string]experiments.CellResult{}
+		r.known = map[string]runner.CellResult{}
 	}
 	var free [2]time.Duration
 	for _, c := range cells {
@@ -230,7 +233,7 @@ func (r *timedRunner) Run(ctx context.Context, cells []experiments.Cell) (map[st
 			continue
 		}
 		start := time.Now()
-		res, err := experiments.RunCell(ctx, c)
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
 			return nil, fmt.Errorf("cell %s: %w", c.ID, err)
 		}
@@ -262,8 +265,8 @@ func (r *timedRunner) Run(ctx context.Context, cells []experiments.Cell) (map[st
 // generation of 24 cells of unequal cost leaves one slot idle while the
 // other finishes the last cell).
 func BenchmarkGenerationSpeedup2Over1(b *testing.B) {
-	run := func(ctx context.Context, c experiments.Cell) experiments.CellResult {
-		res, err := experiments.RunCell(ctx, c)
+	run := func(ctx context.Context, c runner.Cell) runner.CellResult {
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
 			b.Fatalf("cell %s: %v", c.ID, err)
 		}
@@ -274,7 +277,7 @@ func BenchmarkGenerationSpeedup2Over1(b *testing.B) {
 	// fresh broker (the same cell ids on one broker within its dedupe
 	// window would be published as duplicates).
 	spec := func() *Spec {
-		s, err := Parse([]byte(fmt.Sprintf(speedupSpec, "speedup", "speedup")), "speedup.yaml", experiments.BuiltinCatalog())
+		s, err := Parse([]byte(fmt.Sprintf(speedupSpec, "speedup", "speedup")), "speedup.yaml", families.Builtin())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -287,7 +290,7 @@ func BenchmarkGenerationSpeedup2Over1(b *testing.B) {
 	for b.Loop() {
 		n++
 		for _, slots := range []int{1, 2} {
-			var raw Runner = &LocalRunner{Workers: 2}
+			var raw Runner = &LocalRunner{Sim: runner.New(families.Builtin()), Workers: 2}
 			if slots == 1 {
 				timed.known = nil
 				raw = timed

@@ -45,7 +45,7 @@
 // A genome (one value per search parameter) becomes the base experiment's
 // cells with those values: one per grid point and replication. Every
 // searched parameter is a common-random-numbers parameter of its cells
-// (experiments.Cell.CRN, out of the seed), so a cell's seed comes from its
+// (runner.Cell.CRN, out of the seed), so a cell's seed comes from its
 // grid point and replication only — never from the genome — and every
 // genome of every generation meets the same workloads: differences are the
 // parameters'. IDs and seeds are derived by experiments.CellID and CellSeed

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 const badBase = `name: bad
@@ -116,7 +116,7 @@ colour: blue
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse([]byte(c.spec), "bad.yaml", experiments.BuiltinCatalog())
+			_, err := Parse([]byte(c.spec), "bad.yaml", families.Builtin())
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -138,7 +138,7 @@ func TestSchedulerCategorical(t *testing.T) {
   - {param: scheduler.depth.k, int: [0, 8]}
 objective: {metric: wait_mean, goal: minimize}
 algorithm: {population: 4, generations: 2}
-`), "ok.yaml", experiments.BuiltinCatalog())
+`), "ok.yaml", families.Builtin())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ search:
 objective: {metric: wait_mean, goal: minimize, points: max}
 second: {metric: wait_mean, goal: minimize}
 algorithm: {population: 4, generations: 1}
-`), "ok.yaml", experiments.BuiltinCatalog())
+`), "ok.yaml", families.Builtin())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ algorithm: {population: 4, generations: 1}
   - {param: scheduler.k, int: [0, 8]}
 objective: {metric: wait_mean, goal: minimize, points: median}
 algorithm: {population: 4, generations: 1}
-`), "bad.yaml", experiments.BuiltinCatalog()); err == nil || !strings.Contains(err.Error(), `line 9: objective.points: "median"; accepted: mean, max or min`) {
+`), "bad.yaml", families.Builtin()); err == nil || !strings.Contains(err.Error(), `line 9: objective.points: "median"; accepted: mean, max or min`) {
 		t.Errorf("points: median: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // problemRE is the shape of every problem of a tune spec: its line and its
@@ -34,7 +34,7 @@ func FuzzTuneSpec(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	cat := experiments.BuiltinCatalog()
+	cat := families.Builtin()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data, "fuzz.yaml", cat)
 		if err != nil {

@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedfarm/schedfarm/experiments"
-	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/families/stms"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -45,27 +43,27 @@ func WriteEvals(spec *Spec, res *Result) error {
 		t.Meta["schedfarm.second"] = spec.Second.Metric + " " + goal(*spec.Second) + " " + spec.Second.Points
 	}
 	add := func(name, kind string) { t.Columns = append(t.Columns, results.TableColumn{Name: name, Kind: kind}) }
-	add(ColGeneration, experiments.KindInt)
-	add(ColIndex, experiments.KindInt)
-	add(ColPhase, experiments.KindString)
-	add(ColCached, experiments.KindBool)
+	add(ColGeneration, param.Int.String())
+	add(ColIndex, param.Int.String())
+	add(ColPhase, param.String.String())
+	add(ColCached, param.Bool.String())
 	for _, p := range spec.Params {
 		add(results.ParamColumn(p.Name), paramKind(p))
 	}
-	add(ColObjective, experiments.KindFloat)
-	add(ColObjectiveCI, experiments.KindFloat)
+	add(ColObjective, param.Float.String())
+	add(ColObjectiveCI, param.Float.String())
 	if spec.Second != nil {
-		add(ColSecond, experiments.KindFloat)
-		add(ColSecondCI, experiments.KindFloat)
-		add(ColFront, experiments.KindBool)
+		add(ColSecond, param.Float.String())
+		add(ColSecondCI, param.Float.String())
+		add(ColFront, param.Bool.String())
 	}
 	for _, c := range spec.Constraints {
-		add(constraintColumn(c), experiments.KindFloat)
+		add(constraintColumn(c), param.Float.String())
 	}
-	add(ColFeasible, experiments.KindBool)
-	add(ColFitness, experiments.KindFloat)
-	add(ColCells, experiments.KindInt)
-	add(ColFailed, experiments.KindInt)
+	add(ColFeasible, param.Bool.String())
+	add(ColFitness, param.Float.String())
+	add(ColCells, param.Int.String())
+	add(ColFailed, param.Int.String())
 	var metrics []string
 	for _, e := range append(slices.Clone(res.Evals), res.Confirm, res.Baseline) {
 		if e == nil {
@@ -79,8 +77,8 @@ func WriteEvals(spec *Spec, res *Result) error {
 	}
 	slices.Sort(metrics)
 	for _, m := range metrics {
-		add(results.MetricColumn(m)+"_mean", experiments.KindFloat)
-		add(results.MetricColumn(m)+"_ci", experiments.KindFloat)
+		add(results.MetricColumn(m)+"_mean", param.Float.String())
+		add(results.MetricColumn(m)+"_ci", param.Float.String())
 	}
 	onFront := map[*Eval]bool{}
 	for _, e := range res.Front {
@@ -154,23 +152,23 @@ func constraintColumn(c Constraint) string {
 func paramKind(p Param) string {
 	switch p.Kind {
 	case Int:
-		return experiments.KindInt
+		return param.Int.String()
 	case Float:
-		return experiments.KindFloat
+		return param.Float.String()
 	}
 	kind := ""
 	for _, c := range p.Choices {
-		k := experiments.KindString
+		k := param.String.String()
 		switch normalize(c).(type) {
 		case int64:
-			k = experiments.KindInt
+			k = param.Int.String()
 		case float64:
-			k = experiments.KindFloat
+			k = param.Float.String()
 		case bool:
-			k = experiments.KindBool
+			k = param.Bool.String()
 		}
 		if kind != "" && kind != k {
-			return experiments.KindString
+			return param.String.String()
 		}
 		kind = k
 	}
@@ -180,9 +178,9 @@ func paramKind(p Param) string {
 // cellValue converts a value to its column's kind.
 func cellValue(p Param, v any) any {
 	switch paramKind(p) {
-	case experiments.KindString:
+	case param.String.String():
 		return fmt.Sprint(v)
-	case experiments.KindFloat:
+	case param.Float.String():
 		if i, ok := v.(int64); ok {
 			return float64(i)
 		}
@@ -212,21 +210,9 @@ func baseValue(spec *Spec, p Param) any {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
-	if e, err := families.Schedulers().Lookup(c.Scheduler); err == nil {
-		for _, ps := range e.Params {
-			if ps.Name == name && ps.Default != nil {
-				return cellValue(p, ps.Default)
-			}
-		}
-	}
-	for _, e := range stms.Entries(nil) {
-		if e.Name != c.Scheduler {
-			continue
-		}
-		for _, ps := range e.Params {
-			if ps.Name == name && ps.Default != nil {
-				return cellValue(p, ps.Default)
-			}
+	if e, err := spec.fams.Schedulers().Lookup(c.Scheduler); err == nil {
+		if ps, ok := param.Find(e.Params, name); ok && ps.Default != nil {
+			return cellValue(p, ps.Default)
 		}
 	}
 	return nil

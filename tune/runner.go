@@ -10,8 +10,8 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // FarmRunner runs cells on the farm: each call publishes the cells it has
@@ -28,7 +28,7 @@ type FarmRunner struct {
 	w     *results.Writer
 	topo  broker.Topology
 	logf  func(string, ...any)
-	known map[string]experiments.CellResult
+	known map[string]runner.CellResult
 	sess  *coordinator.Session
 	// Published counts the cells published so far.
 	Published int
@@ -67,9 +67,9 @@ func NewFarmRunnerWith(js jetstream.JetStream, spec *Spec, topo broker.Topology,
 		w.Close()
 		return nil, fmt.Errorf("tune: read %s: %w", results.JournalPath(spec.Output), err)
 	}
-	f := &FarmRunner{js: js, exp: spec.Name, w: w, topo: topo, logf: logf, known: map[string]experiments.CellResult{}}
+	f := &FarmRunner{js: js, exp: spec.Name, w: w, topo: topo, logf: logf, known: map[string]runner.CellResult{}}
 	for _, r := range prev {
-		if r.Result.Status == experiments.StatusOK {
+		if r.Result.Status == runner.StatusOK {
 			f.known[r.Cell.ID] = r.Result
 		}
 	}
@@ -82,8 +82,8 @@ func (f *FarmRunner) Known() int { return len(f.known) }
 // Run implements Runner. The cells with a result already are passed to the
 // coordinator as done, so that a redelivered result of one (a tune killed
 // after writing it, before acking it) is dropped as a duplicate.
-func (f *FarmRunner) Run(ctx context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
-	var all []experiments.Cell
+func (f *FarmRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
+	var all []runner.Cell
 	done := map[string]bool{}
 	seen := map[string]bool{}
 	todo := 0
@@ -144,7 +144,7 @@ func (p progressFunc) Finish(s coordinator.Snapshot) { p(s, true) }
 // teeSink writes results to the output and keeps them.
 type teeSink struct{ f *FarmRunner }
 
-func (t teeSink) Write(c experiments.Cell, r experiments.CellResult) error {
+func (t teeSink) Write(c runner.Cell, r runner.CellResult) error {
 	if err := t.f.w.Write(c, r); err != nil {
 		return err
 	}
@@ -157,38 +157,40 @@ func (t teeSink) Flush() error { return t.f.w.Flush() }
 // LocalRunner runs cells in this process, Workers at a time (tests and
 // benchmarks; `schedfarm tune` runs on the farm).
 type LocalRunner struct {
+	// Sim simulates the cells (runner.New of a family catalog).
+	Sim     *runner.Runner
 	Workers int
 	mu      sync.Mutex
-	known   map[string]experiments.CellResult
+	known   map[string]runner.CellResult
 	// Ran counts the cells simulated.
 	Ran int
 }
 
 // Run implements Runner.
-func (l *LocalRunner) Run(ctx context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error) {
+func (l *LocalRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
 	l.mu.Lock()
 	if l.known == nil {
-		l.known = map[string]experiments.CellResult{}
+		l.known = map[string]runner.CellResult{}
 	}
-	var todo []experiments.Cell
+	var todo []runner.Cell
 	for _, c := range cells {
 		if _, ok := l.known[c.ID]; !ok {
-			l.known[c.ID] = experiments.CellResult{} // claimed
+			l.known[c.ID] = runner.CellResult{} // claimed
 			todo = append(todo, c)
 		}
 	}
 	l.mu.Unlock()
 	n := max(l.Workers, 1)
-	ch := make(chan experiments.Cell)
+	ch := make(chan runner.Cell)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for c := range ch {
-				r, err := experiments.RunCell(ctx, c)
+				r, err := l.Sim.RunCell(ctx, c)
 				if err != nil {
-					r.CellID, r.Status, r.Error = c.ID, experiments.StatusFailed, err.Error()
+					r.CellID, r.Status, r.Error = c.ID, runner.StatusFailed, err.Error()
 				}
 				l.mu.Lock()
 				l.known[c.ID] = r

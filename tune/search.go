@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,12 +15,13 @@ import (
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Runner runs cells and returns the results of every cell it knows (those
 // asked for included). A cell it ran before is not run again.
 type Runner interface {
-	Run(ctx context.Context, cells []experiments.Cell) (map[string]experiments.CellResult, error)
+	Run(ctx context.Context, cells []runner.Cell) (map[string]runner.CellResult, error)
 }
 
 // Eval is one evaluation of a genome.
@@ -97,7 +99,7 @@ type search struct {
 	spec  *Spec
 	run   Runner
 	ctx   context.Context
-	base  []experiments.Cell
+	base  []runner.Cell
 	cache map[string]*Eval
 	evals []*Eval
 	gen   int
@@ -472,13 +474,13 @@ func key(v []any) string {
 // re-deriving them accepts the cell. Under ns (non-empty: the
 // confirmation) the base seed is ns's own (fresh seeds) and there are reps
 // replications.
-func (s *search) cells(v []any, ns string, reps int) []experiments.Cell {
+func (s *search) cells(v []any, ns string, reps int) []runner.Cell {
 	spec := s.spec
 	baseSeed := spec.Base.Seed
 	if ns != "" {
 		baseSeed = experiments.CellSeed(spec.Name+"/"+ns, spec.Base.Seed, nil, 0)
 	}
-	var out []experiments.Cell
+	var out []runner.Cell
 	for _, b := range s.base {
 		if ns != "" && b.Replication != 0 {
 			continue
@@ -518,7 +520,7 @@ func (s *search) cells(v []any, ns string, reps int) []experiments.Cell {
 				c.Replication = r
 			}
 			setSeedBasis(&c, baseSeed, crn)
-			var seedParams []experiments.Param
+			var seedParams []runner.Param
 			for _, p := range c.Params {
 				if !slices.Contains(crn, p.Name) {
 					seedParams = append(seedParams, p)
@@ -545,13 +547,13 @@ func scoped(name, sched string) (string, bool) {
 }
 
 // setParam sets a parameter in a sorted list.
-func setParam(ps []experiments.Param, name string, v any) []experiments.Param {
-	i, found := slices.BinarySearchFunc(ps, name, func(p experiments.Param, n string) int { return strings.Compare(p.Name, n) })
+func setParam(ps []runner.Param, name string, v any) []runner.Param {
+	i, found := slices.BinarySearchFunc(ps, name, func(p runner.Param, n string) int { return strings.Compare(p.Name, n) })
 	if found {
 		ps[i].Value = v
 		return ps
 	}
-	return slices.Insert(ps, i, experiments.Param{Name: name, Value: v})
+	return slices.Insert(ps, i, runner.Param{Name: name, Value: v})
 }
 
 // evaluate evaluates the genomes not evaluated yet as one batch: the cells
@@ -564,10 +566,10 @@ func (s *search) evaluate(gs []*genome) error {
 		k    string
 		idx  int
 		hit  bool
-		cell []experiments.Cell
+		cell []runner.Cell
 	}
 	var ps []pending
-	var batch []experiments.Cell
+	var batch []runner.Cell
 	fresh := map[string]bool{}
 	for i, g := range gs {
 		if g.done {
@@ -588,7 +590,7 @@ func (s *search) evaluate(gs []*genome) error {
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
-	got := map[string]experiments.CellResult{}
+	got := map[string]runner.CellResult{}
 	if len(batch) > 0 {
 		s.lastNew = s.gen
 		var err error
@@ -614,13 +616,13 @@ func (s *search) evaluate(gs []*genome) error {
 
 // measure fills an evaluation from its cells' results: per replication the
 // mean over the grid points, then mean and 95% CI over replications.
-func (s *search) measure(e *Eval, cells []experiments.Cell, got map[string]experiments.CellResult) {
+func (s *search) measure(e *Eval, cells []runner.Cell, got map[string]runner.CellResult) {
 	spec := s.spec
 	e.Cells = len(cells)
 	byRep := map[int]map[string][]float64{} // replication → metric → values over points
 	for _, c := range cells {
 		r, ok := got[c.ID]
-		if !ok || r.Status != experiments.StatusOK {
+		if !ok || r.Status != runner.StatusOK {
 			e.Failed++
 			continue
 		}
@@ -770,15 +772,7 @@ func (s *search) front() []*Eval {
 			out = append(out, e)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *Eval) int {
-		switch {
-		case s1*a.Objective < s1*b.Objective:
-			return -1
-		case s1*a.Objective > s1*b.Objective:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b *Eval) int { return cmp.Compare(s1*a.Objective, s1*b.Objective) })
 	return out
 }
 

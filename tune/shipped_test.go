@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // Every shipped tune spec (experiments/tune-*.yaml) is valid: its base
@@ -18,7 +18,7 @@ func TestShippedSpecs(t *testing.T) {
 		t.Fatalf("%d shipped tune specs, want at least 4 (MEASY, 2TFB-SF, STMS, depth)", len(files))
 	}
 	for _, f := range files {
-		s, err := Load(f, experiments.BuiltinCatalog())
+		s, err := Load(f, families.Builtin())
 		if err != nil {
 			t.Errorf("%v", err)
 			continue

@@ -15,8 +15,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/internal/numeric"
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/param"
 )
 
 // Kinds of search parameters.
@@ -120,7 +122,8 @@ type Spec struct {
 	Output, EvalsOutput string
 
 	file     string
-	baseText []byte // the base section, with name and output added
+	baseText []byte            // the base section, with name and output added
+	fams     *families.Catalog // validates the trials and knows the schedulers' defaults
 }
 
 type rawSpec struct {
@@ -180,8 +183,8 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %d problem(s):\n  %s", e.File, len(e.Errors), strings.Join(e.Errors, "\n  "))
 }
 
-// Load reads and validates a tune spec.
-func Load(path string, cat experiments.Catalog) (*Spec, error) {
+// Load reads and validates a tune spec against a family catalog.
+func Load(path string, cat *families.Catalog) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -196,7 +199,7 @@ var (
 
 // Parse validates a tune spec; file names it in errors and anchors the
 // base experiment's relative paths.
-func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
+func Parse(data []byte, file string, cat *families.Catalog) (*Spec, error) {
 	if fe := experiments.CheckUTF8(data); fe != nil {
 		return nil, &Error{File: file, Errors: []string{fmt.Sprintf("line %d: (document): %s", fe.Line, fe.Msg)}}
 	}
@@ -218,7 +221,7 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 		return nil, &Error{File: file, Errors: yamlErrors(err, root)}
 	}
 	v := &validator{file: file, root: root}
-	s := &Spec{file: file, Name: raw.Name}
+	s := &Spec{file: file, Name: raw.Name, fams: cat}
 	if raw.Name == "" {
 		v.bad("name", "required; accepted: letters, digits, '.', '_' and '-'")
 	} else if !nameRE.MatchString(raw.Name) {
@@ -239,8 +242,29 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 	}
 	s.EvalsOutput = strings.TrimSuffix(s.Output, ".parquet") + ".evals.parquet"
 
-	// The base experiment, validated by the experiments package; its line
-	// numbers are the tune file's.
+	v.base(s, &raw, data, cat)
+	v.search(s, raw.Search)
+	v.objectives(s, &raw)
+	v.algorithm(s, raw.Algorithm)
+	if raw.Confirm != nil {
+		if raw.Confirm.Replications < 2 {
+			v.bad("confirm.replications", "%d; accepted: ≥ 2 (a confidence interval needs two)", raw.Confirm.Replications)
+		}
+		s.ConfirmReplications = raw.Confirm.Replications
+	}
+	if len(v.errs) == 0 {
+		v.trials(s)
+	}
+	if len(v.errs) > 0 {
+		return nil, &Error{File: file, Errors: v.errs}
+	}
+	return s, nil
+}
+
+// base validates the base experiment with the experiments package (its
+// line numbers are the tune file's) under the tune's name and output, and
+// keeps its text for the trials.
+func (v *validator) base(s *Spec, raw *rawSpec, data []byte, cat *families.Catalog) {
 	base := v.node("base")
 	if base == nil || base.Kind != yaml.MappingNode {
 		v.bad("base", "required; accepted: an experiment spec's platform, workload, schedulers (one), axes, replications and seed")
@@ -265,7 +289,7 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 		text = append(text, []byte(fmt.Sprintf("\nname: %s\noutput: %s\n", yamlQuote(name), yamlQuote(out)))...)
 		s.baseText = text
 		if !clash {
-			bs, err := experiments.Parse(text, file, cat)
+			bs, err := experiments.Parse(text, v.file, experiments.NewCatalog(cat))
 			if err != nil {
 				v.spec("base", base.Line, err)
 			} else {
@@ -280,12 +304,16 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 		}
 	}
 
-	// The search space.
-	if len(raw.Search) == 0 {
+}
+
+// search validates the search space: one dimension per parameter, a
+// float or int range or choices.
+func (v *validator) search(s *Spec, search []rawParam) {
+	if len(search) == 0 {
 		v.bad("search", "required; accepted: a list of {param, float: [lo, hi] | int: [lo, hi] | choices: [a, b, …]}")
 	}
 	seen := map[string]bool{}
-	for i, rp := range raw.Search {
+	for i, rp := range search {
 		f := fmt.Sprintf("search[%d]", i)
 		p := Param{Name: rp.Param, Complement: rp.Complement}
 		if rp.Param == "" {
@@ -350,7 +378,11 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 		s.Params = append(s.Params, p)
 	}
 
-	// Objectives and constraints.
+}
+
+// objectives validates the objective, the optional second objective and
+// the constraints.
+func (v *validator) objectives(s *Spec, raw *rawSpec) {
 	obj := func(field string, ro *rawObjective) *Objective {
 		if ro == nil {
 			return nil
@@ -395,10 +427,12 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 		s.Constraints = append(s.Constraints, Constraint{Metric: m[1], Op: m[2], Value: x})
 	}
 
-	// Algorithm and budget.
-	a := raw.Algorithm
-	s.Algorithm = Algorithm{Name: a.Name, Population: a.Population, Generations: a.Generations, Budget: a.Budget,
-		PCross: 0.7, PMut: 0.3, Sigma: 0.2, CR: 0.9, F: 0.8, W: 0.7, C1: 1.5, C2: 1.5}
+}
+
+// algorithm validates the algorithm, its budget and its settings
+// (algorithmSettings).
+func (v *validator) algorithm(s *Spec, a rawAlgorithm) {
+	s.Algorithm = Algorithm{Name: a.Name, Population: a.Population, Generations: a.Generations, Budget: a.Budget}
 	if a.Name == "" {
 		s.Algorithm.Name = GA
 	}
@@ -422,46 +456,47 @@ func Parse(data []byte, file string, cat experiments.Catalog) (*Spec, error) {
 	if a.Budget > 0 && a.Generations == 0 {
 		s.Algorithm.Generations = 1 << 20 // the budget stops it
 	}
-	for _, r := range []struct {
-		name, algo string
-		p          *float64
-		dst        *float64
-		lo, hi     float64
-	}{
-		{"p_cross", GA, a.PCross, &s.Algorithm.PCross, 0, 1},
-		{"p_mut", GA, a.PMut, &s.Algorithm.PMut, 0, 1},
-		{"sigma", GA, a.Sigma, &s.Algorithm.Sigma, 0, 1},
-		{"cr", DE, a.CR, &s.Algorithm.CR, 0, 1},
-		{"f", DE, a.F, &s.Algorithm.F, 0, 2},
-		{"w", PSO, a.W, &s.Algorithm.W, 0, 1},
-		{"c1", PSO, a.C1, &s.Algorithm.C1, 0, 4},
-		{"c2", PSO, a.C2, &s.Algorithm.C2, 0, 4},
-	} {
-		if r.p == nil {
-			continue
+	given := map[string]*float64{"p_cross": a.PCross, "p_mut": a.PMut, "sigma": a.Sigma, "cr": a.CR, "f": a.F, "w": a.W, "c1": a.C1, "c2": a.C2}
+	for _, st := range algorithmSettings() {
+		value := st.Default.(float64)
+		if p := given[st.Name]; p != nil {
+			switch {
+			case st.algo != s.Algorithm.Name:
+				v.bad("algorithm."+st.Name, "applies to algorithm %s only, not %s", st.algo, s.Algorithm.Name)
+				continue
+			case !(*p >= st.Min && *p <= st.Max):
+				v.bad("algorithm."+st.Name, "%g; accepted: in [%g, %g]", *p, st.Min, st.Max)
+			}
+			value = *p
 		}
-		if r.algo != s.Algorithm.Name {
-			v.bad("algorithm."+r.name, "applies to algorithm %s only, not %s", r.algo, s.Algorithm.Name)
-			continue
-		}
-		if !(*r.p >= r.lo && *r.p <= r.hi) {
-			v.bad("algorithm."+r.name, "%g; accepted: in [%g, %g]", *r.p, r.lo, r.hi)
-		}
-		*r.dst = *r.p
+		st.set(&s.Algorithm, value)
 	}
-	if raw.Confirm != nil {
-		if raw.Confirm.Replications < 2 {
-			v.bad("confirm.replications", "%d; accepted: ≥ 2 (a confidence interval needs two)", raw.Confirm.Replications)
-		}
-		s.ConfirmReplications = raw.Confirm.Replications
+}
+
+// setting is one setting of an algorithm: its declaration (a float with
+// range and default), the algorithm it applies to, and its field.
+type setting struct {
+	param.Spec
+	algo string
+	set  func(a *Algorithm, v float64)
+}
+
+// algorithmSettings declares the algorithms' settings, each once: the
+// spec's algorithm.<name> fields, their defaults, ranges and meaning.
+func algorithmSettings() []setting {
+	f := func(name, algo string, def, lo, hi float64, doc string, set func(a *Algorithm, v float64)) setting {
+		return setting{Spec: param.Spec{Name: name, Kind: param.Float, Default: def, Min: lo, Max: hi, Doc: doc}, algo: algo, set: set}
 	}
-	if len(v.errs) == 0 {
-		v.trials(s)
+	return []setting{
+		f("p_cross", GA, 0.7, 0, 1, "crossover rate", func(a *Algorithm, v float64) { a.PCross = v }),
+		f("p_mut", GA, 0.3, 0, 1, "per-gene mutation rate", func(a *Algorithm, v float64) { a.PMut = v }),
+		f("sigma", GA, 0.2, 0, 1, "standard deviation of a mutation on the [0, 1] encoding", func(a *Algorithm, v float64) { a.Sigma = v }),
+		f("cr", DE, 0.9, 0, 1, "differential evolution's crossover rate", func(a *Algorithm, v float64) { a.CR = v }),
+		f("f", DE, 0.8, 0, 2, "differential evolution's differential weight", func(a *Algorithm, v float64) { a.F = v }),
+		f("w", PSO, 0.7, 0, 1, "particle swarm's inertia weight", func(a *Algorithm, v float64) { a.W = v }),
+		f("c1", PSO, 1.5, 0, 4, "particle swarm's cognitive coefficient", func(a *Algorithm, v float64) { a.C1 = v }),
+		f("c2", PSO, 1.5, 0, 4, "particle swarm's social coefficient", func(a *Algorithm, v float64) { a.C2 = v }),
 	}
-	if len(v.errs) > 0 {
-		return nil, &Error{File: file, Errors: v.errs}
-	}
-	return s, nil
 }
 
 var (
@@ -722,8 +757,7 @@ func trialSpec(s *Spec, ps []Param, metrics []string) (*experiments.Spec, error)
 	if err := yaml.NewEncoder(&b).Encode(&doc); err != nil {
 		return nil, err
 	}
-	cat := experiments.BuiltinCatalog()
-	return experiments.Parse(b.Bytes(), s.file, cat)
+	return experiments.Parse(b.Bytes(), s.file, experiments.NewCatalog(s.fams))
 }
 
 // addAxis appends an axis over name with values to a sequence of axes.

@@ -6,13 +6,14 @@ import (
 	"math"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 func loadTest(t *testing.T) *Spec {
 	t.Helper()
-	s, err := Load("testdata/depth.yaml", experiments.BuiltinCatalog())
+	s, err := Load("testdata/depth.yaml", families.Builtin())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestLoadExample(t *testing.T) {
 	if len(s.Params) != 2 || s.Params[0].Kind != Int || s.Params[1].Kind != Choice || s.Algorithm.Budget != 11 {
 		t.Fatalf("%+v", s)
 	}
-	r := &LocalRunner{Workers: 2}
+	r := &LocalRunner{Sim: runner.New(families.Builtin()), Workers: 2}
 	res, err := Search(context.Background(), s, r, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func TestFindsTheGridOptimum(t *testing.T) {
 		b := *spec.Base
 		b.Seed = base
 		spec.Base = &b
-		r := &LocalRunner{Workers: 2}
+		r := &LocalRunner{Sim: runner.New(families.Builtin()), Workers: 2}
 		grid := gridEvals(t, spec, r)
 		if len(grid) != 34 {
 			t.Fatalf("%d grid genomes, want 34", len(grid))
@@ -161,7 +162,7 @@ func TestDeterministic(t *testing.T) {
 	spec := loadTest(t)
 	var runs [2]*Result
 	for i, w := range []int{1, 2} {
-		res, err := Search(context.Background(), spec, &LocalRunner{Workers: w}, Options{})
+		res, err := Search(context.Background(), spec, &LocalRunner{Sim: runner.New(families.Builtin()), Workers: w}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func TestDeterministic(t *testing.T) {
 func TestNoGenomeTwice(t *testing.T) {
 	spec := loadTest(t)
 	spec.Algorithm.Budget, spec.Algorithm.Generations = 0, 12 // a converging population repeats itself
-	r := &LocalRunner{Workers: 2}
+	r := &LocalRunner{Sim: runner.New(families.Builtin()), Workers: 2}
 	res, err := Search(context.Background(), spec, r, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +242,7 @@ func TestConfirmationWithinCI(t *testing.T) {
 		base := *spec.Base
 		base.Seed = seed
 		spec.Base = &base
-		res, err := Search(context.Background(), spec, &LocalRunner{Workers: 2}, Options{})
+		res, err := Search(context.Background(), spec, &LocalRunner{Sim: runner.New(families.Builtin()), Workers: 2}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Budget bounds what one cell may use. A zero field is no bound. A cell
@@ -68,8 +68,8 @@ func (b Budget) String() string {
 // its resident memory is the cell's alone. The cost is a process start per
 // cell (a few milliseconds) and no trace cache shared between cells.
 //
-// The child reads one JSON experiments.Cell on stdin and writes one JSON
-// experiments.CellResult on stdout (`schedfarm worker --run-cell`). A
+// The child reads one JSON runner.Cell on stdin and writes one JSON
+// runner.CellResult on stdout (`schedfarm worker --run-cell`). A
 // child that exits without a result (a crash, a panic that escaped) gives a
 // failed cell with its exit status and the end of its stderr.
 type ProcessRunner struct {
@@ -99,9 +99,9 @@ func (p *ProcessRunner) Check() error {
 }
 
 // Run runs cell c in a child process within the budget.
-func (p *ProcessRunner) Run(ctx context.Context, c experiments.Cell) experiments.CellResult {
-	failed := func(format string, args ...any) experiments.CellResult {
-		return experiments.CellResult{CellID: c.ID, Status: experiments.StatusFailed, Error: fmt.Sprintf(format, args...)}
+func (p *ProcessRunner) Run(ctx context.Context, c runner.Cell) runner.CellResult {
+	failed := func(format string, args ...any) runner.CellResult {
+		return runner.CellResult{CellID: c.ID, Status: runner.StatusFailed, Error: fmt.Sprintf(format, args...)}
 	}
 	if err := p.Check(); err != nil {
 		return failed("%v", err)
@@ -174,8 +174,8 @@ func (p *ProcessRunner) Run(ctx context.Context, c experiments.Cell) experiments
 }
 
 // result reads the child's result, or reports why there is none.
-func (p *ProcessRunner) result(c experiments.Cell, out []byte, stderr string, exitErr error, took time.Duration) experiments.CellResult {
-	var res experiments.CellResult
+func (p *ProcessRunner) result(c runner.Cell, out []byte, stderr string, exitErr error, took time.Duration) runner.CellResult {
+	var res runner.CellResult
 	decodeErr := json.Unmarshal(out, &res)
 	if exitErr == nil && decodeErr == nil {
 		res.CellID = c.ID
@@ -194,7 +194,7 @@ func (p *ProcessRunner) result(c experiments.Cell, out []byte, stderr string, ex
 	if s := strings.TrimSpace(stderr); s != "" {
 		msg += "; the end of its stderr:\n" + s
 	}
-	return experiments.CellResult{CellID: c.ID, Status: experiments.StatusFailed, Error: msg, WallSeconds: took.Seconds()}
+	return runner.CellResult{CellID: c.ID, Status: runner.StatusFailed, Error: msg, WallSeconds: took.Seconds()}
 }
 
 func hasEnv(env []string, name string) bool {
@@ -291,14 +291,14 @@ func FormatBytes(n int64) string {
 // from in, runs it with r (a panic becomes a failed result) and writes the
 // JSON result to out.
 func ServeOne(ctx context.Context, r Runner, in io.Reader, out io.Writer) error {
-	var c experiments.Cell
+	var c runner.Cell
 	if err := json.NewDecoder(in).Decode(&c); err != nil {
-		return fmt.Errorf("read the cell from stdin: %w; want one JSON experiments.Cell", err)
+		return fmt.Errorf("read the cell from stdin: %w; want one JSON runner.Cell", err)
 	}
-	res := func() (res experiments.CellResult) {
+	res := func() (res runner.CellResult) {
 		defer func() {
 			if p := recover(); p != nil {
-				res = experiments.CellResult{CellID: c.ID, Status: experiments.StatusFailed,
+				res = runner.CellResult{CellID: c.ID, Status: runner.StatusFailed,
 					Error: fmt.Sprintf("panic: %v\n%s", p, stackHead(debug.Stack(), 12))}
 			}
 		}()

@@ -11,6 +11,9 @@ import (
 	"github.com/schedfarm/schedfarm/broker/brokertest"
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -25,7 +28,7 @@ func TestBudgetChild(t *testing.T) {
 	if os.Getenv(childEnv) != "1" {
 		t.Skip("the child process of the budget tests")
 	}
-	run := worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	run := worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
 		switch behaviour[c.Index] {
 		case "sleep":
 			select {}
@@ -42,7 +45,7 @@ func TestBudgetChild(t *testing.T) {
 			os.Stderr.WriteString("child: simulated crash\n")
 			os.Exit(3)
 		}
-		return experiments.CellResult{Status: experiments.StatusOK, Metrics: []experiments.Metric{{Name: "index", Value: float64(c.Index)}}}
+		return runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "index", Value: float64(c.Index)}}}
 	})
 	if err := worker.ServeOne(context.Background(), run, os.Stdin, os.Stdout); err != nil {
 		os.Stderr.WriteString(err.Error())
@@ -74,9 +77,9 @@ output: budget.parquet
 // behaviour is what the child does with a cell, by its index.
 var behaviour = []string{"ok", "sleep", "ok", "hog", "ok", "crash"}
 
-func budgetCells(t *testing.T) []experiments.Cell {
+func budgetCells(t *testing.T) []runner.Cell {
 	t.Helper()
-	spec, err := experiments.Parse([]byte(budgetSpec), "budget.yaml", experiments.BuiltinCatalog())
+	spec, err := experiments.Parse([]byte(budgetSpec), "budget.yaml", experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,10 +101,10 @@ func TestProcessRunnerBudgets(t *testing.T) {
 		t.Skip(err)
 	}
 	want := map[string]struct{ status, err string }{
-		"ok":    {experiments.StatusOK, ""},
-		"sleep": {experiments.StatusFailed, "exceeded its wall-time budget of 1s (worker --cell-timeout)"},
-		"hog":   {experiments.StatusFailed, "exceeded its memory budget of 200 MiB (worker --cell-memory)"},
-		"crash": {experiments.StatusFailed, "(exit status 3); the end of its stderr:\nchild: simulated crash"},
+		"ok":    {runner.StatusOK, ""},
+		"sleep": {runner.StatusFailed, "exceeded its wall-time budget of 1s (worker --cell-timeout)"},
+		"hog":   {runner.StatusFailed, "exceeded its memory budget of 200 MiB (worker --cell-memory)"},
+		"crash": {runner.StatusFailed, "(exit status 3); the end of its stderr:\nchild: simulated crash"},
 	}
 	for i, c := range budgetCells(t) {
 		if i == 2 || i == 4 {
@@ -132,10 +135,10 @@ func TestProcessRunnerBudgets(t *testing.T) {
 // sink records results in memory.
 type sink struct {
 	mu  sync.Mutex
-	res map[string]experiments.CellResult
+	res map[string]runner.CellResult
 }
 
-func (s *sink) Write(c experiments.Cell, r experiments.CellResult) error {
+func (s *sink) Write(c runner.Cell, r runner.CellResult) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.res[c.ID] = r
@@ -160,14 +163,16 @@ func TestWorkerGoesOnAfterBudget(t *testing.T) {
 	cells := budgetCells(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
-	go func() { stopped <- worker.Run(ctx, js, worker.Config{ID: "solo", Slots: 1, Runner: p}) }()
+	go func() {
+		stopped <- worker.Run(ctx, js, worker.Config{ID: "solo", Slots: 1, Runner: p, Catalog: experiments.NewCatalog(families.Builtin())})
+	}()
 	defer func() {
 		cancel()
 		if err := <-stopped; err != nil {
 			t.Error(err)
 		}
 	}()
-	out := &sink{res: map[string]experiments.CellResult{}}
+	out := &sink{res: map[string]runner.CellResult{}}
 	runCtx, stop := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer stop()
 	sum, err := coordinator.Run(runCtx, js, coordinator.Config{Experiment: "budget", Cells: cells, Sink: out})
@@ -181,9 +186,9 @@ func TestWorkerGoesOnAfterBudget(t *testing.T) {
 		r := out.res[cells[i].ID]
 		want := map[string]string{"sleep": "wall-time budget", "hog": "memory budget", "crash": "exit status 3"}[b]
 		switch {
-		case want == "" && r.Status != experiments.StatusOK:
+		case want == "" && r.Status != runner.StatusOK:
 			t.Errorf("cell %d (%s): %s %q; want ok", i, b, r.Status, r.Error)
-		case want != "" && (r.Status != experiments.StatusFailed || !strings.Contains(r.Error, want)):
+		case want != "" && (r.Status != runner.StatusFailed || !strings.Contains(r.Error, want)):
 			t.Errorf("cell %d (%s): %s %q; want failed naming the %s", i, b, r.Status, r.Error, want)
 		}
 		if r.Worker != "solo/0" {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // DataRoot is the directory a worker reads the files cells name (traces,
@@ -52,7 +52,7 @@ func (r *DataRoot) Close() error { return r.root.Close() }
 
 // FileParams returns the files a cell names, as (field, path) pairs in a
 // fixed order: the trace, then the plugin executable.
-func FileParams(c experiments.Cell) [][2]string {
+func FileParams(c runner.Cell) [][2]string {
 	var out [][2]string
 	for _, p := range c.Params {
 		if p.Name == "workload.trace" {
@@ -71,10 +71,10 @@ func FileParams(c experiments.Cell) [][2]string {
 
 // Resolve checks every file the cell names against the root and returns
 // the cell with Dir made the absolute directory under the root that its
-// relative paths resolve against (what experiments.RunCell expects). A cell
+// relative paths resolve against (what runner.Runner.RunCell expects). A cell
 // that names no file gets the root itself as Dir. The error names the
 // field, the path and what is accepted.
-func (r *DataRoot) Resolve(c experiments.Cell) (experiments.Cell, error) {
+func (r *DataRoot) Resolve(c runner.Cell) (runner.Cell, error) {
 	files := FileParams(c)
 	if len(files) == 0 {
 		c.Dir = r.dir

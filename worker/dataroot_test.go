@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Resolve accepts files inside the root (through links that stay inside)
@@ -35,8 +35,8 @@ func TestDataRootResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	cell := func(cdir, trace string) experiments.Cell {
-		return experiments.Cell{ID: "x", Dir: cdir, Params: []experiments.Param{{Name: "workload.trace", Value: trace}}}
+	cell := func(cdir, trace string) runner.Cell {
+		return runner.Cell{ID: "x", Dir: cdir, Params: []runner.Param{{Name: "workload.trace", Value: trace}}}
 	}
 	for _, tc := range []struct {
 		dir, trace, want string // want "" accepts
@@ -66,7 +66,7 @@ func TestDataRootResolve(t *testing.T) {
 		}
 	}
 	// A cell that names no file is not bound to any directory.
-	if got, err := root.Resolve(experiments.Cell{ID: "g", Dir: "/anywhere"}); err != nil || got.Dir != root.Dir() {
+	if got, err := root.Resolve(runner.Cell{ID: "g", Dir: "/anywhere"}); err != nil || got.Dir != root.Dir() {
 		t.Errorf("cell without files: %+v, %v; want the root as its dir", got, err)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/schedfarm/schedfarm/broker/brokertest"
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -24,10 +26,10 @@ import (
 type forgedSink struct {
 	mu      sync.Mutex
 	writes  map[string]int
-	results map[string]experiments.CellResult
+	results map[string]runner.CellResult
 }
 
-func (s *forgedSink) Write(c experiments.Cell, r experiments.CellResult) error {
+func (s *forgedSink) Write(c runner.Cell, r runner.CellResult) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.writes[c.ID]++
@@ -85,7 +87,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 	if err := os.WriteFile(specPath, []byte(forgedSpec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := experiments.Load(specPath, experiments.BuiltinCatalog())
+	spec, err := experiments.Load(specPath, experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +103,8 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 	// data root.
 	legit := cells[0]
 	legit.Dir = "."
-	withParam := func(c experiments.Cell, name string, v any) experiments.Cell {
-		c.Params = append([]experiments.Param(nil), c.Params...)
+	withParam := func(c runner.Cell, name string, v any) runner.Cell {
+		c.Params = append([]runner.Param(nil), c.Params...)
 		for i := range c.Params {
 			if c.Params[i].Name == name {
 				c.Params[i].Value = v
@@ -110,7 +112,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 		}
 		return c
 	}
-	encode := func(c experiments.Cell) []byte {
+	encode := func(c runner.Cell) []byte {
 		b, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)
@@ -160,13 +162,13 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 
 	var mu sync.Mutex
 	ran := map[string]int{} // runs per cell id
-	runner := worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	runCell := worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
 		mu.Lock()
 		ran[c.ID]++
 		mu.Unlock()
-		res, err := experiments.RunCell(ctx, c)
+		res, err := runner.New(families.Builtin()).RunCell(ctx, c)
 		if err != nil {
-			res.Status, res.Error = experiments.StatusFailed, err.Error()
+			res.Status, res.Error = runner.StatusFailed, err.Error()
 		}
 		return res
 	})
@@ -174,7 +176,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	wdone := make(chan error, 1)
 	go func() {
-		wdone <- worker.Run(wctx, js, worker.Config{ID: "w", Slots: 1, Runner: runner, DataRoot: root, Logf: wlog.logf})
+		wdone <- worker.Run(wctx, js, worker.Config{ID: "w", Slots: 1, Runner: runCell, DataRoot: root, Logf: wlog.logf, Catalog: experiments.NewCatalog(families.Builtin())})
 	}()
 	defer func() {
 		stop()
@@ -182,7 +184,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	out := &forgedSink{writes: map[string]int{}, results: map[string]experiments.CellResult{}}
+	out := &forgedSink{writes: map[string]int{}, results: map[string]runner.CellResult{}}
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	sum, err := coordinator.Run(rctx, js, coordinator.Config{Experiment: "forged", Cells: cells, Sink: out,
@@ -192,7 +194,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 	}
 
 	for _, c := range cells {
-		if n := out.writes[c.ID]; n != 1 || out.results[c.ID].Status != experiments.StatusOK {
+		if n := out.writes[c.ID]; n != 1 || out.results[c.ID].Status != runner.StatusOK {
 			t.Errorf("cell %s written %d times, status %q (%s); want once, ok", c.ID, n, out.results[c.ID].Status, out.results[c.ID].Error)
 		}
 	}
@@ -209,7 +211,7 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 		delete(ran, c.ID)
 	}
 	for id, n := range ran {
-		t.Errorf("the runner ran %s (%d times), which is not a real cell", id, n)
+		t.Errorf("the runCell ran %s (%d times), which is not a real cell", id, n)
 	}
 	mu.Unlock()
 	wl := wlog.text()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // fuzzRoot is a data root with one trace, for FuzzCell.
@@ -36,7 +37,7 @@ func fuzzRoot(f *testing.F) *DataRoot {
 // panics.
 func FuzzCell(f *testing.F) {
 	root := fuzzRoot(f)
-	cat := newPluginCache(experiments.BuiltinCatalog())
+	cat := newPluginCache(experiments.NewCatalog(families.Builtin()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := DecodeCell("", data, 1<<16)
 		if err != nil {
@@ -66,7 +67,7 @@ func FuzzCell(f *testing.F) {
 				t.Fatalf("%s %q resolves to %s, outside the data root %s", fp[0], fp[1], full, root.Dir())
 			}
 		}
-		if err := CheckCell(rc, cat); err != nil {
+		if err := experiments.CheckCell(rc, cat); err != nil {
 			return
 		}
 		idName := rc.Scheduler

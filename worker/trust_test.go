@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // checkSpecCells expands spec, sends up to n of its cells (spread over the
@@ -38,7 +39,7 @@ func checkSpecCells(t *testing.T, spec *experiments.Spec, root *DataRoot, n int)
 		if got, err = root.Resolve(got); err != nil {
 			t.Fatalf("%s: cell %d: data root: %v", spec.File, i, err)
 		}
-		if err := CheckCell(got, experiments.BuiltinCatalog()); err != nil {
+		if err := experiments.CheckCell(got, experiments.NewCatalog(families.Builtin())); err != nil {
 			t.Errorf("%s: cell %d (%s, replication %d) refused: %v\n%s", spec.File, i, c.Scheduler, c.Replication, err, data)
 		}
 	}
@@ -61,7 +62,7 @@ func TestCheckCellAcceptsEveryShippedSpecsCells(t *testing.T) {
 		n = 5
 	}
 	for _, p := range specs {
-		spec, err := experiments.Load(p, experiments.BuiltinCatalog())
+		spec, err := experiments.Load(p, experiments.NewCatalog(families.Builtin()))
 		if err != nil {
 			t.Logf("%s does not load (%v); skipped", p, strings.SplitN(err.Error(), "\n", 2)[0])
 			continue
@@ -146,7 +147,7 @@ func writeSpec(t *testing.T, dir, name, text string) *experiments.Spec {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := experiments.Load(p, experiments.BuiltinCatalog())
+	spec, err := experiments.Load(p, experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // BenchmarkCheckCell measures the worker's re-validation of one
 // quickstart cell (decode, data root, spec validation, ID and seed).
 func BenchmarkCheckCell(b *testing.B) {
-	spec, err := experiments.Load("../experiments/quickstart.yaml", experiments.BuiltinCatalog())
+	spec, err := experiments.Load("../experiments/quickstart.yaml", experiments.NewCatalog(families.Builtin()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,20 +17,21 @@ import (
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Runner runs one cell. Run reports every outcome, including failure, in the
 // returned result (Status failed with Error set); it should return soon after
 // ctx is cancelled. A panic inside Run is recovered by the worker.
 type Runner interface {
-	Run(ctx context.Context, c experiments.Cell) experiments.CellResult
+	Run(ctx context.Context, c runner.Cell) runner.CellResult
 }
 
 // RunnerFunc adapts a function to Runner.
-type RunnerFunc func(ctx context.Context, c experiments.Cell) experiments.CellResult
+type RunnerFunc func(ctx context.Context, c runner.Cell) runner.CellResult
 
 // Run calls f.
-func (f RunnerFunc) Run(ctx context.Context, c experiments.Cell) experiments.CellResult {
+func (f RunnerFunc) Run(ctx context.Context, c runner.Cell) runner.CellResult {
 	return f(ctx, c)
 }
 
@@ -61,10 +62,13 @@ type Config struct {
 	// Logf receives one line per notable event; silent when nil.
 	Logf func(format string, args ...any)
 	// Gate decodes and checks every cell message before it runs (see
-	// trust.go); nil means a Trust over DataRoot with the built-in
-	// catalog. A refused cell is reported failed with the reason and never
-	// run.
+	// trust.go); nil means a Trust over DataRoot with Catalog. A refused
+	// cell is reported failed with the reason and never run.
 	Gate Gate
+	// Catalog is what the default Gate re-validates cells against
+	// (experiments.NewCatalog of the worker's family catalog); required
+	// when Gate is nil.
+	Catalog experiments.Catalog
 	// DataRoot is the only directory the default Gate lets cells read
 	// files from; the working directory when empty.
 	DataRoot string
@@ -77,6 +81,9 @@ func (c Config) validate() error {
 	}
 	if c.Slots < 0 {
 		errs = append(errs, fmt.Errorf("worker: slots %d; want a positive number", c.Slots))
+	}
+	if c.Gate == nil && c.Catalog == nil {
+		errs = append(errs, errors.New("worker: no Gate and no Catalog; want the catalog cells are re-validated against (experiments.NewCatalog)"))
 	}
 	return errors.Join(errs...)
 }
@@ -111,7 +118,7 @@ func Run(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 			return fmt.Errorf("worker %s: %w", cfg.ID, err)
 		}
 		defer root.Close()
-		cfg.Gate = NewTrust(root, nil, 0)
+		cfg.Gate = NewTrust(root, cfg.Catalog, 0)
 	}
 	// Long enough for a cluster to form and place its replicas
 	// (broker.ClusterFormWait) after a broker restart.
@@ -197,7 +204,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 			w.cfg.Logf("worker %s: %s redelivered (delivery %d)", slotID, msg.Subject(), md.NumDelivered)
 		}
 	}
-	var res experiments.CellResult
+	var res runner.CellResult
 	resultSubject := broker.ResultSubjectFor(msg.Subject())
 	digest := Digest(msg.Data())
 	cell, err := w.cfg.Gate.Admit(msg.Subject(), msg.Data())
@@ -206,8 +213,8 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 		// message's digest: the coordinator records the cell as failed
 		// when it published that very message, and counts a rejected
 		// message otherwise.
-		cell = experiments.Cell{ID: resultSubject[strings.LastIndexByte(resultSubject, '.')+1:]}
-		res = experiments.CellResult{CellID: cell.ID, Status: experiments.StatusFailed,
+		cell = runner.Cell{ID: resultSubject[strings.LastIndexByte(resultSubject, '.')+1:]}
+		res = runner.CellResult{CellID: cell.ID, Status: runner.StatusFailed,
 			Error: fmt.Sprintf("worker refused the cell message on %s: %v", msg.Subject(), err)}
 		w.cfg.Logf("worker %s: refused the cell message on %s: %v", slotID, msg.Subject(), err)
 	} else {
@@ -231,9 +238,9 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 	if res.GoVersion == "" {
 		res.GoVersion = runtime.Version()
 	}
-	if res.Status != experiments.StatusOK && res.Status != experiments.StatusFailed {
-		res.Error = strings.TrimSpace(fmt.Sprintf("runner returned status %q; want %q or %q. %s", res.Status, experiments.StatusOK, experiments.StatusFailed, res.Error))
-		res.Status = experiments.StatusFailed
+	if res.Status != runner.StatusOK && res.Status != runner.StatusFailed {
+		res.Error = strings.TrimSpace(fmt.Sprintf("runner returned status %q; want %q or %q. %s", res.Status, runner.StatusOK, runner.StatusFailed, res.Error))
+		res.Status = runner.StatusFailed
 	}
 	settling.Wait()
 	settling.Go(func() { w.settle(slotID, msg, cell, resultSubject, seq, res) })
@@ -243,7 +250,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 // result is in the results stream before the cell leaves the work queue, so a
 // crash in between only runs the cell again (its result is then a
 // duplicate). A result that cannot be published naks the cell for a retry.
-func (w *worker) settle(slotID string, msg jetstream.Msg, cell experiments.Cell, resultSubject string, seq uint64, res experiments.CellResult) {
+func (w *worker) settle(slotID string, msg jetstream.Msg, cell runner.Cell, resultSubject string, seq uint64, res runner.CellResult) {
 	cellID := cell.ID
 	if err := w.publish(resultSubject, cell, seq, res); err != nil {
 		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cellID, err)
@@ -261,15 +268,15 @@ func (w *worker) settle(slotID string, msg jetstream.Msg, cell experiments.Cell,
 
 // run runs the cell with heartbeats and panic recovery. ok is false when the
 // worker is stopping and the cell did not finish within the grace period.
-func (w *worker) run(slotID string, msg jetstream.Msg, cell experiments.Cell) (res experiments.CellResult, ok bool) {
+func (w *worker) run(slotID string, msg jetstream.Msg, cell runner.Cell) (res runner.CellResult, ok bool) {
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	defer cancelRun()
-	done := make(chan experiments.CellResult, 1)
+	done := make(chan runner.CellResult, 1)
 	start := time.Now()
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- experiments.CellResult{Status: experiments.StatusFailed,
+				done <- runner.CellResult{Status: runner.StatusFailed,
 					Error: fmt.Sprintf("panic: %v\n%s", p, stackHead(debug.Stack(), 12))}
 			}
 		}()
@@ -306,7 +313,7 @@ func (w *worker) run(slotID string, msg jetstream.Msg, cell experiments.Cell) (r
 			case <-done:
 			case <-time.After(time.Second):
 			}
-			return experiments.CellResult{}, false
+			return runner.CellResult{}, false
 		}
 	}
 }
@@ -317,7 +324,7 @@ func (w *worker) run(slotID string, msg jetstream.Msg, cell experiments.Cell) (r
 // re-publication of the cell (a new sequence) gets through. Per-job records
 // that would push the message over the server's max_payload go to the jobs
 // object store first, and the message names the object.
-func (w *worker) publish(subject string, cell experiments.Cell, seq uint64, res experiments.CellResult) error {
+func (w *worker) publish(subject string, cell runner.Cell, seq uint64, res runner.CellResult) error {
 	data, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
@@ -335,7 +342,7 @@ func (w *worker) publish(subject string, cell experiments.Cell, seq uint64, res 
 	}
 	if limit > 0 && int64(len(data)) > limit {
 		// Retrying cannot help: report the cell as failed with the reason.
-		res = experiments.CellResult{CellID: res.CellID, Status: experiments.StatusFailed, Worker: res.Worker,
+		res = runner.CellResult{CellID: res.CellID, Status: runner.StatusFailed, Worker: res.Worker,
 			WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
 			Error: fmt.Sprintf("result is %d bytes without its per-job records, over the NATS server's max_payload of %d bytes; "+
 				"raise max_payload on the server", len(data), limit+1024)}
@@ -363,7 +370,7 @@ func (w *worker) publish(subject string, cell experiments.Cell, seq uint64, res 
 }
 
 // putJobs stores per-job records in the jobs object store under name.
-func (w *worker) putJobs(name string, jobs []experiments.JobRecord) error {
+func (w *worker) putJobs(name string, jobs []runner.JobRecord) error {
 	data, err := json.Marshal(jobs)
 	if err != nil {
 		return fmt.Errorf("encode per-job records: %w", err)

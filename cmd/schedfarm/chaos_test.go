@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The chaos soak: a sweep of many small cells over real processes (`schedfarm
@@ -297,7 +297,7 @@ func TestChaosSoak(t *testing.T) {
 		if !want[r.Cell.ID] {
 			t.Errorf("output has cell %s, which is not in the spec", r.Cell.ID)
 		}
-		if r.Result.Status != experiments.StatusOK {
+		if r.Result.Status != runner.StatusOK {
 			rep.Failed++
 			if rep.Failed <= 5 {
 				t.Errorf("cell %s failed: %s", r.Cell.ID, r.Result.Error)

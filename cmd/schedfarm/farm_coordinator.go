@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/results"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +16,8 @@ import (
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // runCoordinator runs `schedfarm coordinator`: publish a spec's cells to a
@@ -119,7 +120,7 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 	}
 	failed := 0
 	for _, c := range cells {
-		if status[c.ID] != experiments.StatusOK {
+		if status[c.ID] != runner.StatusOK {
 			failed++
 		}
 	}

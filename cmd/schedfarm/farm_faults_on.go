@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -59,7 +59,7 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 	gate := os.Getenv("SCHEDFARM_FAULT_GATE")
 	gateFrom, _ := strconv.Atoi(os.Getenv("SCHEDFARM_FAULT_GATE_FROM"))
 	gateExcept := indexes("SCHEDFARM_FAULT_GATE_EXCEPT")
-	return worker.RunnerFunc(func(ctx context.Context, c experiments.Cell) experiments.CellResult {
+	return worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
 		if runLog != "" {
 			f, err := os.OpenFile(runLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 			if err != nil {
@@ -90,7 +90,7 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 				panic(err)
 			}
 			<-ctx.Done()
-			return experiments.CellResult{Status: experiments.StatusFailed, Error: "held by SCHEDFARM_FAULT_HOLD"}
+			return runner.CellResult{Status: runner.StatusFailed, Error: "held by SCHEDFARM_FAULT_HOLD"}
 		}
 		if mark != "" {
 			if err := os.WriteFile(filepath.Join(mark, "started-"+strconv.Itoa(c.Index)), []byte(c.ID), 0o644); err != nil {
@@ -104,7 +104,7 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 				}
 				select {
 				case <-ctx.Done():
-					return experiments.CellResult{Status: experiments.StatusFailed, Error: "stopped at SCHEDFARM_FAULT_GATE"}
+					return runner.CellResult{Status: runner.StatusFailed, Error: "stopped at SCHEDFARM_FAULT_GATE"}
 				case <-time.After(20 * time.Millisecond):
 				}
 			}

@@ -8,12 +8,13 @@ import (
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
 // farmLoadSpec loads and validates a spec against everything schedfarm ships.
 func farmLoadSpec(path string) (*experiments.Spec, error) {
-	return experiments.Load(path, experiments.BuiltinCatalog())
+	return experiments.Load(path, specCatalog())
 }
 
 // farmCellRunner is the runner of the worker subcommands: the real simulation,
@@ -25,10 +26,10 @@ func farmCellRunner() worker.Runner {
 
 // farmRunCell runs one cell's simulation and turns an error into a failed
 // result.
-func farmRunCell(ctx context.Context, c experiments.Cell) experiments.CellResult {
-	res, err := experiments.RunCell(ctx, c)
+func farmRunCell(ctx context.Context, c runner.Cell) runner.CellResult {
+	res, err := simulator().RunCell(ctx, c)
 	if err != nil {
-		res.Status = experiments.StatusFailed
+		res.Status = runner.StatusFailed
 		res.Error = err.Error()
 	}
 	return res
@@ -42,7 +43,7 @@ func farmRunCell(ctx context.Context, c experiments.Cell) experiments.CellResult
 // another build (*results.OtherBuildError, unless --accept-builds) are
 // refused; a torn journal line cut off is reported on stderr.
 func farmOpenOutput(spec *experiments.Spec, cmdName string, sf sweepFlags) (*results.Writer, map[string]bool, error) {
-	w, err := results.Open(results.Options{Path: spec.Output, JobsPath: spec.JobsOutput, Metrics: spec.Metrics,
+	w, err := results.Open(results.Options{Path: spec.Output, JobsPath: spec.JobsOutput, Metrics: spec.Metrics, Glossary: glossary(),
 		Experiment: spec.Name, Logf: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) },
 		Owner: "schedfarm " + cmdName + " of experiment " + spec.Name, Build: buildinfo.Commit(),
 		AcceptBuilds: sf.acceptBuilds, Repair: sf.repair})

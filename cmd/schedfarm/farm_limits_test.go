@@ -15,8 +15,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // hasMsg reports whether stream name holds a message on subject.
@@ -80,7 +80,7 @@ func TestFarmAckedResultIsInJournalAfterKill(t *testing.T) {
 			continue // not acked by the coordinator (yet)
 		}
 		acked++
-		if status[id] != experiments.StatusOK {
+		if status[id] != runner.StatusOK {
 			t.Errorf("cell %s: its result was acked but the journal has status %q; want ok", id, status[id])
 		}
 	}
@@ -178,9 +178,9 @@ func TestFarmCellBudgets(t *testing.T) {
 	for _, r := range recs {
 		want := map[int]string{2: "exceeded its wall-time budget of 20s", 5: "exceeded its memory budget of 300 MiB"}[r.Cell.Index]
 		switch {
-		case want == "" && r.Result.Status != experiments.StatusOK:
+		case want == "" && r.Result.Status != runner.StatusOK:
 			t.Errorf("cell %d: %s %q; want ok", r.Cell.Index, r.Result.Status, r.Result.Error)
-		case want != "" && (r.Result.Status != experiments.StatusFailed || !strings.Contains(r.Result.Error, want)):
+		case want != "" && (r.Result.Status != runner.StatusFailed || !strings.Contains(r.Result.Error, want)):
 			t.Errorf("cell %d: %s %q; want failed with %q", r.Cell.Index, r.Result.Status, r.Result.Error, want)
 		}
 	}

@@ -28,8 +28,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The tests in this file run the farm the way the README's "Running workers
@@ -590,7 +590,7 @@ func TestFarmWorkerHostPartitioned(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cell message 1, held by host1: %v", err)
 	}
-	var held experiments.Cell
+	var held runner.Cell
 	if err := json.Unmarshal(raw.Data, &held); err != nil {
 		t.Fatal(err)
 	}
@@ -639,7 +639,7 @@ func TestFarmWorkerHostPartitioned(t *testing.T) {
 		t.Fatalf("follow-up coordinator exit code %d; want 0; output:\n%s", code, coord2.out.String())
 	}
 	for id, r := range readOutputOnce(t, after) {
-		if !strings.HasPrefix(r.Result.Worker, "host1/") || r.Result.Status != experiments.StatusOK {
+		if !strings.HasPrefix(r.Result.Worker, "host1/") || r.Result.Status != runner.StatusOK {
 			t.Errorf("follow-up cell %s: worker %q, status %s; want ok from host1", id, r.Result.Worker, r.Result.Status)
 		}
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // The fault tests run the real schedfarm binary, built once by TestMain
@@ -227,13 +227,13 @@ func poll(t *testing.T, d time.Duration, what string, cond func() bool) {
 }
 
 // expectedCells returns the spec's cells by id.
-func (f *farmFixture) expectedCells(t *testing.T) map[string]experiments.Cell {
+func (f *farmFixture) expectedCells(t *testing.T) map[string]runner.Cell {
 	t.Helper()
 	spec, err := farmLoadSpec(f.spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := map[string]experiments.Cell{}
+	m := map[string]runner.Cell{}
 	for _, c := range spec.Cells() {
 		m[c.ID] = c
 	}
@@ -299,7 +299,7 @@ func streamMsgs(t *testing.T, js jetstream.JetStream, name string) uint64 {
 func checkAllOK(t *testing.T, recs map[string]*results.Record) {
 	t.Helper()
 	for id, r := range recs {
-		if r.Result.Status != experiments.StatusOK {
+		if r.Result.Status != runner.StatusOK {
 			t.Errorf("cell %s: status %s, error %q; want ok", id, r.Result.Status, r.Result.Error)
 		}
 	}
@@ -402,11 +402,11 @@ func TestFarmPanickingCellRecordedFailed(t *testing.T) {
 	recs := f.readExactlyOnce(t, f.dir)
 	for _, r := range recs {
 		if r.Cell.Index == 4 {
-			if r.Result.Status != experiments.StatusFailed || !strings.Contains(r.Result.Error, "panic: injected fault: cell 4") ||
+			if r.Result.Status != runner.StatusFailed || !strings.Contains(r.Result.Error, "panic: injected fault: cell 4") ||
 				!strings.Contains(r.Result.Error, "farm_faults_on.go") {
 				t.Errorf("panicking cell: status %s, error %q; want failed with the panic and its stack head", r.Result.Status, r.Result.Error)
 			}
-		} else if r.Result.Status != experiments.StatusOK {
+		} else if r.Result.Status != runner.StatusOK {
 			t.Errorf("cell %d: status %s (%s); want ok", r.Cell.Index, r.Result.Status, r.Result.Error)
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/internal/lockfile"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -160,7 +160,7 @@ func startFarm(sf sweepFlags, workers int, stateDir, who, exp string, stderr io.
 		return nil, err
 	}
 	go func() {
-		f.done <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: workers,
+		f.done <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: workers, Catalog: specCatalog(),
 			Runner: runner, Grace: 5 * time.Second, Topology: sf.topo.topology(), DataRoot: sf.dataRoot,
 			Version: buildinfo.Version, Commit: buildinfo.Commit(),
 			Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})

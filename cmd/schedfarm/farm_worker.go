@@ -74,7 +74,7 @@ func runWorker(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		fmt.Fprintf(stderr, "schedfarm worker: %d slots on %s\n", *slots, nc.ConnectedUrlRedacted())
 	}
-	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: runner, Grace: *grace,
+	err = worker.Run(ctx, js, worker.Config{ID: *id, Slots: *slots, Runner: runner, Grace: *grace, Catalog: specCatalog(),
 		Version: buildinfo.Version, Commit: buildinfo.Commit(), Logf: logf, Topology: broker.Topology{Logf: logf}, DataRoot: dataRoot})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm worker: %v\n", err)

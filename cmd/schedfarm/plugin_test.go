@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 )
@@ -39,7 +40,7 @@ func TestSimPlugin(t *testing.T) {
 		t.Errorf("plugin schedule\n%s\nbuilt-in\n%s", p, b)
 	}
 	if code, _, errs := runCLI("sim", "--trace", trace, "--plugin", path, "--param", "backfill=sideways"); code != 1 ||
-		!strings.Contains(errs, `easy-plugin: parameter backfill: "sideways" is not a valid choice; accepted: one of submit, shortest`) {
+		!strings.Contains(errs, `easy-plugin: parameter backfill = "sideways": not an accepted value; accepted: one of submit, shortest`) {
 		t.Errorf("bad parameter: exit %d, %s", code, errs)
 	}
 	if code, _, errs := runCLI("sim", "--trace", trace, "--plugin", path, "--scheduler", "easy"); code != 2 || !strings.Contains(errs, "not both") {
@@ -105,7 +106,7 @@ output: out.parquet
 		return experiments.FormatValue(v)
 	}
 	for _, r := range recs {
-		if r.Result.Status != experiments.StatusOK {
+		if r.Result.Status != runner.StatusOK {
 			t.Fatalf("cell %s (%s): %s", r.Cell.ID, r.Cell.Scheduler, r.Result.Error)
 		}
 		if r.Cell.Plugin == nil {
@@ -178,12 +179,12 @@ output: out.parquet
 		switch r.Cell.Scheduler {
 		case "testplugin":
 			for _, w := range []string{"plugin testplugin (", "the process died or broke the connection", "panic: testplugin crashed on purpose", "testplugin: about to crash"} {
-				if r.Result.Status != experiments.StatusFailed || !strings.Contains(r.Result.Error, w) {
+				if r.Result.Status != runner.StatusFailed || !strings.Contains(r.Result.Error, w) {
 					t.Errorf("plugin cell: status %s, error lacks %q:\n%s", r.Result.Status, w, r.Result.Error)
 				}
 			}
 		case "fcfs":
-			if r.Result.Status != experiments.StatusOK {
+			if r.Result.Status != runner.StatusOK {
 				t.Errorf("fcfs cell: %s %s", r.Result.Status, r.Result.Error)
 			}
 		default:

@@ -118,7 +118,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
 		return 2
 	}
-	pr, err := s.PlotWith(dir, want, results.PlotOptions{LogY: *logY})
+	pr, err := s.PlotWith(dir, want, results.PlotOptions{LogY: *logY, Glossary: glossary()})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm report: %v\n", err)
 		return 1

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // Every shipped claims file loads, each spec it lists parses in its full
@@ -29,7 +30,7 @@ func TestShippedClaimsFiles(t *testing.T) {
 			continue
 		}
 		for _, quick := range []bool{false, true} {
-			cells := map[string][]experiments.Cell{}
+			cells := map[string][]runner.Cell{}
 			replaced := map[string]map[string]bool{} // experiment → axes a quick edit replaces
 			for _, sp := range f.Specs {
 				src := filepath.Join(filepath.Dir(path), sp.Path)
@@ -47,7 +48,7 @@ func TestShippedClaimsFiles(t *testing.T) {
 					t.Errorf("%s: %v", src, err)
 					continue
 				}
-				spec, err := experiments.Parse(rewritten, src, experiments.BuiltinCatalog())
+				spec, err := experiments.Parse(rewritten, src, specCatalog())
 				if err != nil {
 					t.Errorf("%s (quick %v): %v", src, quick, err)
 					continue
@@ -102,7 +103,7 @@ func TestShippedClaimsFiles(t *testing.T) {
 
 // occurs reports whether some cell has the scheduler, or the parameter
 // with the value (any value when v is nil).
-func occurs(cs []experiments.Cell, name string, v any) bool {
+func occurs(cs []runner.Cell, name string, v any) bool {
 	for _, c := range cs {
 		if name == "scheduler" {
 			if c.Scheduler == experiments.FormatValue(v) {

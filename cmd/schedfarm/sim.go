@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 )
@@ -101,7 +100,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		}
 		defer closePlugin()
 	}
-	res, err := runner.Run(cfg)
+	res, err := simulator().Run(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
 		return 1
@@ -223,7 +222,7 @@ func runSchedulers(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schedulers", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: schedfarm schedulers\n\nLists the registered schedulers with a one-line description and their parameters.")
+		fmt.Fprintln(stderr, "Usage: schedfarm schedulers\n\nLists the registered schedulers of every family with a one-line description and their parameters; a scheduler of a family's own platform (seed001's cloud, seed002's grid) says so.")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -231,13 +230,16 @@ func runSchedulers(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	reg := families.Schedulers()
+	reg := catalog().Schedulers()
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, name := range reg.Names() {
 		e, _ := reg.Lookup(name)
 		fmt.Fprintf(tw, "%s\t%s\n", name, e.Summary)
+		if e.Platform != "" {
+			fmt.Fprintf(tw, "\t  runs %s workloads only (its family's own platform)\n", e.Platform)
+		}
 		for _, p := range e.Params {
-			fmt.Fprintf(tw, "\t  param %s (%s, default %v): %s\n", p.Name, p.Kind, p.Default, p.Doc)
+			fmt.Fprintf(tw, "\t  param %s (%s, default %v): %s\n", p.Name, p.Kind.Noun(), p.Default, p.Doc)
 		}
 	}
 	tw.Flush()

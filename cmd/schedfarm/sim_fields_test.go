@@ -6,8 +6,6 @@ import (
 	"flag"
 	"strings"
 	"testing"
-
-	"github.com/schedfarm/schedfarm/families"
 )
 
 // Every built-in family's workload field is a sim flag of the same name
@@ -18,7 +16,7 @@ func TestSimFieldFlags(t *testing.T) {
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	into := map[string]any{}
 	registerFieldFlags(fs, into)
-	fields := families.WorkloadFields()
+	fields := catalog().WorkloadFields()
 	if len(fields) == 0 {
 		t.Fatal("no family workload fields")
 	}

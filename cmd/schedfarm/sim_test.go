@@ -76,7 +76,7 @@ func TestSimCommandErrors(t *testing.T) {
 	if code, _, errs := runCLI("sim", "--trace", trace, "--scheduler", "eazy"); code != 1 || !strings.Contains(errs, `unknown scheduler "eazy"; known:`) {
 		t.Errorf("bad scheduler: exit %d, %q", code, errs)
 	}
-	if code, _, errs := runCLI("sim", "--trace", trace, "--scheduler", "depth", "--param", "k=x"); code != 1 || !strings.Contains(errs, `parameter k: "x" is not an integer`) {
+	if code, _, errs := runCLI("sim", "--trace", trace, "--scheduler", "depth", "--param", "k=x"); code != 1 || !strings.Contains(errs, `parameter k = "x": not an integer`) {
 		t.Errorf("bad param: exit %d, %q", code, errs)
 	}
 	if code, _, _ := runCLI("frobnicate"); code != 2 {

@@ -14,7 +14,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/tune"
 )
@@ -36,7 +35,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm tune: --workers %d: want at least 1 (0 only with --nats, when remote workers do the work)\n", *workers)
 		return 2
 	}
-	spec, err := tune.Load(path, experiments.BuiltinCatalog())
+	spec, err := tune.Load(path, catalog())
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm tune: %v\n", err)
 		return 1

@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/stats"
@@ -82,7 +82,7 @@ func (e *estBinsFlag) Set(s string) error {
 
 func workloadModels(stdout io.Writer) int {
 	fmt.Fprintln(stdout, "SWF models (schedfarm workload generate --model NAME; parameters via flags or --param name=value):")
-	reg := families.Models()
+	reg := catalog().Models()
 	for _, n := range reg.Names() {
 		if o, _ := reg.OutputOf(n); o != models.SWF {
 			continue // listed with the seed generators
@@ -118,7 +118,7 @@ func workloadGenerate(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `Usage: schedfarm workload generate --model NAME [flags] -o FILE
 
-Writes a synthetic workload. SWF models (`+strings.Join(families.Models().Names(), ", ")+`) write
+Writes a synthetic workload. SWF models (`+strings.Join(catalog().Models().Names(), ", ")+`) write
 SWF 2.2 with a header recording the model, every parameter, the machine size
 and the achieved offered load. Seed generators (`+strings.Join(seedNames(), ", ")+`)
 write JSON lines: one "platform" object, then one object per job or project
@@ -161,12 +161,12 @@ Flags:`)
 	if g, ok := findSeedGenerator(*model); ok {
 		return writeSeedGenerator(g, params, rng, *seed, *out, stdout, stderr)
 	}
-	if !slices.Contains(families.Models().Names(), *model) {
+	if !slices.Contains(catalog().Models().Names(), *model) {
 		fmt.Fprintf(stderr, "schedfarm workload generate: unknown model %q (SWF models: %s; seed generators: %s)\n",
-			*model, strings.Join(families.Models().Names(), ", "), strings.Join(seedNames(), ", "))
+			*model, strings.Join(catalog().Models().Names(), ", "), strings.Join(seedNames(), ", "))
 		return 2
 	}
-	src, info, err := families.Models().New(*model, params, rng)
+	src, info, err := catalog().Models().New(*model, params, rng)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm workload generate: %v\n", err)
 		return 2
@@ -493,7 +493,7 @@ type seedGenerator struct {
 // seedGenerators lists the models of the families that write JSON lines,
 // sorted by name.
 func seedGenerators() []seedGenerator {
-	reg := families.Models()
+	reg := catalog().Models()
 	var gs []seedGenerator
 	for _, n := range reg.Names() {
 		m, _ := reg.Model(n)
@@ -509,7 +509,7 @@ func seedGenerators() []seedGenerator {
 // meaning" lines; a model counted in projects (no jobs parameter) shows
 // that --jobs sets them.
 func modelParamLines(m models.Model) []string {
-	hasJobs := slices.ContainsFunc(m.Params, func(s models.ParamSpec) bool { return s.Name == "jobs" })
+	hasJobs := slices.ContainsFunc(m.Params, func(s param.Spec) bool { return s.Name == "jobs" })
 	var out []string
 	for _, s := range m.Params {
 		label := s.Name

@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -260,18 +261,9 @@ func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
 	}
 }
 
-// byEstimate orders entries by estimate; equal (or unordered) estimates
-// compare equal, as with a "<" less function, so a stable sort keeps them in
-// submit order.
-func byEstimate(x, y *entry) int {
-	switch {
-	case x.job.Estimate < y.job.Estimate:
-		return -1
-	case y.job.Estimate < x.job.Estimate:
-		return 1
-	}
-	return 0
-}
+// byEstimate orders entries by estimate; a stable sort keeps equal
+// estimates in submit order.
+func byEstimate(x, y *entry) int { return cmp.Compare(x.job.Estimate, y.job.Estimate) }
 
 func noneFree(c *sim.Cluster) bool {
 	for _, f := range c.FreeAll() {

@@ -2,6 +2,7 @@ package classic
 
 import (
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 )
@@ -14,6 +15,11 @@ func Family() family.Family { return fam{} }
 
 type fam struct{}
 
+// The capabilities the family has, checked by the compiler.
+var (
+	_ family.Family = fam{}
+)
+
 func (fam) Name() string { return "classic" }
 func (fam) Doc() string {
 	return "P identical processors; FCFS, EASY, CONS, SJBF, reservation depth k"
@@ -22,7 +28,7 @@ func (fam) Doc() string {
 // Schedulers registers FCFS, EASY, SJBF, CONS and depth-k.
 func (fam) Schedulers() []strategies.Entry {
 	fixed := func(cfg Config) strategies.Factory {
-		return func(p sim.Platform, _ strategies.Params) (sim.Scheduler, error) { return New(p, cfg) }
+		return func(b strategies.Build) (sim.Scheduler, error) { return New(b.Platform, cfg) }
 	}
 	return []strategies.Entry{
 		{Name: "fcfs", Summary: "first come, first served: jobs start strictly in submit order", New: fixed(FCFS())},
@@ -32,12 +38,13 @@ func (fam) Schedulers() []strategies.Entry {
 		{
 			Name:    "depth",
 			Summary: "backfilling with reservations for the first k waiting jobs (0 none, 1 = easy, unlimited = cons)",
-			Params: []strategies.ParamSpec{{
-				Name: "k", Kind: strategies.Int, Default: int64(2), Min: 0,
+			Params: []param.Spec{{
+				Name: "k", Kind: param.Int, Default: int64(2), Min: 0, Max: param.NoMax,
 				Words: map[string]float64{"unlimited": Unlimited, "all": Unlimited},
 				Doc:   "reservation depth: how many waiting jobs hold a reservation",
 			}},
-			New: func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
+			New: func(b strategies.Build) (sim.Scheduler, error) {
+				p, ps := b.Platform, b.Params
 				return New(p, Depth(ps.Int("k")))
 			},
 		},

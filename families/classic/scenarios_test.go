@@ -140,7 +140,7 @@ func scenarios() []scenario {
 }
 
 func TestHandComputedSchedules(t *testing.T) {
-	reg := families.Schedulers()
+	reg := families.Builtin().Schedulers()
 	for _, sc := range scenarios() {
 		for _, name := range classicNames {
 			want, ok := sc.starts[name]
@@ -175,7 +175,7 @@ func TestHandComputedSchedules(t *testing.T) {
 
 func TestKilledJobState(t *testing.T) {
 	p := sim.Processors(2)
-	s, _ := families.Schedulers().New("easy", p, nil)
+	s, _ := families.Builtin().Schedulers().New("easy", p, nil)
 	rec, err := strategytest.Record(p, s, []J{{ID: 1, Submit: 0, Demand: []int{2}, Estimate: 5, Work: 50, Limit: 5}})
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestKilledJobState(t *testing.T) {
 // on random workloads: the named schedulers are compositions of one
 // mechanism, not copies.
 func TestDepthComposes(t *testing.T) {
-	reg := families.Schedulers()
+	reg := families.Builtin().Schedulers()
 	p := sim.Processors(16)
 	for seed := uint64(1); seed <= 5; seed++ {
 		specs := strategytest.Random(randFor(seed), strategytest.RandomOptions{Jobs: 400, Capacities: []int{16}, MaxGap: 3, MaxWork: 30, Underrun: 0.5})

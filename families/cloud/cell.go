@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed001"
 )
 
@@ -18,7 +18,7 @@ import (
 // Seed001Workload draws a seed-001 workload from the model's decoded
 // parameters and rng, as the family's cells do. With deadline relative,
 // every job's drawn deadline is multiplied by its Workload.BestTime.
-func Seed001Workload(v models.Values, rng *rand.Rand) (*Workload, error) {
+func Seed001Workload(v param.Values, rng *rand.Rand) (*Workload, error) {
 	p := Seed001Params(v)
 	g, err := seed001.New(p, rng)
 	if err != nil {
@@ -57,7 +57,7 @@ func runCell(c family.Cell) (*family.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(c.Scheduler, c.SchedulerParams); err != nil {
+	if err := registry().Check(c.Scheduler, c.SchedulerParams); err != nil {
 		return nil, err
 	}
 	w, err := Seed001Workload(v, rand.New(rand.NewPCG(c.Seed, family.GeneratorStream)))

@@ -76,7 +76,7 @@ func TestSeed001JobsAndDeadlines(t *testing.T) {
 // Bad scheduler names and parameters are reported with what is accepted.
 func TestSeed001Checks(t *testing.T) {
 	err := CheckModelScheduler("seed001", "easy", nil)
-	if err == nil || !strings.Contains(err.Error(), "cplmt, fifo, fair, asjs, cmms") {
+	if err == nil || !strings.Contains(err.Error(), "asjs, cmms, cplmt, fair, fifo") {
 		t.Errorf("easy: %v", err)
 	}
 	err = CheckModelScheduler("seed001", "cplmt", map[string]any{"kappa": -1, "nu": 1})
@@ -97,10 +97,10 @@ func platformRunner() family.PlatformRunner { return Family().(family.PlatformRu
 
 func RunModel(c family.Cell) (*family.Result, error) { return platformRunner().Run(c) }
 
-func ModelSchedulers(string) []string { return platformRunner().SchedulerNames() }
+func ModelSchedulers(string) []string { return Names() }
 
 func ModelMetricNames(string) []string { return platformRunner().MetricNames() }
 
 func CheckModelScheduler(_, name string, params map[string]any) error {
-	return platformRunner().CheckScheduler(name, params)
+	return registry().Check(name, params)
 }

@@ -4,7 +4,42 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
 )
+
+// CPLMT is the paper's scheduler (§3).
+const CPLMT = "cplmt"
+
+func cplmtEntry() strategies.Entry {
+	positive := func(name, doc string) param.Spec {
+		return param.Spec{Name: name, Kind: param.Float, Default: 1.0, Min: 1e-9, Max: 1e9, Doc: doc}
+	}
+	share := func(name, doc string) param.Spec {
+		return param.Spec{Name: name, Kind: param.Float, Default: 0.8, Min: 0, Max: 1, Unit: "fraction 0–1", Doc: doc}
+	}
+	return strategies.Entry{
+		Name:     CPLMT,
+		Summary:  "seed 001 CPLMT: jobs classified by how few VMs satisfy them, the job of smallest max–min time first, tasks on the VMs nearest it; deadline-aware (§3)",
+		Platform: string(Output),
+		Params: []param.Spec{
+			positive("alpha", "α (§4.1: 1): a VM satisfies a task's processing need when instructions/speed ≤ α · time left to the deadline (Algorithm 1)"),
+			positive("beta", "β (§4.1: 1): a VM satisfies a task's memory when demand ≤ β · its memory"),
+			positive("gamma", "γ (§4.1: 1): a VM satisfies a task's bandwidth when demand ≤ γ · its bandwidth"),
+			share("epsilon", "ε (§4.1: 0.8): a job is processing-urgent (ulCPU, in place of the paper's unused ulHD) when more than ε·VMs cannot satisfy one of its tasks"),
+			share("omega", "ω (§4.1: 0.8): memory-urgent (ulMEM, formula 14) when more than ω·VMs cannot satisfy one of its tasks"),
+			share("eta", "η (§4.1: 0.8): bandwidth-urgent (ulBW, formula 16) when more than η·VMs cannot satisfy one of its tasks"),
+			{Name: "kappa", Kind: param.Float, Default: 15.0, Min: 0, Max: 1e9, Doc: "κ (§4.2: 15): a job is a ujob (scheduled first) when (VMs satisfying every aspect of its hardest task) / parallelism ≤ κ (formula 7)"},
+		},
+		New: func(b strategies.Build) (sim.Scheduler, error) {
+			ps := b.Params
+			return build(b, &cplmt{alpha: ps.Float("alpha"), beta: ps.Float("beta"), gamma: ps.Float("gamma"),
+				eps: ps.Float("epsilon"), omega: ps.Float("omega"), eta: ps.Float("eta"), kappa: ps.Float("kappa")}, true)
+		},
+	}
+}
 
 // cplmt is the paper's scheduler (§3): jobs classified by how few VMs can
 // satisfy them (formulas 7–21), classes in the order of Fig. 3, the job of

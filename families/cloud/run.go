@@ -61,11 +61,11 @@ func run(w *Workload, name string, params map[string]any, wrap func(sim.Schedule
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
-	ps, err := resolve(name, params)
+	built, err := registry().NewOn(name, Platform(w), w, params)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cloud: %w", err)
 	}
-	s := newScheduler(w, newPolicy(name, ps), name == CPLMT || ps["deadline_aware"] == 1)
+	s := built.(*scheduler)
 	jobs := make([]*sim.Job, len(w.Jobs))
 	for i := range w.Jobs {
 		j := &w.Jobs[i]

@@ -243,8 +243,12 @@ func TestCPLMTClassOrder(t *testing.T) {
 		})
 	}
 	// The classes themselves.
-	s := newScheduler(w, nil, true)
-	p := newPolicy(CPLMT, mustResolve(t, CPLMT, map[string]any{"kappa": 2, "omega": 0.5})).(*cplmt)
+	built, err := registry().NewOn(CPLMT, Platform(w), w, map[string]any{"kappa": 2, "omega": 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := built.(*scheduler)
+	p := s.pol.(*cplmt)
 	for i := range s.info {
 		s.info[i].sj = sim.NewJob(int64(i+1), 0, []int{1}, 1, 1, 0)
 		s.prepare(&s.info[i])
@@ -266,8 +270,12 @@ func TestCPLMTClassOrder(t *testing.T) {
 // 2 > 0.8·2 → ulCPU).
 func TestCPLMTProcessingUrgency(t *testing.T) {
 	w := &Workload{VMs: []VM{vmS(1), vmS(4)}, Jobs: []Job{job(1, 0, 1.5, 2)}}
-	s := newScheduler(w, nil, true)
-	p := newPolicy(CPLMT, mustResolve(t, CPLMT, nil)).(*cplmt)
+	built, err := registry().NewOn(CPLMT, Platform(w), w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := built.(*scheduler)
+	p := s.pol.(*cplmt)
 	s.info[0].sj = sim.NewJob(1, 0, []int{1}, 2, 2, 0)
 	s.prepare(&s.info[0])
 	p.arrive(s, &s.info[0])
@@ -341,34 +349,25 @@ func TestTransferTime(t *testing.T) {
 
 // Scheduler parameters: every bad one is named with what is accepted.
 func TestCheck(t *testing.T) {
-	if err := Check(CPLMT, map[string]any{"kappa": 10, "alpha": 2.5, "epsilon": "0.5"}); err != nil {
+	if err := registry().Check(CPLMT, map[string]any{"kappa": 10, "alpha": 2.5, "epsilon": "0.5"}); err != nil {
 		t.Errorf("good params: %v", err)
 	}
-	err := Check(CPLMT, map[string]any{"kappa": -1, "omega": 2, "zeta": 1})
-	for _, s := range []string{"kappa = -1", "[0, 1e+09]", "omega = 2", "[0, 1]", `unknown parameter "zeta"`, "alpha, beta"} {
+	err := registry().Check(CPLMT, map[string]any{"kappa": -1, "omega": 2, "zeta": 1})
+	for _, s := range []string{"kappa = -1", "[0, 1000000000]", "omega = 2", "[0, 1]", `unknown parameter "zeta"`, "alpha, beta"} {
 		if err == nil || !strings.Contains(err.Error(), s) {
 			t.Errorf("error %v; want it to contain %q", err, s)
 		}
 	}
-	if err := Check(Fair, map[string]any{"max_share": 1.5}); err == nil || !strings.Contains(err.Error(), "an integer in [1, 1000]") {
+	if err := registry().Check(Fair, map[string]any{"max_share": 1.5}); err == nil || !strings.Contains(err.Error(), "int in [1, 1000]") {
 		t.Errorf("max_share 1.5: %v", err)
 	}
-	if err := Check(CMMS, map[string]any{"k": 1}); err == nil || !strings.Contains(err.Error(), "accepted: deadline_aware") {
+	if err := registry().Check(CMMS, map[string]any{"k": 1}); err == nil || !strings.Contains(err.Error(), "accepted: deadline_aware") {
 		t.Errorf("cmms k: %v", err)
 	}
-	if err := Check(CPLMT, map[string]any{"deadline_aware": 0}); err == nil || !strings.Contains(err.Error(), `unknown parameter "deadline_aware"`) {
+	if err := registry().Check(CPLMT, map[string]any{"deadline_aware": 0}); err == nil || !strings.Contains(err.Error(), `unknown parameter "deadline_aware"`) {
 		t.Errorf("cplmt deadline_aware (always aware, Fig. 3 Check()): %v", err)
 	}
-	if err := Check("easy", nil); err == nil || !strings.Contains(err.Error(), "cplmt, fifo, fair, asjs, cmms") {
+	if err := registry().Check("easy", nil); err == nil || !strings.Contains(err.Error(), "asjs, cmms, cplmt, fair, fifo") {
 		t.Errorf("easy: %v", err)
 	}
-}
-
-func mustResolve(t *testing.T, name string, params map[string]any) map[string]float64 {
-	t.Helper()
-	ps, err := resolve(name, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ps
 }

@@ -21,7 +21,7 @@ import (
 func (fam) SuiteCases(seed uint64) []family.SuiteCase {
 	w := randomWorkload(rand.New(rand.NewPCG(seed, 0xc10d)), 12, 300)
 	cases := []family.SuiteCase{
-		suiteCase("cloud", w, Names(), nil),
+		suiteCase("cloud", w, nil, nil),
 		suiteCase("cloud-deadline-aware", w, []string{FIFO, Fair, ASJS, CMMS}, map[string]any{"deadline_aware": 1}),
 		suiteCase("cloud-asjs-no-wait", w, []string{ASJS}, map[string]any{"wait_best": 0}),
 	}
@@ -34,7 +34,7 @@ func (fam) SuiteCases(seed uint64) []family.SuiteCase {
 		if err != nil {
 			panic(err)
 		}
-		cases = append(cases, suiteCase("seed001-tasks-"+tasks, gw, Names(), nil))
+		cases = append(cases, suiteCase("seed001-tasks-"+tasks, gw, nil, nil))
 	}
 	return cases
 }

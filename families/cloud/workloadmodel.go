@@ -3,6 +3,7 @@ package cloud
 import (
 	"math/rand/v2"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed001"
 )
@@ -15,19 +16,19 @@ func WorkloadModel() models.Model {
 	return models.Model{
 		Name:    "seed001",
 		Summary: "seed 001 multi-attribute cloud (Table 1, §4.2–4.3): VMs with memory/speed/bandwidth, parallel jobs with per-task demands and deadlines, Poisson arrivals",
-		Output:  models.Cloud,
-		Params: []models.ParamSpec{
-			{Name: "variant", Kind: models.String, Default: seed001.Simulation, Choices: []string{seed001.Simulation, seed001.Methodological},
+		Output:  Output,
+		Params: []param.Spec{
+			{Name: "variant", Kind: param.String, Default: seed001.Simulation, Choices: []string{seed001.Simulation, seed001.Methodological},
 				Doc: "simulation (§4.2, Table 1) or methodological (§4.3 cloud centre: nodes of speed 24 or 48, input files, time unit a day)"},
-			{Name: "jobs", Kind: models.Int, Default: int64(10000), Min: 1, Max: 1e9, Doc: "number of jobs (the paper: 10,000)"},
-			{Name: "rate", Kind: models.Float, Default: 0.0, Min: 1e-9, Max: 1e9, ZeroOK: true,
+			{Name: "jobs", Kind: param.Int, Default: int64(10000), Min: 1, Max: 1e9, Doc: "number of jobs (the paper: 10,000)"},
+			{Name: "rate", Kind: param.Float, Default: 0.0, Min: 1e-9, Max: 1e9, ZeroOK: true,
 				Doc: "mean jobs per time unit, Poisson (§4.2 sweeps it, Figs. 4–11); 0 = the variant's own: simulation 10, methodological 40"},
-			{Name: "vms", Kind: models.Int, Default: int64(120), Min: 1, Max: 1e7, Doc: "number of VMs (the paper: 120); parallelism is capped at it"},
-			{Name: "deadline", Kind: models.String, Default: DeadlineUnits, Choices: []string{DeadlineUnits, DeadlineRelative},
+			{Name: "vms", Kind: param.Int, Default: int64(120), Min: 1, Max: 1e7, Doc: "number of VMs (the paper: 120); parallelism is capped at it"},
+			{Name: "deadline", Kind: param.String, Default: DeadlineUnits, Choices: []string{DeadlineUnits, DeadlineRelative},
 				Doc: "how the simulator reads the drawn deadline d (integer in [1, 6]): units = d time units after arrival (§4.2 as written); relative = d × the job's shortest possible time on the VMs (a slack factor); the generated jobs are the same"},
-			{Name: "tasks", Kind: models.String, Default: TasksAuto, Choices: append([]string{TasksAuto}, seed001.TasksReadings()...),
+			{Name: "tasks", Kind: param.String, Default: TasksAuto, Choices: append([]string{TasksAuto}, seed001.TasksReadings()...),
 				Doc: "how a job's tasks get their demands (§3.1: \"the task that belongs to the same job has the same requirement\"): copied = the job's memory, bandwidth and instruction number given to every task; split = memory and bandwidth copied, the job's instruction number (§4.3(4)) split evenly over its tasks; independent = every task drawn on its own (before issue 21; not the paper's); auto = copied (simulation), split (methodological)"},
-			{Name: "integer", Kind: models.Bool, Default: false, Doc: "draw memory, speed, bandwidth and instructions as integers on their ranges (false: continuous)"},
+			{Name: "integer", Kind: param.Bool, Default: false, Doc: "draw memory, speed, bandwidth and instructions as integers on their ranges (false: continuous)"},
 		},
 		Lines: writeLines,
 	}
@@ -70,7 +71,7 @@ const TasksAuto = "auto"
 
 // Seed001Params returns the seed001 generator parameters for the values
 // WorkloadModel().Decode returned.
-func Seed001Params(v models.Values) seed001.Params {
+func Seed001Params(v param.Values) seed001.Params {
 	p := seed001.Default()
 	if v.Str("variant") == seed001.Methodological {
 		p = seed001.DefaultMethodological()

@@ -1,6 +1,7 @@
 package consolidation
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -268,7 +269,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			s.sjf = append(s.sjf, j)
 		}
 	}
-	slices.SortStableFunc(s.sjf, func(a, b *sim.Job) int { return cmpTime(a.Estimate, b.Estimate) })
+	slices.SortStableFunc(s.sjf, func(a, b *sim.Job) int { return cmp.Compare(a.Estimate, b.Estimate) })
 	for _, j := range s.sjf {
 		if procs := s.eligible(c, 1, j.Demand[0]); procs != nil {
 			s.place(c, j, 1, procs)
@@ -480,7 +481,7 @@ func (s *Scheduler) build(c *sim.Cluster, tier int) {
 		l = append(l, candidate{proc: p, util: u})
 	}
 	slices.SortFunc(l, func(a, b candidate) int {
-		if c := cmpTime(a.util, b.util); c != 0 {
+		if c := cmp.Compare(a.util, b.util); c != 0 {
 			return c
 		}
 		return a.proc - b.proc
@@ -511,7 +512,7 @@ func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 	if j.CPUEstimate != nil {
 		u := j.CPUEstimate
 		slices.SortFunc(s.byUsage, func(a, b int) int {
-			if c := cmpTime(u[b], u[a]); c != 0 {
+			if c := cmp.Compare(u[b], u[a]); c != 0 {
 				return c
 			}
 			return a - b // equal usages keep process order
@@ -570,7 +571,7 @@ func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time,
 	for _, j := range s.fg {
 		s.ends = append(s.ends, fgEnd{job: j, at: s.termination(c, j)})
 	}
-	slices.SortStableFunc(s.ends, func(a, b fgEnd) int { return cmpTime(a.at, b.at) })
+	slices.SortStableFunc(s.ends, func(a, b fgEnd) int { return cmp.Compare(a.at, b.at) })
 	for _, e := range s.ends {
 		future += e.job.Demand[0]
 		if future >= need {
@@ -584,14 +585,4 @@ func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time,
 // its estimate.
 func (s *Scheduler) termination(c *sim.Cluster, j *sim.Job) sim.Time {
 	return c.Now() + math.Max(0, j.Estimate-c.Progress(j))
-}
-
-func cmpTime(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

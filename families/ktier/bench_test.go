@@ -3,9 +3,10 @@ package ktier_test
 import (
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/workload"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // BenchmarkKTHCMBF simulates KTH-SP2 (28,489 jobs, 100 processors, user
@@ -13,7 +14,7 @@ import (
 // under MEASY (two tiers), the yardstick: CMBF within 3× of
 // MEASY's time. Reported: jobs/s and ns/event.
 func BenchmarkKTHCMBF(b *testing.B) {
-	records := traces.Records(b, traces.KTH)
+	records := swftest.Records(b, swftest.KTH)
 	for _, c := range []struct {
 		name, sched string
 		params      map[string]any
@@ -23,7 +24,7 @@ func BenchmarkKTHCMBF(b *testing.B) {
 			var res *runner.Result
 			var err error
 			for b.Loop() {
-				res, err = runner.Run(runner.Config{
+				res, err = runner.New(families.Builtin()).Run(runner.Config{
 					Source: workload.NewSliceSource(records), Procs: 100, Scheduler: c.sched, SchedulerParams: c.params,
 					Estimates: runner.EstimatesUser, Overrun: runner.OverrunKill, Seed: 1,
 				})

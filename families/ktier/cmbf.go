@@ -1,6 +1,7 @@
 package ktier
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -176,7 +177,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 // addBackground records j as running in a background VM, keeping the
 // background jobs in arrival order (the order promote takes them in).
 func (s *Scheduler) addBackground(j *sim.Job) {
-	at, _ := slices.BinarySearchFunc(s.background, s.order[j], func(b *sim.Job, r uint64) int { return cmpRank(s.order[b], r) })
+	at, _ := slices.BinarySearchFunc(s.background, s.order[j], func(b *sim.Job, r uint64) int { return cmp.Compare(s.order[b], r) })
 	s.background = slices.Insert(s.background, at, j)
 }
 
@@ -202,7 +203,7 @@ func (s *Scheduler) suspendFor(c *sim.Cluster, j *sim.Job) {
 			s.later = append(s.later, b)
 		}
 	}
-	slices.SortFunc(s.later, func(a, b *sim.Job) int { return cmpRank(s.order[b], s.order[a]) })
+	slices.SortFunc(s.later, func(a, b *sim.Job) int { return cmp.Compare(s.order[b], s.order[a]) })
 	for _, b := range s.later {
 		if j.Demand[0] <= c.FreeIn(0) {
 			break
@@ -214,7 +215,7 @@ func (s *Scheduler) suspendFor(c *sim.Cluster, j *sim.Job) {
 		s.bgMin = math.MaxInt
 		s.suspended[b] = true
 		s.backfilled = remove(s.backfilled, b)
-		at, _ := slices.BinarySearchFunc(s.queue, s.order[b], func(q *sim.Job, r uint64) int { return cmpRank(s.order[q], r) })
+		at, _ := slices.BinarySearchFunc(s.queue, s.order[b], func(q *sim.Job, r uint64) int { return cmp.Compare(s.order[q], r) })
 		s.queue = slices.Insert(s.queue, at, b)
 	}
 }
@@ -269,13 +270,7 @@ func (s *Scheduler) startBackground(c *sim.Cluster, j *sim.Job) bool {
 			continue
 		}
 		slices.SortStableFunc(s.cands, func(a, b cand) int {
-			switch {
-			case a.busy < b.busy:
-				return -1
-			case a.busy > b.busy:
-				return 1
-			}
-			return a.p - b.p
+			return cmp.Or(cmp.Compare(a.busy, b.busy), cmp.Compare(a.p, b.p))
 		})
 		s.pick = s.pick[:0]
 		for _, cd := range s.cands[:n] {
@@ -350,16 +345,6 @@ func usage(j *sim.Job, i int) (float64, bool) {
 		return 0, false
 	}
 	return j.CPUEstimate[i], true
-}
-
-func cmpRank(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func remove(js []*sim.Job, j *sim.Job) []*sim.Job {

@@ -3,6 +3,7 @@ package ktier
 import (
 	"github.com/schedfarm/schedfarm/families/consolidation"
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 )
@@ -15,6 +16,13 @@ func Family() family.Family { return fam{} }
 
 type fam struct{}
 
+// The capabilities the family has, checked by the compiler.
+var (
+	_ family.Family        = fam{}
+	_ family.MetricNamer   = fam{}
+	_ family.SuiteProvider = fam{}
+)
+
 func (fam) Name() string { return "ktier" }
 func (fam) Doc() string {
 	return "seed 003: K VMs per node (one foreground, K−1 background, CPU priority); modified CMBF with suspension of later backfilled jobs"
@@ -25,15 +33,16 @@ func (fam) Schedulers() []strategies.Entry {
 	return []strategies.Entry{{
 		Name:    "cmbf",
 		Summary: "modified CMBF on K-tier VMs (seed 003): FCFS + backfilling to the foreground, later backfilled jobs suspended (progress kept) for an earlier one, background VMs below the threshold, background jobs promoted to any idle foreground VMs",
-		Params: []strategies.ParamSpec{
-			{Name: "k", Kind: strategies.Int, Default: int64(4), Min: 1, Max: sim.MaxTiers,
+		Params: []param.Spec{
+			{Name: "k", Kind: param.Int, Default: int64(4), Min: 1, Max: sim.MaxTiers,
 				Doc: "VMs per node K: one foreground and K−1 background (1 = dedicated nodes: the paper's Basic CMBF; 2 = seed 000's platform)"},
-			{Name: "threshold", Kind: strategies.Float, Default: DefaultThreshold, Min: 0.01, Max: 1,
+			{Name: "threshold", Kind: param.Float, Default: DefaultThreshold, Min: 0.01, Max: 1,
 				Doc: "foreground CPU usage at or above which a node's background VMs take no process (§3.2; seed 000: 96%)"},
-			{Name: "migration_cost", Kind: strategies.Float, Default: DefaultMigrationCost, Min: 0, Max: 1e9,
+			{Name: "migration_cost", Kind: param.Float, Default: DefaultMigrationCost, Min: 0, Max: 1e9,
 				Doc: "seconds without progress of a background job promoted to other nodes' foreground VMs (§3.2's promotion; seed 003 names no cost: seed 000's 20 s)"},
 		},
-		New: func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
+		New: func(b strategies.Build) (sim.Scheduler, error) {
+			p, ps := b.Platform, b.Params
 			return New(p, Config{Threshold: ps.Float("threshold"), MigrationCost: ps.Float("migration_cost")})
 		},
 		// Tiers marks a scheduler of VM tiers for the shared suite's random

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/experiments"
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // The family's specs validate against the real registries and expand to
@@ -24,13 +25,13 @@ func TestSeed003Specs(t *testing.T) {
 		{"../../experiments/traces/seed003-kth.yaml", 22, true},
 	} {
 		if c.trace {
-			traces.Path(t, traces.KTH) // skips without the traces
-			abs, _ := filepath.Abs(filepath.Join(filepath.Dir(c.file), "../../../shared/traces", traces.KTH))
+			swftest.Path(t, swftest.KTH) // skips without the traces
+			abs, _ := filepath.Abs(filepath.Join(filepath.Dir(c.file), "../../../shared/traces", swftest.KTH))
 			if _, err := os.Stat(abs); err != nil {
 				t.Skipf("the spec's trace path %s is not there (the traces are elsewhere): %v", abs, err)
 			}
 		}
-		s, err := experiments.Load(c.file, experiments.BuiltinCatalog())
+		s, err := experiments.Load(c.file, experiments.NewCatalog(families.Builtin()))
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}

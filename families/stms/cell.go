@@ -114,7 +114,7 @@ func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp ma
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := Registry(w).New(scheduler, plat, sp)
+	s, err := Registry().NewOn(scheduler, plat, w, sp)
 	if err != nil {
 		return nil, nil, err
 	}

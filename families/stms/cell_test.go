@@ -1,10 +1,11 @@
 package stms
 
 import (
-	"github.com/schedfarm/schedfarm/family"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/family"
 )
 
 // Every STMS scheme runs a small seed002 cell; metrics follow
@@ -78,10 +79,10 @@ func platformRunner() family.PlatformRunner { return Family().(family.PlatformRu
 
 func RunModel(c family.Cell) (*family.Result, error) { return platformRunner().Run(c) }
 
-func ModelSchedulers(string) []string { return platformRunner().SchedulerNames() }
+func ModelSchedulers(string) []string { return Names() }
 
 func ModelMetricNames(string) []string { return platformRunner().MetricNames() }
 
 func CheckModelScheduler(_, name string, params map[string]any) error {
-	return platformRunner().CheckScheduler(name, params)
+	return Registry().Check(name, params)
 }

@@ -1,6 +1,7 @@
 package stms
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -137,13 +138,7 @@ func (s *Scheduler) transfers(c *sim.Cluster) {
 	}
 	s.trans = keep
 	slices.SortStableFunc(due, func(a, b *jstate) int {
-		if a.arrive != b.arrive {
-			if a.arrive < b.arrive {
-				return -1
-			}
-			return 1
-		}
-		return int(a.sj.ID - b.sj.ID)
+		return cmp.Or(cmp.Compare(a.arrive, b.arrive), cmp.Compare(a.sj.ID, b.sj.ID))
 	})
 	for _, js := range due {
 		if s.cfg.Scheme == SPSTMS {

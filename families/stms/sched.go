@@ -22,20 +22,27 @@ const (
 	SPSTMS               // + selective preemption (PP, PF, c)
 )
 
-// Names of the schemes, as registered.
-var schemeNames = [...]string{"stms", "ir-stms", "gb-stms", "sp-stms"}
-
-// String returns the registry name.
-func (s Scheme) String() string { return schemeNames[s] }
+// String returns the registry name (schemes).
+func (s Scheme) String() string { return schemes[s].name }
 
 // SchemeOf parses a registry name.
 func SchemeOf(name string) (Scheme, bool) {
-	i := slices.Index(schemeNames[:], name)
-	return Scheme(i), i >= 0
+	for i, row := range schemes {
+		if row.name == name {
+			return Scheme(i), true
+		}
+	}
+	return 0, false
 }
 
 // Names lists the schemes' registry names in the paper's order.
-func Names() []string { return slices.Clone(schemeNames[:]) }
+func Names() []string {
+	out := make([]string, len(schemes))
+	for i, row := range schemes {
+		out[i] = row.name
+	}
+	return out
+}
 
 // Dispatch is how a resource runs the jobs mapped to it.
 type Dispatch int

@@ -356,7 +356,7 @@ func TestConfigAndRegistryErrors(t *testing.T) {
 			t.Errorf("%v does not name %s", err, f)
 		}
 	}
-	r := Registry(nil)
+	r := Registry()
 	err = r.Check("sp-stms", map[string]any{"c": -1.0, "population": 1, "bogus": 1})
 	for _, f := range []string{"c", "population", "bogus"} {
 		if err == nil || !contains(err.Error(), f) {

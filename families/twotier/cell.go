@@ -8,11 +8,10 @@ import (
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
-	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed004"
 )
 
-// The glue that turns a project cell (models.Projects: the seed004 model)
+// The glue that turns a project cell (Output: the seed004 model)
 // into a run of 2TSB, 2TFB, 2TFB-SF or 2TPB on one pool per resource type,
 // with the project metrics of Chapter 5: the family's
 // family.PlatformRunner (family.go).
@@ -21,14 +20,10 @@ import (
 // PCG(cell seed, family.GeneratorStream), the platform is one pool per
 // resource type (ProjectJobs).
 func runCell(c family.Cell) (*family.Result, error) {
-	reg, err := models.NewRegistry(WorkloadModel())
-	if err != nil {
-		return nil, err
-	}
-	if v, err := reg.Decode(c.Model, c.Params); err == nil && v.Str("stop") == StopCompletions {
+	if v, err := WorkloadModel().Decode(c.Params); err == nil && v.Str("stop") == StopCompletions {
 		return runToCompletions(c, v)
 	}
-	w, err := reg.NewProjects(c.Model, c.Params, rand.New(rand.NewPCG(c.Seed, family.GeneratorStream)))
+	w, err := NewProjects(c.Params, rand.New(rand.NewPCG(c.Seed, family.GeneratorStream)))
 	if err != nil {
 		return nil, fmt.Errorf("workload.generator: %w", err)
 	}
@@ -65,18 +60,6 @@ func registry() *strategies.Registry {
 		panic(err) // the family's table is fixed; a duplicate is a programming error caught by tests
 	}
 	return r
-}
-
-// checkScheduler validates a scheduler of the family and its parameters.
-func checkScheduler(name string, params map[string]any) error { return registry().Check(name, params) }
-
-// schedulerNames lists the family's schedulers in the thesis's order.
-func schedulerNames() []string {
-	var names []string
-	for _, e := range (fam{}).Schedulers() {
-		names = append(names, e.Name)
-	}
-	return names
 }
 
 // ProjectJobs returns the platform of a project workload (one pool "r1" …

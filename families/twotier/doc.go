@@ -224,7 +224,7 @@
 // # Cells
 //
 // The seed004 model (workloadmodel.go) generates projects, not SWF jobs, so
-// the family is the family.PlatformRunner of models.Projects: a cell's
+// the family is the family.PlatformRunner of its Output (projects): a cell's
 // projects become one pool per resource type and their jobs (ProjectJobs),
 // run under one of the family's schedulers (RunProjects), and the cell
 // reports the job metrics and the project metrics of Chapter 5 (cell.go,

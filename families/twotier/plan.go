@@ -1,6 +1,7 @@
 package twotier
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -361,15 +362,7 @@ func (p *Plan) candidates(t float64, r *Reservation, moves []simMove, out []cand
 }
 
 // cmpDesc orders larger values first.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
-}
+func cmpDesc(a, b float64) int { return cmp.Compare(b, a) }
 
 // TryReservation is AddReservation(r) followed by ShiftReservations(r, pl),
 // with the same result and the same plan afterwards. It first runs

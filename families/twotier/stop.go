@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/seed004"
 )
 
@@ -31,9 +31,9 @@ const (
 // The scheduler is online, so projects arriving after that completion
 // cannot change it; the run still ends the jobs already arrived, which the
 // metrics leave out.
-func runToCompletions(c family.Cell, v models.Values) (*family.Result, error) {
+func runToCompletions(c family.Cell, v param.Values) (*family.Result, error) {
 	rng := rand.New(rand.NewPCG(c.Seed, family.GeneratorStream))
-	// The draw models.Registry.NewProjects makes for the model's stream.
+	// The draw NewProjects makes for the model's stream.
 	mrng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	want := v.Int("projects")
 	p := generatorParams(v)

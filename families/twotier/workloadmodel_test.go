@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/families/twotier"
 )
 
 func rng(s uint64) *rand.Rand { return rand.New(rand.NewPCG(s, s+1)) }
 
 func TestNewProjectsSeed004(t *testing.T) {
-	w, err := families.Models().NewProjects("seed004", map[string]any{"projects": int64(200), "interarrival": 20.0, "high_priority": 0.2}, rng(5))
+	w, err := twotier.NewProjects(map[string]any{"projects": int64(200), "interarrival": 20.0, "high_priority": 0.2}, rng(5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,12 +28,12 @@ func TestNewProjectsSeed004(t *testing.T) {
 	if w.Jobs() < 200 {
 		t.Errorf("%d jobs for 200 projects", w.Jobs())
 	}
-	again, _ := families.Models().NewProjects("seed004", map[string]any{"projects": 200, "interarrival": 20, "high_priority": 0.2}, rng(5))
+	again, _ := twotier.NewProjects(map[string]any{"projects": 200, "interarrival": 20, "high_priority": 0.2}, rng(5))
 	if !reflect.DeepEqual(w, again) {
 		t.Error("same params and seed, different workload")
 	}
 	// Common random numbers: the interarrival mean only rescales arrivals.
-	slow, _ := families.Models().NewProjects("seed004", map[string]any{"projects": 200, "interarrival": 160.0, "high_priority": 0.2}, rng(5))
+	slow, _ := twotier.NewProjects(map[string]any{"projects": 200, "interarrival": 160.0, "high_priority": 0.2}, rng(5))
 	if !reflect.DeepEqual(slow.Capacities, w.Capacities) {
 		t.Errorf("capacities %v vs %v across interarrival times", slow.Capacities, w.Capacities)
 	}
@@ -45,16 +46,13 @@ func TestNewProjectsSeed004(t *testing.T) {
 }
 
 func TestProjectsModelErrors(t *testing.T) {
-	_, err := families.Models().NewProjects("seed004", map[string]any{"projects": 0, "high_priority": 2, "procs": 4}, rand.New(rand.NewPCG(1, 1)))
+	_, err := twotier.NewProjects(map[string]any{"projects": 0, "high_priority": 2, "procs": 4}, rand.New(rand.NewPCG(1, 1)))
 	for _, want := range []string{"projects", "high_priority", `unknown parameter "procs"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not mention %q", err, want)
 		}
 	}
-	if _, _, err := families.Models().New("seed004", nil, rng(1)); err == nil || !strings.Contains(err.Error(), "projects") {
+	if _, _, err := families.Builtin().Models().New("seed004", nil, rng(1)); err == nil || !strings.Contains(err.Error(), "projects") {
 		t.Errorf("New on a projects model: %v", err)
-	}
-	if _, err := families.Models().NewProjects("lublin99", nil, rng(1)); err == nil || !strings.Contains(err.Error(), "swf") {
-		t.Errorf("NewProjects on an SWF model: %v", err)
 	}
 }

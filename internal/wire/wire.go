@@ -12,7 +12,7 @@ import (
 // DecodeStrict decodes data into a T: at most maxBytes, valid UTF-8, one
 // JSON object with T's fields and no others, nothing after it. what names
 // the message in errors ("cell", "result") and typeName what is accepted
-// ("experiments.Cell").
+// ("runner.Cell").
 func DecodeStrict[T any](data []byte, maxBytes int, what, typeName string) (T, error) {
 	var v, zero T
 	if len(data) > maxBytes {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	pb "github.com/schedfarm/schedfarm/strategies/plugin/schedulerpb"
@@ -47,7 +48,7 @@ func checkDescription(d *pb.Description) error {
 	}
 	// Every default must pass the checks a spec's value passes.
 	specs, _ := paramSpecs(d)
-	e := strategies.Entry{Name: d.GetName(), Params: specs, New: func(sim.Platform, strategies.Params) (sim.Scheduler, error) { return nil, nil }}
+	e := strategies.Entry{Name: d.GetName(), Params: specs, New: func(strategies.Build) (sim.Scheduler, error) { return nil, nil }}
 	reg, err := strategies.NewRegistry(e)
 	if err != nil {
 		return err
@@ -71,7 +72,7 @@ func ParamChecker(d *pb.Description) (func(params map[string]any) error, error) 
 		return nil, err
 	}
 	reg, err := strategies.NewRegistry(strategies.Entry{Name: d.GetName(), Params: specs,
-		New: func(sim.Platform, strategies.Params) (sim.Scheduler, error) { return nil, errors.New("not runnable") }})
+		New: func(strategies.Build) (sim.Scheduler, error) { return nil, errors.New("not runnable") }})
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +80,8 @@ func ParamChecker(d *pb.Description) (func(params map[string]any) error, error) 
 }
 
 // paramSpecs converts the declared parameters to the registry's form.
-func paramSpecs(d *pb.Description) ([]strategies.ParamSpec, error) {
-	out := make([]strategies.ParamSpec, 0, len(d.GetParams()))
+func paramSpecs(d *pb.Description) ([]param.Spec, error) {
+	out := make([]param.Spec, 0, len(d.GetParams()))
 	for _, p := range d.GetParams() {
 		s, err := paramSpec(p)
 		if err != nil {
@@ -91,8 +92,8 @@ func paramSpecs(d *pb.Description) ([]strategies.ParamSpec, error) {
 	return out, nil
 }
 
-func paramSpec(p *pb.ParamSpec) (strategies.ParamSpec, error) {
-	s := strategies.ParamSpec{Name: p.GetName(), Doc: p.GetDoc(), Choices: p.GetChoices()}
+func paramSpec(p *pb.ParamSpec) (param.Spec, error) {
+	s := param.Spec{Name: p.GetName(), Doc: p.GetDoc(), Choices: p.GetChoices()}
 	lo, hi := p.GetMin(), p.GetMax()
 	if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
 		return s, fmt.Errorf("bounds [%g, %g]; accepted: min ≤ max, or both 0 for none", lo, hi)
@@ -110,23 +111,23 @@ func paramSpec(p *pb.ParamSpec) (strategies.ParamSpec, error) {
 		if !ok {
 			return s, fmt.Errorf("integer parameter with default %v", describeValue(def))
 		}
-		s.Kind, s.Default, s.Min, s.Max = strategies.Int, v.Int, lo, hi
+		s.Kind, s.Default, s.Min, s.Max = param.Int, v.Int, lo, hi
 	case pb.ParamSpec_KIND_FLOAT:
 		v, ok := def.GetKind().(*pb.Value_Float)
 		if !ok {
 			return s, fmt.Errorf("number parameter with default %v", describeValue(def))
 		}
-		s.Kind, s.Default, s.Min, s.Max = strategies.Float, v.Float, lo, hi
+		s.Kind, s.Default, s.Min, s.Max = param.Float, v.Float, lo, hi
 	case pb.ParamSpec_KIND_STRING:
 		v, ok := def.GetKind().(*pb.Value_String_)
 		if !ok {
 			return s, fmt.Errorf("string parameter with default %v", describeValue(def))
 		}
-		s.Kind, s.Default = strategies.String, v.String_
+		s.Kind, s.Default = param.String, v.String_
 	default:
 		return s, fmt.Errorf("kind %d; accepted: KIND_INT, KIND_FLOAT, KIND_STRING", p.GetKind())
 	}
-	if len(s.Choices) > 0 && s.Kind != strategies.String {
+	if len(s.Choices) > 0 && s.Kind != param.String {
 		return s, errors.New("choices on a number parameter; accepted: choices for strings only")
 	}
 	return s, nil
@@ -146,7 +147,7 @@ func describeValue(v *pb.Value) string {
 
 // paramValues converts resolved parameters (int64, float64, string) to the
 // protocol's, in a map the Start message carries.
-func paramValues(ps strategies.Params) map[string]*pb.Value {
+func paramValues(ps param.Values) map[string]*pb.Value {
 	out := make(map[string]*pb.Value, len(ps))
 	names := make([]string, 0, len(ps))
 	for n := range ps {

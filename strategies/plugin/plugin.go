@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	pb "github.com/schedfarm/schedfarm/strategies/plugin/schedulerpb"
@@ -74,7 +75,7 @@ func (p *Plugin) Close() error {
 }
 
 // ParamSpecs returns the plugin's parameters in the registry's form.
-func (p *Plugin) ParamSpecs() []strategies.ParamSpec {
+func (p *Plugin) ParamSpecs() []param.Spec {
 	specs, _ := paramSpecs(p.desc) // checked by Open
 	return specs
 }
@@ -95,8 +96,8 @@ func (p *Plugin) Entry(name string, seed uint64) strategies.Entry {
 		Name:    name,
 		Summary: fmt.Sprintf("%s (plugin %s, sha256 %s)", summary, p.bin.Path, p.bin.Short()),
 		Params:  p.ParamSpecs(),
-		New: func(plat sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
-			return p.newScheduler(name, plat, ps, seed)
+		New: func(b strategies.Build) (sim.Scheduler, error) {
+			return p.newScheduler(name, b.Platform, b.Params, seed)
 		},
 	}
 }

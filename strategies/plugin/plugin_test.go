@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 	"github.com/schedfarm/schedfarm/strategies/strategytest"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 func TestMain(m *testing.M) {
@@ -220,7 +222,7 @@ func TestUnknownAndBadParams(t *testing.T) {
 	defer pl.Close()
 	reg, _ := pl.Registry("tp", 1)
 	err = reg.Check("tp", map[string]any{"mode": "sideways", "depth": 3})
-	for _, want := range []string{`tp: parameter mode: "sideways" is not a valid choice; accepted: one of ok, oversubscribe`, `tp: unknown parameter "depth"; accepted: mode, after`} {
+	for _, want := range []string{`tp: parameter mode = "sideways": not an accepted value; accepted: one of ok, oversubscribe`, `tp: unknown parameter "depth"; accepted: after, mode`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}
@@ -234,18 +236,18 @@ func TestUnknownAndBadParams(t *testing.T) {
 //
 //	go test -run XXX -bench EveryPassKTH ./strategies/plugin/
 func BenchmarkEveryPassKTH(b *testing.B) {
-	trace := traces.Path(b, traces.KTH)
+	trace := swftest.Path(b, swftest.KTH)
 	bin, err := plugin.Hash(plugintest.Build(b, "./strategies/plugin/internal/testplugin"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	want, err := runner.Run(runner.Config{Trace: trace, Scheduler: "fcfs", Estimates: runner.EstimatesPyss})
+	want, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: "fcfs", Estimates: runner.EstimatesPyss})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		got, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		got, s := runnertest.RunPlugin(b, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		if got.Summary.Wait.Mean != want.Summary.Wait.Mean {
 			b.Fatalf("mean wait %g through the plugin, %g built in", got.Summary.Wait.Mean, want.Summary.Wait.Mean)
 		}

@@ -13,8 +13,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/strategies"
 	pb "github.com/schedfarm/schedfarm/strategies/plugin/schedulerpb"
 )
 
@@ -65,7 +65,7 @@ type ended struct {
 }
 
 // newScheduler starts a run of the plugin on platform plat.
-func (p *Plugin) newScheduler(name string, plat sim.Platform, ps strategies.Params, seed uint64) (*Scheduler, error) {
+func (p *Plugin) newScheduler(name string, plat sim.Platform, ps param.Values, seed uint64) (*Scheduler, error) {
 	if plat.Tiered() {
 		return nil, fmt.Errorf("plugin %s: platforms with VM tiers are not supported; accepted: dedicated processors or resource pools", name)
 	}

@@ -3,5 +3,6 @@
 // checks of the invariants every scheduler must keep, random workloads that
 // stress them, and Suite, which applies all of it to every scheduler of a
 // registry, so a newly registered scheduler is covered without writing a
-// test.
+// test. It imports only sim and strategies; the suite over whole families
+// (their own workloads included) is family/familytest.
 package strategytest

@@ -129,12 +129,12 @@ func Recorder(p sim.Platform, s sim.Scheduler) (sim.Scheduler, *Recording) {
 // units of a pool in use than it has — counting a job that ends at t as gone
 // before one that starts at t; and no promised reservation ever moved later
 // or was broken by a later start.
-func CheckInvariants(rec *Recording) []error { return checkInvariants(rec, true) }
+func CheckInvariants(rec *Recording) []error { return CheckInvariantsOf(rec, true) }
 
-// checkInvariants is CheckInvariants; served = false leaves out the check
-// that a finished job was served its work (jobs whose progress rate is
-// not 1, e.g. tasks on VMs of different speeds).
-func checkInvariants(rec *Recording, served bool) []error {
+// CheckInvariantsOf is CheckInvariants; served = false leaves out the
+// check that a finished job was served its work (jobs whose progress rate
+// is not 1, e.g. tasks on VMs of different speeds).
+func CheckInvariantsOf(rec *Recording, served bool) []error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	type edge struct {

@@ -82,7 +82,7 @@ func SuiteFor(t *testing.T, reg *strategies.Registry, name string) {
 			if err != nil {
 				t.Fatalf("%s seed %d (second run): %v", pname, seed, err)
 			}
-			if d := diff(rec.Jobs, again.Jobs); d != "" {
+			if d := Diff(rec.Jobs, again.Jobs); d != "" {
 				t.Errorf("%s seed %d: same input, different schedule: %s", pname, seed, d)
 			}
 		}
@@ -120,8 +120,8 @@ func sortedPlatforms() []sim.Platform {
 	return []sim.Platform{m["procs16"], m["procs1"], m["pools2"]}
 }
 
-// diff describes the first job whose schedule differs between two runs.
-func diff(a, b []*sim.Job) string {
+// Diff describes the first job whose schedule differs between two runs.
+func Diff(a, b []*sim.Job) string {
 	if len(a) != len(b) {
 		return fmt.Sprintf("%d jobs vs %d", len(a), len(b))
 	}

@@ -2,17 +2,20 @@
 // entry point through which experiment specs and the CLI build a generated
 // workload by name. It owns the SWF models every family shares (lublin99,
 // fwload, jwload: OutputOf = SWF) and the Model type through which a
-// family declares the models of its own platform (families/twotier's
-// seed004 yields multi-resource projects, built with NewProjects;
-// families/cloud's seed001 and families/stms's seed002 are read by their
-// families). families.Models gathers them all into one Registry:
+// family declares the models of its own platform, with an Output of its
+// own, and generates their workloads itself from the decoded parameters
+// (families/twotier's seed004 projects, families/cloud's seed001 cloud,
+// families/stms's seed002 grid); this package knows none of them. The
+// family catalog (families.Catalog.Models) gathers them all into one
+// Registry:
 //
-//	src, info, err := families.Models().New("lublin99", map[string]any{"jobs": 100000, "procs": 256}, rng)
+//	src, info, err := cat.Models().New("lublin99", map[string]any{"jobs": 100000, "procs": 256}, rng)
 //
-// Params come from YAML or flags: numbers may be int, int64 or float64
-// (integral floats are accepted for integer params). Unknown names and
-// out-of-range values are reported together, each naming the field and the
-// accepted range. Every SWF model accepts the common params (jobs, procs,
+// Parameters are declared with the one parameter model (param.Spec) and
+// decoded by param.Decode: numbers may be int, int64 or float64 (integral
+// floats are accepted for integer params). Unknown names and out-of-range
+// values are reported together, each naming the field and the accepted
+// range. Every SWF model accepts the common params (jobs, procs,
 // load, load_method, estimates, max_estimate, est_bins); Specs lists them all
 // with their defaults, ranges and meaning, and Describe renders that list as
 // text. Check validates params, combinations included, without generating.

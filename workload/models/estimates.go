@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
 
@@ -137,8 +138,8 @@ func EstimateNote(model string, maxEstimate, capped int, bins []tsafrir05.UserBi
 // EstimateParams returns the documented parameters max_estimate and est_bins
 // that every SWF model accepts, for other layers (experiment specs, flags)
 // that offer the same settings for traces.
-func EstimateParams() []ParamSpec {
-	var out []ParamSpec
+func EstimateParams() []param.Spec {
+	var out []param.Spec
 	for _, s := range commonParams(0, 0) {
 		if s.Name == "max_estimate" || s.Name == "est_bins" {
 			out = append(out, s)

@@ -192,7 +192,7 @@ func TestEstBinsErrors(t *testing.T) {
 		{map[string]any{"est_bins": "3600=30"},
 			[]string{`lublin99: parameter est_bins = "3600=30" needs estimates tsafrir05 (estimates is none)`}},
 		{map[string]any{"estimates": "tsafrir05", "est_bins": "3600=abc,0=5,3600=2"},
-			[]string{`lublin99: parameter est_bins = 3600=abc,0=5,3600=2: bin 1 "3600=abc": percent "abc": want a number in (0, 100]; bin 2 "0=5": time "0"`, `want "" or sec=percent[,sec=percent…]`}},
+			[]string{`lublin99: parameter est_bins = "3600=abc,0=5,3600=2": bin 1 "3600=abc": percent "abc": want a number in (0, 100]; bin 2 "0=5": time "0"`, `accepted: "" or sec=percent[,sec=percent…]`}},
 		{map[string]any{"estimates": "tsafrir05", "est_bins": "3600=70,7200=40"},
 			[]string{`percents sum to 110; want at most 100`}},
 		{map[string]any{"estimates": "tsafrir05", "max_estimate": 36000, "est_bins": "40000=10,3600=0.01"},

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
@@ -104,9 +105,9 @@ type built struct {
 
 // Model is one workload generator model. The SWF models (fwload, jwload,
 // lublin99) are shared by every family and built into this package; a
-// family adds the models of its own platform (Projects, Cloud, Grid, or an
-// Output of its own) by declaring a Model and returning it from its
-// family.ModelOwner.Models; families.Models gathers them into a Registry.
+// family adds the models of its own platform (with an Output of its own)
+// by declaring a Model and returning it from its family.ModelOwner.Models;
+// the family catalog gathers them into a Registry.
 type Model struct {
 	// Name is the registry name (workload.generator.model).
 	Name string
@@ -115,12 +116,10 @@ type Model struct {
 	// Output is what the model generates.
 	Output Output
 	// Params are the accepted parameters with kinds, defaults and ranges.
-	Params []ParamSpec
-	// Projects generates a Projects model's workload from rng.
-	Projects func(v Values, rng *rand.Rand) (ProjectWorkload, error)
+	Params []param.Spec
 	// Check reports problems that involve several parameters of a model
 	// that is not SWF (SWF models share crossCheck); nil: none.
-	Check func(v Values) []error
+	Check func(v param.Values) []error
 	// Lines writes a generated workload of a model that is not SWF as JSON
 	// records for "schedfarm workload generate": one "platform" object,
 	// then one object per job or project in arrival order, each given to
@@ -128,27 +127,26 @@ type Model struct {
 	// --param values (--jobs as "jobs"). nil: not offered.
 	Lines func(raw map[string]any, rng *rand.Rand, emit func(any) error) error
 	// build makes an SWF model (output SWF; the shared models only).
-	build func(v values, seed [2]uint64) (built, error)
+	build func(v param.Values, seed [2]uint64) (built, error)
 }
 
 // Decode checks params against the model's parameters and returns them
 // with defaults filled in; the error lists every unknown or bad parameter.
-func (m Model) Decode(params map[string]any) (Values, error) {
-	v, err := decode(m.Name, m.Params, params)
-	return Values(v), err
+func (m Model) Decode(params map[string]any) (param.Values, error) {
+	return param.Decode(m.Name, m.Params, params)
 }
 
 // CheckParams validates params the way generating would, without
 // generating: every unknown or out-of-range parameter, then the
 // combinations (Check, or crossCheck for SWF models).
 func (m Model) CheckParams(params map[string]any) error {
-	v, err := decode(m.Name, m.Params, params)
+	v, err := param.Decode(m.Name, m.Params, params)
 	if err != nil {
 		return err
 	}
 	if m.Output != SWF {
 		if m.Check != nil {
-			return errors.Join(m.Check(Values(v))...)
+			return errors.Join(m.Check(v)...)
 		}
 		return nil
 	}
@@ -156,7 +154,7 @@ func (m Model) CheckParams(params map[string]any) error {
 }
 
 // Registry is a set of models by name: the shared SWF models and the
-// models of the families (families.Models builds the one schedfarm uses).
+// models of the families (the family catalog, families.Catalog.Models, builds the one schedfarm uses).
 type Registry struct {
 	models []Model
 }
@@ -187,17 +185,17 @@ func Shared() *Registry {
 }
 
 // commonParams are accepted by every model.
-func commonParams(jobs, procs int64) []ParamSpec {
-	return []ParamSpec{
-		{Name: "jobs", Kind: Int, Default: jobs, Min: 1, Max: 1e9, Doc: "number of jobs to generate"},
-		{Name: "procs", Kind: Int, Default: procs, Min: 1, Max: 1 << 24, Doc: "machine size P in processors; sizes are adapted to it"},
-		{Name: "load", Kind: Float, Default: 0.0, Min: 1e-6, Max: 1000, ZeroOK: true, Doc: "target offered load on procs processors (0 = the model's own arrival rate)"},
-		{Name: "load_method", Kind: String, Default: "model", Choices: []string{"model", "measured"},
+func commonParams(jobs, procs int64) []param.Spec {
+	return []param.Spec{
+		{Name: "jobs", Kind: param.Int, Default: jobs, Min: 1, Max: 1e9, Unit: "count", Doc: "number of jobs to generate"},
+		{Name: "procs", Kind: param.Int, Default: procs, Min: 1, Max: 1 << 24, Unit: "processors", Doc: "machine size P in processors; sizes are adapted to it"},
+		{Name: "load", Kind: param.Float, Default: 0.0, Min: 1e-6, Max: 1000, ZeroOK: true, Unit: "ratio", Doc: "target offered load on procs processors (0 = the model's own arrival rate)"},
+		{Name: "load_method", Kind: param.String, Default: "model", Choices: []string{"model", "measured"},
 			Doc: "how load is reached: model = the model's own arrival-rate knob from its analytic load (daily cycle kept); measured = generate, measure, then multiply every interarrival time by measured/target (exact)"},
-		{Name: "estimates", Kind: String, Default: "none", Choices: []string{"none", "tsafrir05"}, Doc: "user runtime estimates in field 9: none (−1) or the Tsafrir et al. 2005 model"},
-		{Name: "max_estimate", Kind: Int, Default: int64(0), Min: tsafrir05.MinMaxEstimate + 1, Max: 1e9, ZeroOK: true,
+		{Name: "estimates", Kind: param.String, Default: "none", Choices: []string{"none", "tsafrir05"}, Doc: "user runtime estimates in field 9: none (−1) or the Tsafrir et al. 2005 model"},
+		{Name: "max_estimate", Kind: param.Int, Default: int64(0), Min: tsafrir05.MinMaxEstimate + 1, Max: 1e9, ZeroOK: true, Unit: "s",
 			Doc: "Tsafrir Tmax in seconds; runtimes above it are cut to it (0 = the longest runtime rounded up to whole hours, at least 7200 and at least the largest est_bins time; the PWA suggests 36000 for lublin99)"},
-		{Name: "est_bins", Kind: String, Default: "", Check: checkEstBins, Form: estBinsForm,
+		{Name: "est_bins", Kind: param.String, Default: "", Check: func(v any) error { return checkEstBins(v.(string)) }, Form: estBinsForm,
 			Doc: "Tsafrir user-supplied bins, sec=percent[,sec=percent…] (the reference driver's -b): exactly int(jobs·percent/100) jobs get the estimate sec; needs estimates tsafrir05 (\"\" = none)"},
 	}
 }
@@ -229,30 +227,30 @@ func (e *ParamError) Error() string { return e.Model + ": parameter " + e.Param 
 // needs estimates tsafrir05, its times must not exceed an explicit
 // max_estimate, twenty bins need one at max_estimate, and every bin must
 // give at least one of jobs jobs.
-func crossCheck(name string, v values) []error {
+func crossCheck(name string, v param.Values) []error {
 	var errs []error
 	bad := func(param, format string, args ...any) {
 		errs = append(errs, &ParamError{Model: name, Param: param, Msg: fmt.Sprintf(format, args...)})
 	}
-	est, jobs := v.str("estimates"), v.int("jobs")
+	est, jobs := v.Str("estimates"), v.Int("jobs")
 	if est == "tsafrir05" && jobs <= tsafrir05.MinJobs {
 		bad("jobs", "= %d: tsafrir05 estimates need more than %d jobs; want jobs > %d or estimates none", jobs, tsafrir05.MinJobs, tsafrir05.MinJobs)
 	}
-	bins, _ := tsafrir05.ParseUserPercents(v.str("est_bins"))
+	bins, _ := tsafrir05.ParseUserPercents(v.Str("est_bins"))
 	if len(bins) == 0 {
 		return errs
 	}
 	if est != "tsafrir05" {
-		bad("est_bins", "= %q needs estimates tsafrir05 (estimates is %s); want estimates tsafrir05 or no est_bins", v.str("est_bins"), est)
+		bad("est_bins", "= %q needs estimates tsafrir05 (estimates is %s); want estimates tsafrir05 or no est_bins", v.Str("est_bins"), est)
 	}
-	for _, msg := range binProblems(bins, v.int("max_estimate"), jobs) {
+	for _, msg := range binProblems(bins, v.Int("max_estimate"), jobs) {
 		bad("est_bins", "%s", msg)
 	}
 	return errs
 }
 
-// Check validates params for the named SWF or Projects model the way New and
-// NewProjects do before generating: every unknown or out-of-range parameter
+// Check validates params for the named model the way generating does
+// before it starts: every unknown or out-of-range parameter
 // and every inconsistent combination (crossCheck) is reported. Problems that
 // depend on the generated jobs (an infeasible max_estimate) are not.
 func (r *Registry) Check(name string, params map[string]any) error {
@@ -299,7 +297,7 @@ func (r *Registry) Summary(name string) string {
 
 // Specs returns the documented parameters of the model (common ones first),
 // nil if the name is unknown.
-func (r *Registry) Specs(name string) []ParamSpec {
+func (r *Registry) Specs(name string) []param.Spec {
 	m, ok := r.find(name)
 	if !ok {
 		return nil
@@ -316,7 +314,7 @@ func (r *Registry) Describe(name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s\n", m.Name, m.Summary)
 	for _, s := range m.Params {
-		fmt.Fprintf(&b, "  %-16s %-6s default %-8v %s\n  %-16s        %s\n", s.Name, s.Kind, s.Default, s.Range(), "", s.Doc)
+		fmt.Fprintf(&b, "  %-16s %-6s default %-8v %s\n  %-16s        %s\n", s.Name, s.Kind, s.Default, s.Accepted(), "", s.Doc)
 	}
 	return b.String()
 }
@@ -333,9 +331,9 @@ func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (work
 		return nil, Info{}, fmt.Errorf("%s: nil *rand.Rand", name)
 	}
 	if m.Output != SWF {
-		return nil, Info{}, fmt.Errorf("workload model %q generates %s workloads, not SWF jobs (see NewProjects)", name, m.Output)
+		return nil, Info{}, fmt.Errorf("workload model %q generates %s workloads, not SWF jobs (its family generates them)", name, m.Output)
 	}
-	v, err := decode(name, m.Params, params)
+	v, err := param.Decode(name, m.Params, params)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -348,14 +346,14 @@ func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (work
 	if err != nil {
 		return nil, Info{}, err
 	}
-	info := Info{Model: name, Procs: b.procs, Jobs: b.jobs, TargetLoad: v.float("load"), InterarrivalFactor: 1, Notes: b.notes}
+	info := Info{Model: name, Procs: b.procs, Jobs: b.jobs, TargetLoad: v.Float("load"), InterarrivalFactor: 1, Notes: b.notes}
 	for _, s := range m.Params {
 		info.Params = append(info.Params, Param{s.Name, v[s.Name]})
 	}
 	slices.SortFunc(info.Params, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
 
 	// Pass 1: measure.
-	wantEst := v.str("estimates") == "tsafrir05"
+	wantEst := v.Str("estimates") == "tsafrir05"
 	var runtimes []float64
 	if wantEst {
 		runtimes = make([]float64, 0, b.jobs)
@@ -385,7 +383,7 @@ func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (work
 	info.AchievedLoad = meter.Load(b.procs)
 
 	factor := 1.0
-	if t := v.float("load"); t > 0 && v.str("load_method") == "measured" {
+	if t := v.Float("load"); t > 0 && v.Str("load_method") == "measured" {
 		factor, info.AchievedLoad, err = meter.Factor(b.procs, t)
 		if err != nil {
 			return nil, Info{}, fmt.Errorf("%s: load %g: %w", name, t, err)
@@ -395,8 +393,8 @@ func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (work
 
 	var est []float64
 	if wantEst {
-		user, _ := tsafrir05.ParseUserPercents(v.str("est_bins"))
-		e, err := AssignEstimates(runtimes, EstimateOptions{MaxEstimate: v.int("max_estimate"), Bins: user}, estSeed)
+		user, _ := tsafrir05.ParseUserPercents(v.Str("est_bins"))
+		e, err := AssignEstimates(runtimes, EstimateOptions{MaxEstimate: v.Int("max_estimate"), Bins: user}, estSeed)
 		if err != nil {
 			return nil, Info{}, fmt.Errorf("%s: %w", name, err)
 		}
@@ -417,7 +415,7 @@ func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (work
 				m2.Add(&j)
 			}
 			if factor != 1 {
-				factor, info.AchievedLoad, err = m2.Factor(b.procs, v.float("load"))
+				factor, info.AchievedLoad, err = m2.Factor(b.procs, v.Float("load"))
 				if err != nil {
 					return nil, Info{}, err
 				}

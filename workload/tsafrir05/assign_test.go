@@ -1,6 +1,7 @@
 package tsafrir05
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -20,7 +21,7 @@ func assignReference(runtimes []float64, hist []Bin, rng *rand.Rand) ([]float64,
 			est = append(est, float64(b.Time))
 		}
 	}
-	slices.SortFunc(est, func(a, b float64) int { return -cmpF(a, b) })
+	slices.SortFunc(est, func(a, b float64) int { return -cmp.Compare(a, b) })
 	capped := 0
 	for i, r := range runtimes {
 		if r > est[0] {
@@ -29,7 +30,7 @@ func assignReference(runtimes []float64, hist []Bin, rng *rand.Rand) ([]float64,
 		}
 	}
 	order := rng.Perm(n)
-	slices.SortStableFunc(order, func(a, b int) int { return -cmpF(runtimes[a], runtimes[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return -cmp.Compare(runtimes[a], runtimes[b]) })
 	out := make([]float64, n)
 	hi := 0
 	for j := 0; j < n; j++ {

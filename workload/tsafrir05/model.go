@@ -1,6 +1,7 @@
 package tsafrir05
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -180,18 +181,8 @@ func (p Params) HeadSizes() []float64 {
 	} else {
 		s[0] = HeadShare - sum
 	}
-	slices.SortFunc(s, func(a, b float64) int { return -cmpF(a, b) })
+	slices.SortFunc(s, func(a, b float64) int { return -cmp.Compare(a, b) })
 	return s
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // popRanks maps head time rank ttr → popularity rank with the pool algorithm
@@ -505,7 +496,7 @@ func Assign(runtimes []float64, hist []Bin, rng *rand.Rand) (estimates []float64
 func sortLongestFirst(order []int32, runtimes []float64) {
 	for _, r := range runtimes {
 		if !(r >= 0) {
-			slices.SortStableFunc(order, func(a, b int32) int { return -cmpF(runtimes[a], runtimes[b]) })
+			slices.SortStableFunc(order, func(a, b int32) int { return -cmp.Compare(runtimes[a], runtimes[b]) })
 			return
 		}
 	}

@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -62,15 +63,7 @@ func (e *easy) Pass(c *sdk.Cluster) error {
 	}
 	e.cands = append(e.cands[:0], q[i+1:]...)
 	if e.shortest {
-		slices.SortStableFunc(e.cands, func(a, b *sdk.Job) int {
-			switch {
-			case a.Estimate < b.Estimate:
-				return -1
-			case b.Estimate < a.Estimate:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(e.cands, func(a, b *sdk.Job) int { return cmp.Compare(a.Estimate, b.Estimate) })
 	}
 	for _, j := range e.cands {
 		if !c.Fits(j) {
@@ -98,15 +91,7 @@ func (e *easy) shadow(c *sdk.Cluster, head *sdk.Job) (float64, []int64) {
 	avail := slices.Clone(c.Free())
 	end := func(j *sdk.Job) float64 { return math.Max(j.Start()+dur(j), c.Now()) }
 	e.running = append(e.running[:0], c.Running()...)
-	slices.SortStableFunc(e.running, func(a, b *sdk.Job) int {
-		switch {
-		case end(a) < end(b):
-			return -1
-		case end(b) < end(a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(e.running, func(a, b *sdk.Job) int { return cmp.Compare(end(a), end(b)) })
 	for k := 0; k < len(e.running); {
 		t := end(e.running[k])
 		for ; k < len(e.running) && end(e.running[k]) == t; k++ {

@@ -4,13 +4,16 @@ import (
 	"os"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
 	"github.com/schedfarm/schedfarm/strategies/strategytest"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 func TestMain(m *testing.M) {
@@ -43,7 +46,7 @@ func openEasy(t *testing.T) *plugin.Plugin {
 // TestSameScheduleAsBuiltinOnKTH runs KTH-SP2 through the plugin and
 // through the built-in scheduler and compares every job's start and end.
 func TestSameScheduleAsBuiltinOnKTH(t *testing.T) {
-	trace := traces.Path(t, traces.KTH)
+	trace := swftest.Path(t, swftest.KTH)
 	for _, tc := range []struct {
 		builtin, backfill, estimates string
 	}{
@@ -52,11 +55,11 @@ func TestSameScheduleAsBuiltinOnKTH(t *testing.T) {
 		{"easy", "submit", runner.EstimatesUser}, // overrun kill: killed jobs end at their estimate
 	} {
 		t.Run(tc.builtin+"-"+tc.estimates, func(t *testing.T) {
-			want, err := runner.Run(runner.Config{Trace: trace, Scheduler: tc.builtin, Estimates: tc.estimates})
+			want, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: tc.builtin, Estimates: tc.estimates})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := plugintest.Run(t, easyBinary(t), runner.Config{Trace: trace, Estimates: tc.estimates,
+			got, _ := runnertest.RunPlugin(t, runner.New(families.Builtin()), easyBinary(t), runner.Config{Trace: trace, Estimates: tc.estimates,
 				SchedulerParams: map[string]any{"backfill": tc.backfill}})
 			if len(got.Jobs) < 28000 {
 				t.Fatalf("%d jobs", len(got.Jobs))
@@ -93,15 +96,16 @@ func withParams(reg *strategies.Registry, params map[string]any) *strategies.Reg
 	name := reg.Names()[0]
 	e, _ := reg.Lookup(name)
 	inner := e.New
-	e.New = func(p sim.Platform, ps strategies.Params) (sim.Scheduler, error) {
-		merged := strategies.Params{}
-		for k, v := range ps {
+	e.New = func(b strategies.Build) (sim.Scheduler, error) {
+		merged := param.Values{}
+		for k, v := range b.Params {
 			merged[k] = v
 		}
 		for k, v := range params {
 			merged[k] = v
 		}
-		return inner(p, merged)
+		b.Params = merged
+		return inner(b)
 	}
 	out, _ := strategies.NewRegistry(e)
 	return out
@@ -114,11 +118,11 @@ func withParams(reg *strategies.Registry, params map[string]any) *strategies.Reg
 //
 //	go test -run XXX -bench KTH ./examples/plugins/easy/
 func BenchmarkKTH(b *testing.B) {
-	trace := traces.Path(b, traces.KTH)
+	trace := swftest.Path(b, swftest.KTH)
 	bin := easyBinary(b)
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		_, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		_, s := runnertest.RunPlugin(b, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		scheds = append(scheds, s)
 	}
 	plugintest.ReportStats(b, scheds)

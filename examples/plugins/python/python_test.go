@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/traces"
+	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 	"github.com/schedfarm/schedfarm/strategies/plugin/plugintest"
+	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
 
 // pythonPlugin returns the plugin's path, or a wrapper that runs it with
@@ -41,7 +43,7 @@ func pythonPlugin(t *testing.T) string {
 // built-in schedulers, and compares every job's start and end.
 func TestSameScheduleAsBuiltin(t *testing.T) {
 	path := pythonPlugin(t)
-	trace := traces.Path(t, traces.KTH)
+	trace := swftest.Path(t, swftest.KTH)
 	bin, err := plugin.Hash(path)
 	if err != nil {
 		t.Fatal(err)
@@ -51,11 +53,11 @@ func TestSameScheduleAsBuiltin(t *testing.T) {
 		maxJobs int
 	}{{"easy", 0}, {"fcfs", 5000}} {
 		t.Run(tc.policy, func(t *testing.T) {
-			want, err := runner.Run(runner.Config{Trace: trace, Scheduler: tc.policy, Estimates: runner.EstimatesPyss, MaxJobs: tc.maxJobs})
+			want, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: tc.policy, Estimates: runner.EstimatesPyss, MaxJobs: tc.maxJobs})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := plugintest.Run(t, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss,
+			got, _ := runnertest.RunPlugin(t, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss,
 				MaxJobs: tc.maxJobs, SchedulerParams: map[string]any{"policy": tc.policy}})
 			if len(got.Jobs) < 4900 {
 				t.Fatalf("%d jobs", len(got.Jobs))
@@ -75,14 +77,14 @@ func BenchmarkKTH(b *testing.B) {
 	if py != "/usr/bin/python3" {
 		b.Skip("needs /usr/bin/python3 with grpcio and protobuf: " + why)
 	}
-	trace := traces.Path(b, traces.KTH)
+	trace := swftest.Path(b, swftest.KTH)
 	bin, err := plugin.Hash(filepath.Join(plugintest.Root(), "examples", "plugins", "python", "easy.py"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	var scheds []*plugin.Scheduler
 	for b.Loop() {
-		_, s := plugintest.Run(b, bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
+		_, s := runnertest.RunPlugin(b, runner.New(families.Builtin()), bin, runner.Config{Trace: trace, Estimates: runner.EstimatesPyss})
 		scheds = append(scheds, s)
 	}
 	plugintest.ReportStats(b, scheds)

@@ -1,9 +1,10 @@
 // Package plugintest helps test scheduler plugins: Build compiles a Go
 // plugin package of this module once per test process into a temporary
 // directory, Python finds a Python interpreter with grpcio and protobuf
-// for the Python example, Run simulates with a plugin, SameSchedule
-// compares schedules job by job, ReportStats reports a benchmark's
-// passes and round trips.
+// for the Python example, SameSchedule compares schedules job by job,
+// ReportStats reports a benchmark's passes and round trips. It imports
+// nothing above strategies/plugin; a whole run through a plugin is
+// runner/runnertest.RunPlugin.
 package plugintest
 
 import (
@@ -15,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 )
@@ -100,31 +100,6 @@ func Python() (string, string) {
 		}
 	}
 	return "", "no python3 with grpcio and protobuf (Debian: apt-get install python3-grpcio python3-protobuf)"
-}
-
-// Run runs cfg with the plugin bin as its scheduler (a fresh process, as
-// in a cell; cfg.Scheduler is set to the plugin's name) and returns the
-// result and the plugin scheduler, whose Stats tell the passes and round
-// trips.
-func Run(tb testing.TB, bin plugin.Binary, cfg runner.Config) (*runner.Result, *plugin.Scheduler) {
-	tb.Helper()
-	p, err := plugin.Open(bin, plugin.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer p.Close()
-	reg, err := p.Registry("", cfg.Seed)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var s *plugin.Scheduler
-	cfg.Registry, cfg.Scheduler = reg, p.Description().GetName()
-	cfg.Wrap = func(x sim.Scheduler) sim.Scheduler { s = x.(*plugin.Scheduler); return x }
-	res, err := runner.Run(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res, s
 }
 
 // SameSchedule fails tb unless got and want hold the same jobs with the

@@ -3,6 +3,8 @@ package experiments
 import (
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
 )
 
 // A family's workload fields (here the VM tiers' cpu_*) reach the run by
@@ -18,11 +20,11 @@ workload:
   cpu_estimate: noisy
   cpu_error: 0.25
 schedulers: [measy]
-`), "ff.yaml", BuiltinCatalog())
+`), "ff.yaml", NewCatalog(families.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Config(s.Cells()[0])
+	cfg, err := testRunner.ConfigOf(s.Cells()[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ workload:
   generator: {model: seed004, projects: 10}
   cpu_usage: 0.5
 schedulers: [2tsb]
-`), "ff.yaml", BuiltinCatalog())
+`), "ff.yaml", NewCatalog(families.Builtin()))
 	if err == nil || !strings.Contains(err.Error(), "line 5: workload.cpu_usage: applies to SWF workloads only") {
 		t.Errorf("cpu_usage on a project workload: %v", err)
 	}
@@ -51,7 +53,7 @@ workload:
   generator: {model: fwload, jobs: 50, procs: 32}
   cpu_speed: 0.5
 schedulers: [keasy]
-`), "ff.yaml", BuiltinCatalog())
+`), "ff.yaml", NewCatalog(families.Builtin()))
 	if err == nil || !strings.Contains(err.Error(), "line 5: workload.cpu_speed: unknown field; accepted: cpu_error, cpu_estimate, cpu_usage, est_bins,") {
 		t.Errorf("unknown workload field: %v", err)
 	}

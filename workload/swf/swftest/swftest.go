@@ -1,8 +1,8 @@
-// Package traces locates the real SWF traces that tests and benchmarks use.
+// Package swftest locates the real SWF traces that tests and benchmarks use.
 // They live outside the repository (../shared/traces next to the checkout,
 // or the directory named by $SCHEDFARM_TRACES); a test that needs one skips
 // with a message when it is absent, so a fresh clone still passes.
-package traces
+package swftest
 
 import (
 	"os"
