@@ -27,7 +27,8 @@ const (
 type PlotOptions struct {
 	// LogY is "auto" (the default: a logarithmic y axis for a metric whose
 	// plotted means are all positive and span a factor of HeavyTailRatio
-	// or more, as bounded slowdown does between FCFS and backfilling), "on"
+	// or more, up to MaxLogRatio, as bounded slowdown does between FCFS and
+	// backfilling), "on"
 	// (logarithmic wherever the means are positive) or "off".
 	LogY string
 	// Glossary gives the axes their units (nil: NewGlossary(nil)).
@@ -37,6 +38,12 @@ type PlotOptions struct {
 // HeavyTailRatio is the ratio of the largest to the smallest plotted mean
 // from which LogY "auto" draws a logarithmic y axis.
 const HeavyTailRatio = 20
+
+// MaxLogRatio is the largest ratio of the largest to the smallest plotted
+// mean that LogY "auto" draws on a logarithmic axis: a wider span means a
+// mean that is a rounding residue of 0 (1e-17 beside 1e3), better read on
+// a linear axis.
+const MaxLogRatio = 1e6
 
 // useLog decides the y scale of a plot of the given means and CI bounds.
 func (o PlotOptions) useLog(means []float64) bool {
@@ -53,7 +60,7 @@ func (o PlotOptions) useLog(means []float64) bool {
 	case "off":
 		return false
 	}
-	return hi/lo >= HeavyTailRatio
+	return hi/lo >= HeavyTailRatio && hi/lo <= MaxLogRatio
 }
 
 // CheckLogY validates a --log-y value.

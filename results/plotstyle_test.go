@@ -74,3 +74,63 @@ func TestPlotWithScalesAndConstants(t *testing.T) {
 		t.Error("CheckLogY accepted a bad value")
 	}
 }
+
+// A metric whose means span more decades than float64 can subtract in
+// (a rounding residue of 1e-17 beside means of 1e3; CI's quick
+// reproduction panicked on such a plot) is still plotted, and a lower error bar never reaches
+// 0 on a log axis: gonum's LogScale panics on a value ≤ 0.
+func TestPlotWithTinyPositiveMeans(t *testing.T) {
+	var recs []*Record
+	for rep := 0; rep < 3; rep++ {
+		for _, load := range []float64{0.5, 0.7, 0.9} {
+			for _, sched := range []string{"fcfs", "easy"} {
+				ps := []runner.Param{{Name: "workload.load", Value: load}}
+				c := runner.Cell{Experiment: "s", Scheduler: sched, Params: ps, Replication: rep}
+				c.ID = experiments.CellID("s", 0, sched, ps, rep)
+				v := 1e-17 * float64(1+rep)
+				if sched == "fcfs" {
+					v = 1000 * load * float64(1+rep)
+				}
+				recs = append(recs, &Record{Cell: c, Result: runner.CellResult{CellID: c.ID, Status: runner.StatusOK, Metrics: []family.Metric{
+					{Name: "cost", Value: v}}}})
+			}
+		}
+	}
+	s := Summarise(recs)
+	for _, logY := range []string{"auto", "on"} {
+		if _, err := s.PlotWith(t.TempDir(), nil, PlotOptions{LogY: logY}); err != nil {
+			t.Errorf("--log-y %s: %v", logY, err)
+		}
+	}
+	p := &errPoints{x: []float64{1, 2}, y: []float64{1e3, 2e3}, e: []float64{5e3, 1}, floor: 1e-14}
+	for i := range p.y {
+		lo, _ := p.YError(i)
+		if p.y[i]-lo <= 0 {
+			t.Errorf("point %d: lower bar ends at %g on a log axis", i, p.y[i]-lo)
+		}
+	}
+}
+
+// The floor of a log axis is never above the lowest mean: one line's
+// narrow interval high up (2.5 ± …) beside a low mean with a wide interval
+// (0.21 ± 5.3) put the floor at 2.5, and gonum drew the low mean's bar to
+// |0.21 − 2.5| below it, under 0 (seed002-fig10 in CI's quick run).
+func TestLogFloorAtMostLowestMean(t *testing.T) {
+	lines := map[string]*errPoints{
+		"low":  {x: []float64{0}, y: []float64{0.2132}, e: []float64{5.299}},
+		"high": {x: []float64{0, 1}, y: []float64{1.0189, 5.3988}, e: []float64{2.7433, 2.8895}},
+	}
+	floor := logFloor(lines)
+	if floor <= 0 || floor > 0.2132 {
+		t.Fatalf("logFloor = %g; want in (0, 0.2132]", floor)
+	}
+	for name, pts := range lines {
+		pts.floor = floor
+		for i := range pts.y {
+			lo, _ := pts.YError(i)
+			if lo < 0 || pts.y[i]-lo < floor*(1-1e-12) {
+				t.Errorf("%s point %d: lower error %g reaches %g, under the floor %g", name, i, lo, pts.y[i]-lo, floor)
+			}
+		}
+	}
+}

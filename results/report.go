@@ -393,7 +393,12 @@ func (p *errPoints) XY(i int) (float64, float64) { return p.x[i], p.y[i] }
 func (p *errPoints) YError(i int) (float64, float64) {
 	lo := p.e[i]
 	if p.floor > 0 && p.y[i]-lo < p.floor { // log scale: cut at the axis
-		lo = p.y[i] - p.floor
+		// gonum's error bars take |lo|: a floor above this mean, or one
+		// lost in y's rounding, gets no lower bar rather than one below 0.
+		lo = max(p.y[i]-p.floor, 0)
+		if p.y[i]-lo <= 0 {
+			lo = 0
+		}
 	}
 	return lo, p.e[i]
 }
@@ -602,8 +607,9 @@ func (s *Summary) constant(m string) (float64, bool) {
 }
 
 // logFloor is the lowest value a log-scale plot of lines shows: the lowest
-// positive lower CI bound, but no less than a tenth of the lowest mean
-// (lower bars reaching further, or to 0 and below, are cut there).
+// positive lower CI bound, but no less than a tenth of the lowest mean and
+// no more than the lowest mean (lower bars reaching further, or to 0 and
+// below, are cut there).
 func logFloor(lines map[string]*errPoints) float64 {
 	lowMean, lowBound := math.Inf(1), math.Inf(1)
 	for _, pts := range lines {
@@ -617,7 +623,7 @@ func logFloor(lines map[string]*errPoints) float64 {
 	if math.IsInf(lowBound, 1) {
 		return lowMean / 10
 	}
-	return math.Max(lowBound, lowMean/10)
+	return math.Min(math.Max(lowBound, lowMean/10), lowMean)
 }
 
 func shortParam(name string) string {
