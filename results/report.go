@@ -485,7 +485,10 @@ func (s *Summary) PlotWith(dir string, metrics []string, o PlotOptions) (PlotRes
 		for _, m := range plotted {
 			p := plot.New()
 			p.X.Label.Text = o.axisLabel(ax, ParamColumn(ax))
-			p.Y.Label.Text = o.axisLabel(m, MetricColumn(m)) + ": mean, 95% CI"
+			// The y label is the metric and its unit only: "mean, 95% CI"
+			// goes in the title's second line, so that neither is cut at
+			// the edges of a plot narrowed by its legend.
+			p.Y.Label.Text = o.axisLabel(m, MetricColumn(m))
 			legend := plot.NewLegend()
 			lines := map[string]*errPoints{}
 			var names []string
@@ -549,7 +552,7 @@ func (s *Summary) PlotWith(dir string, metrics []string, o PlotOptions) (PlotRes
 				p.Add(l, sc, eb)
 				legend.Add(name, l, sc)
 			}
-			p.Title.Text = fmt.Sprintf("%s vs %s", m, ax)
+			p.Title.Text = fmt.Sprintf("%s vs %s\nmean and 95%% CI", m, ax)
 			if !allNumeric {
 				p.NominalX(cats...)
 			} else {
