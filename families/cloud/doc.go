@@ -162,21 +162,27 @@
 // 7,096 jobs (CPLMT's count; one node per task, Algorithm 3) within its
 // horizon. Work is in instruction units (a node of speed s executes s a
 // day whatever it runs); jobs arrive over ~250 days and end ≤ 6 days
-// later (units), so the capacity is 120 · 36 · ~256 ≈ 1.1e6 (seed 1 draws
-// Σ speed 4,056: 1.02e6 units, 1.07e6 relative).
+// later (units), so the capacity is 120 · 36 · ~256 ≈ 1.1e6. The seed-1
+// figures below are what `go test ./families/cloud -run TestTable2Capacity
+// -v` prints (TestTable2Capacity checks them against the arithmetic):
+// seed 1 draws Σ speed 4,056, a capacity of 1.02e6–1.03e6 under units and
+// 1.07e6–1.13e6 under relative deadlines (the horizon depends on the
+// reading).
 //
 //   - copied: a job executes p·I. A task takes at least I/48 days, which
 //     exceeds the deadline d for 37.0% of the jobs ((0.889 + 0.667 +
 //     0.444 + 0.222) / 6): only ≈ 6,300 jobs can finish at all (seed 1:
-//     6,253), fewer than 7,096. With relative deadlines every job is
+//     6,295 of 10,000, `go test ./families/cloud -run TestTable2Capacity
+//     -v`), fewer than 7,096. With relative deadlines every job is
 //     feasible, but the 7,096 cheapest need ≥ 10,000 · E[p·I; p·I ≤ 789]
 //     = 2.53e6 (seed 1: 2.56e6) = 2.3 × the capacity. Cannot.
 //   - split: a job executes I. 92% are feasible (seed 1: 9,209); the
-//     7,096 cheapest need ≥ 7.14e5 (relative; 7.34e5 units), 65–72% of
-//     the capacity; Table 2's SIN, 8.1211e5, is then exactly CPLMT's
-//     finished work, 74–76%. Can, in aggregate.
-//   - independent (legacy): only 4,345 feasible (units), and ≥ 2.2 × the
-//     capacity (relative: 3.06e6). Cannot.
+//     7,096 cheapest need ≥ 7.14e5 (seed 1: 7.16e5 relative, 67% of its
+//     capacity; 7.34e5 units, 72%); Table 2's SIN, 8.1211e5, is then
+//     exactly CPLMT's finished work: 74% of 1.1e6, on seed 1's draw 76%
+//     (relative) to 79% (units). Can, in aggregate.
+//   - independent (legacy): only 4,345 feasible (units, seed 1), and ≥ 2.2
+//     × the capacity (relative: 3.06e6, 2.7 ×). Cannot.
 //
 // So only split can serve Table 2's finished jobs. But Table 2's AVE −
 // AWT (time running: CMMS 2.99, FIFO 4.14, ASJS 2.92, Fair 2.32, CPLMT
