@@ -65,7 +65,10 @@
 //     +198.5%, +88.7% and −24.0% against EASY at loads 0.5, 0.7 and 0.9;
 //     with the VMs as §2.3.1 names them it is +16.9%, +25.8% and +5.4%
 //     (EASY, KEASY and MEASY identical), still worse than EASY on JWload
-//     as the paper finds.
+//     as the paper finds — at that size and before issue 21's readings;
+//     at the paper's size (100,000 JWload jobs) the reproduction of
+//     27 Nov finds REASY decidedly better than EASY at load 0.9 (claim
+//     7e, docs/reproduction/REPRODUCTION.md).
 //   - eff and loss are drawn once per job (sim.TwoTier), where the paper
 //     draws them per time slice; per-slice draws integrate to their mean.
 //     With eff and loss fixed at their means instead, MEASY's change in
