@@ -190,3 +190,18 @@ claims:
 		}
 	}
 }
+
+// A point whose paired values are identical in every replication (0 ± 0,
+// as CPLMT − CMMS at one rate of seed 001 with deadline-aware baselines)
+// says that more replications cannot decide it, rather than nothing.
+func TestPointTheSameInEveryReplication(t *testing.T) {
+	k := Check{Kind: "diff"}
+	p := Point{Label: "rate=10", Samples: []float64{0, 0, 0}, Mean: 0, Half: 0, SD: 0, Verdict: Inconclusive}
+	if got, want := point(k, p), "rate=10: 0 ± 0 (the same in every replication: more cannot decide it)"; got != want {
+		t.Errorf("point = %q; want %q", got, want)
+	}
+	p.Samples, p.SD, p.Half, p.Need = []float64{-1, 1, 0}, 1, 2.48, 27
+	if got, want := point(k, p), "rate=10: 0 ± 2.48 (≈27 reps)"; got != want {
+		t.Errorf("point = %q; want %q", got, want)
+	}
+}

@@ -135,6 +135,11 @@ func point(k Check, p Point) string {
 	switch {
 	case p.Verdict == DoesNotHold:
 		b.WriteString(" ✗")
+	case p.Verdict == Inconclusive && len(p.Samples) >= 2 && p.SD == 0:
+		// A and B gave the same value in every replication (the two
+		// schedulers behave alike there): no number of replications
+		// decides a sign or a band edge the mean sits on.
+		b.WriteString(" (the same in every replication: more cannot decide it)")
 	case p.Verdict == Inconclusive && p.Need > 0:
 		fmt.Fprintf(&b, " (≈%d reps)", p.Need)
 	}
