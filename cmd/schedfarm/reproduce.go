@@ -127,7 +127,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	for _, s := range sections {
 		all = append(all, s.verdicts)
 	}
-	writeReproduction(&b, sections, earlier, *quick, *judgeOnly, wall, *workers, *natsURL != "")
+	writeReproduction(&b, sections, earlier, *quick, *judgeOnly, wall, *workers, *natsURL != "", *maxReps)
 	if err := os.WriteFile(report, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
 		return 1

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ const rulePreamble = `**How a claim is judged** (claims/doc.go; error rates prov
 // writeReproduction renders the reproduction report: the rule, a summary
 // per paper, then per paper its specs' runs, readings, claims, checks of
 // our own and plots; with earlier verdicts, a before → after table.
-func writeReproduction(w *bytes.Buffer, secs []paperSection, earlier []claims.Verdicts, quick, judgeOnly bool, wall time.Duration, workers int, remote bool) {
+func writeReproduction(w *bytes.Buffer, secs []paperSection, earlier []claims.Verdicts, quick, judgeOnly bool, wall time.Duration, workers int, remote bool, maxReps int) {
 	mode := "full"
 	if quick {
 		mode = "quick (fewer jobs and replications; the verdicts are a smoke test, not findings)"
@@ -69,9 +70,15 @@ func writeReproduction(w *bytes.Buffer, secs []paperSection, earlier []claims.Ve
 	}
 	fmt.Fprintf(w, "# Reproduction of the papers' claims\n\n")
 	fmt.Fprintf(w, "schedfarm %s (commit %s), run %s: %s, on %s, %s wall clock.\n\n", buildinfo.Version, buildinfo.Commit(), mode, time.Now().UTC().Format("2006-01-02"), where, wall.Round(time.Second))
+	if builds := resultBuilds(secs); judgeOnly || len(builds) > 1 {
+		fmt.Fprintf(w, "The results were made by %s (the rows' provenance).\n\n", strings.Join(builds, ", "))
+	}
+	if maxReps > 0 {
+		fmt.Fprintf(w, "Replications were capped at %d for every spec (--max-replications %d, in place of the claims files' caps): the sequential design, and so α′, is the one with that cap; each paper's table of runs gives its schedule.\n\n", maxReps, maxReps)
+	}
 	fmt.Fprintf(w, "%s\n\n", rulePreamble)
 	fmt.Fprintf(w, "## Summary\n\nThe papers' claims under their default readings (checks of our own not counted):\n\n")
-	fmt.Fprintf(w, "| paper | claims | holds | does not hold | inconclusive | no data | cells run | cells at the cap | wall clock |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| paper | claims | holds | does not hold | inconclusive | no data | cells run | cells had every point run to the cap | wall clock |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range secs {
 		h := s.verdicts.Headline()
 		cells, atCap, wall := 0, 0, time.Duration(0)
@@ -103,7 +110,7 @@ func writePaper(w *bytes.Buffer, s paperSection) {
 	for _, k := range claims.SortedKeys(br) {
 		fmt.Fprintf(w, " Under %s: %s.", k, br[k])
 	}
-	fmt.Fprintf(w, "\n\n| spec | cells | cells at the cap | failed | replications: first look → cap (looks) | wall clock |\n|---|---:|---:|---:|---|---:|\n")
+	fmt.Fprintf(w, "\n\n| spec | cells | cells had every point run to the cap | failed | replications: first look → cap (looks) | wall clock |\n|---|---:|---:|---:|---|---:|\n")
 	for _, r := range s.runs {
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %d → %d (%d) | %s |\n", r.name, r.cells, r.atCap, r.failed, r.sched.Min, r.sched.Max, r.sched.Looks(), r.wall.Round(time.Second))
 	}
@@ -253,4 +260,21 @@ func shortPaper(name string) string {
 		return name[:i]
 	}
 	return name
+}
+
+// resultBuilds lists, in order, the builds (commit, or the binary's
+// SHA-256) that made the results the report judges, from their rows.
+func resultBuilds(secs []paperSection) []string {
+	var builds []string
+	for _, s := range secs {
+		for _, r := range s.runs {
+			for _, rec := range r.recs {
+				if c := rec.Result.Commit; c != "" && !slices.Contains(builds, c) {
+					builds = append(builds, c)
+				}
+			}
+		}
+	}
+	slices.Sort(builds)
+	return builds
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/experiments"
+	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -90,6 +91,9 @@ func TestReproduceQuick(t *testing.T) {
 	}
 	if !strings.Contains(string(judged), "judged again from an earlier run's results") || !strings.Contains(string(judged), "| mini-repro | 18 | 24 | 0 | 3 → 6 (2) | "+wall.Round(time.Second).String()+" |") {
 		t.Errorf("--judge-only report lacks its mode or the earlier run's wall clock %v:\n%s", wall, judged)
+	}
+	if !strings.Contains(string(judged), "The results were made by sha256:") && !strings.Contains(string(judged), "The results were made by "+buildinfo.Commit()) {
+		t.Errorf("--judge-only report does not name the build that made the results:\n%.600s", judged)
 	}
 	verdicts := func(md []byte) string {
 		return string(md[strings.Index(string(md), "### Claims"):strings.Index(string(md), "### mini-repro")])
