@@ -24,8 +24,9 @@ var stopGoldenCells = []struct {
 }
 
 // TestStopCompletionsGolden: the metrics of small stop=completions cells,
-// bit for bit, as the code gave them before RunToCompletions took its
-// scheduler from runWithScheduler (the suite's wrapped one).
+// bit for bit, as the code gave them before runCompletions (the run the
+// invariant suite makes under its wrapped scheduler) was split out of
+// RunToCompletions; SCHEDFARM_RECORD_STOP_GOLDEN=1 prints them anew.
 func TestStopCompletionsGolden(t *testing.T) {
 	record := os.Getenv("SCHEDFARM_RECORD_STOP_GOLDEN") != ""
 	for i, c := range stopGoldenCells {
