@@ -202,7 +202,12 @@
 // interarrival 10 (150 s for 200 completions under 2TFB-SF), since every
 // project that arrives before the 1,000th completion is planned. The
 // figure specs do not sweep it for that cost; its heavy-load effect is
-// measured in experiments/seed004-claims.md.
+// measured in experiments/seed004-claims.md. The shared invariant suite
+// covers it: its case "projects-to-completions" (suite.go) runs every
+// scheduler variant of the case "projects" on random projects streamed
+// until 60 have completed (runCompletions, under the suite's recorder), and
+// checks every job that ran, those ending after the 60th completion
+// included, and the selection of the first 60 (checkCompletions).
 // Least favourable to Figs. 8–9: completions (at interarrival 10 it turns
 // 2TFB-SF's PTA change into −41%, against "roughly the same").
 //

@@ -60,19 +60,29 @@ func runToCompletions(c family.Cell, v param.Values) (*family.Result, error) {
 // seed004 generator numbers them) until want projects have completed, and
 // returns the jobs of the first want projects to complete, in submit order.
 func RunToCompletions(plat sim.Platform, next func() (seed004.Project, error), want int, scheduler string, params map[string]any) ([]*sim.Job, error) {
-	src := &completionStream{next: next, want: want}
 	s, err := registry().New(scheduler, plat, params)
 	if err != nil {
 		return nil, err
 	}
-	all, _, err := sim.Run(plat, s, src, src.observe)
+	first, _, err := runCompletions(plat, s, next, want)
+	return first, err
+}
+
+// runCompletions is RunToCompletions under the scheduler s (the invariant
+// suite's wrapped one): first are the jobs of the first want projects to
+// complete, in submit order, and all every job the run simulated, in
+// submit order — those of projects that arrived before the want-th
+// completion and ended after it included.
+func runCompletions(plat sim.Platform, s sim.Scheduler, next func() (seed004.Project, error), want int) (first, all []*sim.Job, err error) {
+	src := &completionStream{next: next, want: want}
+	all, _, err = sim.Run(plat, s, src, src.observe)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if src.err != nil {
-		return nil, src.err
+		return nil, nil, src.err
 	}
-	return src.firstCompleted(all), nil
+	return src.firstCompleted(all), all, nil
 }
 
 // completionStream streams projects as jobs (numbered as ProjectJobs
