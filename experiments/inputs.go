@@ -1,10 +1,11 @@
 package experiments
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/runner"
@@ -42,11 +43,14 @@ func CheckInputs(cells []runner.Cell) (map[string]int, error) {
 			keys = append(keys, k)
 		}
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].path != keys[j].path {
-			return keys[i].path < keys[j].path
+	slices.SortFunc(keys, func(a, b key) int { // by path, strict before lenient
+		if c := cmp.Compare(a.path, b.path); c != 0 || a.lenient == b.lenient {
+			return c
 		}
-		return !keys[i].lenient
+		if !a.lenient {
+			return -1
+		}
+		return 1
 	})
 	jobs := map[string]int{}
 	var errs []error

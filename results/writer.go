@@ -1,12 +1,13 @@
 package results
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -484,15 +485,9 @@ func loadJournal(path string) ([]*Record, error) {
 }
 
 func sortRecords(recs []*Record) {
-	sort.Slice(recs, func(i, j int) bool {
-		a, b := &recs[i].Cell, &recs[j].Cell
-		if a.Experiment != b.Experiment {
-			return a.Experiment < b.Experiment
-		}
-		if a.Index != b.Index {
-			return a.Index < b.Index
-		}
-		return a.ID < b.ID
+	slices.SortStableFunc(recs, func(x, y *Record) int {
+		a, b := &x.Cell, &y.Cell
+		return cmp.Or(cmp.Compare(a.Experiment, b.Experiment), cmp.Compare(a.Index, b.Index), cmp.Compare(a.ID, b.ID))
 	})
 }
 

@@ -1,9 +1,10 @@
 package strategytest
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
-	"sort"
+	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
 )
@@ -164,11 +165,8 @@ func CheckInvariantsOf(rec *Recording, served bool) []error {
 			bad("job %d ended the simulation in state %s", j.ID, j.State())
 		}
 	}
-	sort.SliceStable(edges, func(a, b int) bool {
-		if edges[a].t != edges[b].t {
-			return edges[a].t < edges[b].t
-		}
-		return !edges[a].start && edges[b].start // ends first
+	slices.SortStableFunc(edges, func(a, b edge) int {
+		return cmp.Or(cmp.Compare(a.t, b.t), boolOrder(a.start, b.start)) // ends first
 	})
 	for _, p := range rec.Placement {
 		bad("placement: %s", p)
@@ -196,7 +194,7 @@ func CheckInvariantsOf(rec *Recording, served bool) []error {
 	for id := range rec.Promises {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	slices.Sort(ids)
 	for _, id := range ids {
 		ps := rec.Promises[id]
 		for i := 1; i < len(ps); i++ {
@@ -295,4 +293,15 @@ func Random(rng *rand.Rand, o RandomOptions) []JobSpec {
 		}
 	}
 	return specs
+}
+
+// boolOrder orders false before true, for cmp.Or chains.
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }
