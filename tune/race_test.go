@@ -259,3 +259,29 @@ algorithm: {population: 4, generations: 2}
 		}
 	}
 }
+
+// A race's cells are the base's: replication r of a genome in a race is
+// the cell a non-racing tune runs for it (same ID, same seed), and its
+// seed is the same for every genome (common random numbers).
+func TestRaceCellsAreTheBaseCells(t *testing.T) {
+	s := raceSearch(t, &tableRunner{})
+	seeds := map[int]uint64{}
+	for _, v := range [][]any{{int64(3), "user"}, {int64(9), "exact"}} {
+		e := &Eval{Values: v, key: key(v)}
+		raced := s.extend(e, 2)
+		raced = append(raced, s.extend(e, 4)...)
+		plain := s.cells(v, "", 0)
+		if len(raced) != len(plain) {
+			t.Fatalf("%v: %d raced cells, %d plain", v, len(raced), len(plain))
+		}
+		for i := range plain {
+			if raced[i].ID != plain[i].ID || raced[i].Seed != plain[i].Seed || raced[i].Replication != plain[i].Replication {
+				t.Errorf("%v: raced cell %d %s (seed %d, replication %d); plain %s (seed %d, replication %d)", v, i, raced[i].ID, raced[i].Seed, raced[i].Replication, plain[i].ID, plain[i].Seed, plain[i].Replication)
+			}
+			if s, ok := seeds[raced[i].Replication]; ok && s != raced[i].Seed {
+				t.Errorf("%v: replication %d has seed %d, another genome's %d", v, raced[i].Replication, raced[i].Seed, s)
+			}
+			seeds[raced[i].Replication] = raced[i].Seed
+		}
+	}
+}
