@@ -72,8 +72,13 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if a.Budget > 0 && a.Generations == 1<<20 {
 		gens = fmt.Sprintf("≤ budget %d genomes", a.Budget)
 	}
-	fmt.Fprintf(stdout, "tune %s: %s, %d parameters, population %d, generations %s, %d cells per evaluation (%s %s)\n",
-		spec.Name, a.Name, len(spec.Params), a.Population, gens, len(spec.Base.Cells()), objectiveGoal(spec.Objective), spec.Objective.Metric)
+	perEval := fmt.Sprint(len(spec.Base.Cells()))
+	if rc := spec.Race; rc != nil {
+		points := len(spec.Base.Cells()) / max(spec.Base.Replications, 1)
+		perEval = fmt.Sprintf("%d to %d", points*rc.Min, points*rc.Max)
+	}
+	fmt.Fprintf(stdout, "tune %s: %s, %d parameters, population %d, generations %s, %s cells per evaluation (%s %s)\n",
+		spec.Name, a.Name, len(spec.Params), a.Population, gens, perEval, objectiveGoal(spec.Objective), spec.Objective.Metric)
 	if rc := spec.Race; rc != nil {
 		fmt.Fprintf(stdout, "racing: %d to %d replications per evaluation, one more per round; after each round a one-sided paired t test against the round's best, Holm at %g, eliminates\n", rc.Min, rc.Max, rc.Alpha)
 	}
