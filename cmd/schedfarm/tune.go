@@ -171,6 +171,9 @@ func newTuneProgress(w io.Writer, every time.Duration, spec *tune.Spec, runner *
 	}
 	if spec.Base.Replications > 0 {
 		p.confirm = 2 * spec.ConfirmReplications * p.perEval / spec.Base.Replications
+		if spec.Race != nil {
+			p.perEval = p.perEval / spec.Base.Replications * spec.Race.Max // at most
+		}
 	}
 	return p
 }
