@@ -285,3 +285,32 @@ func TestRaceCellsAreTheBaseCells(t *testing.T) {
 		}
 	}
 }
+
+// A racing search is deterministic for every algorithm: the same spec and
+// seed give the same evaluations, eliminations included.
+func TestRaceDeterministic(t *testing.T) {
+	for _, algo := range []string{GA, DE, PSO} {
+		var runs [2]*Result
+		for i := range runs {
+			spec := loadTest(t)
+			spec.Algorithm.Name = algo
+			spec.Race = &Race{Min: 2, Max: 6, Alpha: 0.2}
+			res, err := Search(context.Background(), spec, &stubRunner{}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[i] = res
+		}
+		a, b := runs[0], runs[1]
+		if len(a.Evals) != len(b.Evals) || a.Cells != b.Cells || a.Eliminated != b.Eliminated {
+			t.Fatalf("%s: %d vs %d evaluations, %d vs %d cells, %d vs %d eliminated", algo, len(a.Evals), len(b.Evals), a.Cells, b.Cells, a.Eliminated, b.Eliminated)
+		}
+		for i := range a.Evals {
+			x, y := a.Evals[i], b.Evals[i]
+			if key(x.Values) != key(y.Values) || x.Objective != y.Objective || x.EliminatedRound != y.EliminatedRound || x.Replications != y.Replications {
+				t.Fatalf("%s: evaluation %d differs", algo, i)
+			}
+		}
+		t.Logf("%s: %d evaluations, %d distinct, %d eliminated, %d cells", algo, len(a.Evals), a.Distinct, a.Eliminated, a.Cells)
+	}
+}
