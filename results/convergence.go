@@ -21,7 +21,9 @@ func IsTuneMeta(meta map[string]string) bool { return meta["schedfarm.kind"] == 
 
 // PlotTune draws a tuner's evaluations table into dir: convergence.{png,svg}
 // (the best feasible objective so far and each generation's mean objective,
-// against the generation) and, with a second objective, front.{png,svg}
+// against the generation; with a racing tune also every genome a race
+// eliminated, at the generation of that race and its objective over the
+// replications it got) and, with a second objective, front.{png,svg}
 // (every distinct evaluation's two objectives, the Pareto front joined).
 // It returns the files written.
 func PlotTune(t Table, dir string) ([]string, error) {
@@ -109,6 +111,15 @@ func PlotTune(t Table, dir string) ([]string, error) {
 		p.Add(l, sc)
 		p.Legend.Add(series.label, l, sc)
 	}
+	if elim := TuneEliminations(t); len(elim) > 0 {
+		sc, err := plotter.NewScatter(elim)
+		if err != nil {
+			return nil, err
+		}
+		sc.Color, sc.Shape = plotutil.Color(3), plotutil.Shape(3)
+		p.Add(sc)
+		p.Legend.Add(fmt.Sprintf("eliminated by the race (%d)", len(elim)), sc)
+	}
 	p.Add(plotter.NewGrid())
 	var files []string
 	// The legend goes beside the data, never over a point; numbers are
@@ -170,4 +181,23 @@ func PlotTune(t Table, dir string) ([]string, error) {
 	}
 	q.Add(plotter.NewGrid())
 	return files, save(q, "front")
+}
+
+// TuneEliminations returns the genomes a racing tune eliminated (its
+// evaluations table's distinct search rows with an eliminated_by): at the
+// generation of the race that eliminated each and its objective over the
+// replications it got.
+func TuneEliminations(t Table) plotter.XYs {
+	var out plotter.XYs
+	for r := range t.Rows {
+		if t.Value(r, "phase") != "search" || t.Value(r, "cached") == true || t.Value(r, "eliminated_by") == nil {
+			continue
+		}
+		g, ok1 := t.Value(r, "eliminated_generation").(int64)
+		y, ok2 := t.Value(r, "objective").(float64)
+		if ok1 && ok2 {
+			out = append(out, plotter.XY{X: float64(g), Y: y})
+		}
+	}
+	return out
 }

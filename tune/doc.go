@@ -38,6 +38,7 @@
 //	second: {metric: bsld_mean, goal: minimize}     # optional: Pareto front
 //	algorithm: {name: ga, population: 8, generations: 5, budget: 40}
 //	confirm: {replications: 10}       # the best again, fresh seeds, and the base as written
+//	race: {min: 2, max: 10, alpha: 0.05}  # optional: race each generation (below)
 //	output: tune-depth.parquet        # per-cell results; evaluations in tune-depth.evals.parquet
 //
 // # Evaluations are farm cells
@@ -101,6 +102,66 @@
 // A search also stops after 25 generations without a new genome (a
 // converged population).
 //
+// # Racing
+//
+// Without race every genome gets the base's replications. With race: {min,
+// max, alpha} (defaults 2, base.replications, 0.05; min ≥ 2, max ≥ min,
+// alpha in (0, 0.5]; base.more_replications is refused) each
+// generation's evaluation is a race, after irace (López-Ibáñez et al.
+// 2016, iterated racing): the candidates are the generation's new
+// distinct genomes, its genomes evaluated before and never eliminated, and
+// the incumbent (the best evaluation so far, never eliminated). Round
+// after round, r = min, min + 1, …, max, every surviving candidate gets
+// the replications it lacks up to r at every grid point — only those new
+// cells are published, as one batch: replication indices the candidate
+// has not run, with the seeds of the grid point and replication (CRN,
+// the same for every candidate and the same cells as a non-racing tune's
+// first replications), so a replication is never asked for twice. After
+// each round:
+//
+//   - the round's best is the survivor of lowest fitness over the first r
+//     replications, which every survivor has (feasible ones first; ties:
+//     the incumbent, then the batch's order);
+//   - every other survivor's paired differences to it — of the objective,
+//     as minimised, per grid point and replication (points: mean) or per
+//     replication of the aggregate over the points (max, min) — get a
+//     one-sided paired t test, H₀: not worse (stats.Sample.Greater(0));
+//   - Holm's step-down procedure (stats.Holm) across the survivors
+//     compared in that round, at family-wise level alpha, eliminates those
+//     it rejects.
+//
+// The race ends after the round at max, or as soon as one candidate is
+// left. The statistics are package stats', the claims judge's: the same t
+// test and the same Holm. Paired t with Holm, not Friedman with post-hoc
+// tests (irace's default): the objective is a mean over replications and
+// the differences are paired by common random numbers, so the t test
+// tests exactly the difference of the objectives the search compares,
+// while Friedman's ranks (across candidates, per replication) test a
+// difference of rank sums that can disagree with the means and, with two
+// to five candidates a round and a handful of replications, has little
+// power; Holm controls the family-wise error whatever the dependence
+// between the comparisons (they share the best). One more replication a
+// round rather than doubling: a candidate is tested as soon as one more
+// replication could decide it, so it is dropped after the fewest cells;
+// a round is a batch, so racing trades cells for batches (max − min + 1
+// at most per generation).
+//
+// A raced genome's evaluation is over the replications it got: its
+// objective, CI, constraints and fitness are the mean over them, for the
+// algorithm as for the table; an eliminated genome keeps the fitness of
+// the replications it had when eliminated (it was decided worse than the
+// round's best, so its noisier mean rarely makes it a parent) and is never
+// raced again (a later generation that breeds it again takes it from the
+// cache). Constraints still apply: an infeasible genome's fitness carries
+// the penalty, the best of a round is feasible when any survivor is, and
+// the search's best is the feasible genome of lowest fitness never
+// eliminated. A genome run further by a later race has its fitness
+// updated in the population (GA and DE; a PSO particle keeps the
+// personal best it recorded). The budget still counts distinct genomes.
+// Races are deterministic functions of the cells' results, so a killed
+// racing tune replays like any other: every round's cells come from the
+// journal until the first round not finished.
+//
 // # Results
 //
 // Besides the ordinary per-cell Parquet file, an evaluations table
@@ -108,5 +169,9 @@
 // index, every parameter as a typed column, the objective with its 95% CI,
 // the constraint values, the second objective and every metric's mean and
 // CI; then a confirmation of the best genome with fresh seeds and more
-// replications (no winner's curse).
+// replications (no winner's curse). A racing tune's table also has, per
+// evaluation, the replications it got and, for a genome a race
+// eliminated, the generation of that race, its round, the test
+// (paired-t-holm) and the test's p-value before Holm (null otherwise); its
+// convergence plot (schedfarm report) marks the eliminated genomes.
 package tune

@@ -26,6 +26,17 @@ const (
 	ColCells       = "cells"
 	ColFailed      = "failed"
 	ColFront       = "front" // on the Pareto front
+
+	// A racing tune's (Spec.Race) columns: the replications each
+	// evaluation got and, for a genome a race eliminated, the generation
+	// of that race, its round (1: the first), the test (RaceTest) and its
+	// one-sided p-value before Holm's correction; null when never
+	// eliminated.
+	ColReplications         = "replications"
+	ColEliminatedGeneration = "eliminated_generation"
+	ColEliminatedRound      = "eliminated_round"
+	ColEliminatedBy         = "eliminated_by"
+	ColEliminatedP          = "eliminated_p"
 )
 
 // MetaKind marks an evaluations table in its Parquet metadata.
@@ -39,6 +50,9 @@ func WriteEvals(spec *Spec, res *Result) error {
 		"schedfarm.tune":      spec.Name,
 		"schedfarm.objective": spec.Objective.Metric + " " + goal(spec.Objective) + " " + spec.Objective.Points,
 	}}
+	if rc := spec.Race; rc != nil {
+		t.Meta["schedfarm.race"] = fmt.Sprintf("min %d max %d alpha %g %s", rc.Min, rc.Max, rc.Alpha, RaceTest)
+	}
 	if spec.Second != nil {
 		t.Meta["schedfarm.second"] = spec.Second.Metric + " " + goal(*spec.Second) + " " + spec.Second.Points
 	}
@@ -64,6 +78,13 @@ func WriteEvals(spec *Spec, res *Result) error {
 	add(ColFitness, param.Float.String())
 	add(ColCells, param.Int.String())
 	add(ColFailed, param.Int.String())
+	if spec.Race != nil {
+		add(ColReplications, param.Int.String())
+		add(ColEliminatedGeneration, param.Int.String())
+		add(ColEliminatedRound, param.Int.String())
+		add(ColEliminatedBy, param.String.String())
+		add(ColEliminatedP, param.Float.String())
+	}
 	var metrics []string
 	for _, e := range append(slices.Clone(res.Evals), res.Confirm, res.Baseline) {
 		if e == nil {
@@ -111,6 +132,14 @@ func WriteEvals(spec *Spec, res *Result) error {
 			r = append(r, f(e.Constraints[i]))
 		}
 		r = append(r, e.Feasible, f(e.Fitness), int64(e.Cells), int64(e.Failed))
+		if spec.Race != nil {
+			r = append(r, int64(e.Replications))
+			if e.EliminatedRound > 0 {
+				r = append(r, int64(e.EliminatedGeneration), int64(e.EliminatedRound), e.EliminatedBy, f(e.EliminatedP))
+			} else {
+				r = append(r, nil, nil, nil, nil)
+			}
+		}
 		for _, m := range metrics {
 			st, ok := e.Metrics[m]
 			if !ok {

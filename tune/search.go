@@ -53,7 +53,23 @@ type Eval struct {
 	// Reps holds the objective per replication (the mean over the grid
 	// points), in replication order.
 	Reps []float64
-	key  string
+	// Replications is the number of replications the evaluation ran: the
+	// base's, or under a race those it got before the race ended or
+	// eliminated it.
+	Replications int
+	// EliminatedGeneration and EliminatedRound say in which generation's
+	// race and which round of it (1: the first, after race.min
+	// replications) a race eliminated the genome; EliminatedRound is 0
+	// when it was never eliminated. EliminatedBy names the test (RaceTest)
+	// and EliminatedP is its one-sided p-value before Holm's correction.
+	EliminatedGeneration, EliminatedRound int
+	EliminatedBy                          string
+	EliminatedP                           float64
+	key                                   string
+	// raceIDs holds a raced evaluation's cell IDs by grid point and
+	// replication; raceCells its cells, in the order they were asked for.
+	raceIDs   [][]string
+	raceCells []runner.Cell
 }
 
 // Result is a finished search.
@@ -72,6 +88,11 @@ type Result struct {
 	Gain              results.Stat
 	// Generations run and distinct genomes evaluated.
 	Generations, Distinct int
+	// Cells counts the distinct cells the search asked for (the
+	// confirmation's not included).
+	Cells int
+	// Eliminated counts the genomes a race eliminated.
+	Eliminated int
 }
 
 // Progress is what the search reports after each generation.
@@ -108,6 +129,12 @@ type search struct {
 	// lastNew is the last generation that evaluated a new genome.
 	lastNew  int
 	progress func(Progress)
+	// asked holds the ID of every cell the search asked for.
+	asked map[string]bool
+	// got is the runner's last answer: every result it knows.
+	got map[string]runner.CellResult
+	// points are the base's grid points (its cells of replication 0).
+	points []runner.Cell
 }
 
 // stallGenerations ends a search whose last this many generations found no
@@ -162,7 +189,12 @@ func Search(ctx context.Context, spec *Spec, runner Runner, opt Options) (*Resul
 		seed = *opt.Seed
 	}
 	s := &search{spec: spec, run: runner, ctx: ctx, base: spec.Base.Cells(), cache: map[string]*Eval{},
-		rng: rand.New(rand.NewPCG(seed, 0x7475_6e65))}
+		rng: rand.New(rand.NewPCG(seed, 0x7475_6e65)), asked: map[string]bool{}}
+	for _, b := range s.base {
+		if b.Replication == 0 {
+			s.points = append(s.points, b)
+		}
+	}
 	a := spec.Algorithm
 	// The initial population, drawn uniformly on the [0, 1] encoding (with
 	// PSO velocities) and evaluated as one batch.
@@ -223,7 +255,12 @@ func Search(ctx context.Context, spec *Spec, runner Runner, opt Options) (*Resul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{Evals: s.evals, Best: s.best(), Generations: s.gen, Distinct: len(s.cache)}
+	res := &Result{Evals: s.evals, Best: s.best(), Generations: s.gen, Distinct: len(s.cache), Cells: len(s.asked)}
+	for _, e := range s.cache {
+		if e.EliminatedRound > 0 {
+			res.Eliminated++
+		}
+	}
 	if spec.Second != nil {
 		res.Front = s.front()
 	}
@@ -368,6 +405,13 @@ func (m deModel) Apply(pop *eaopt.Population) error {
 	if err := m.s.generation(pop, trials, func(i int) []float64 { return parents[i].Genome.(*genome).x }); err != nil {
 		return err
 	}
+	if m.s.spec.Race != nil {
+		// A race may have run a parent further (or eliminated it): its
+		// fitness is its evaluation's now.
+		for i := range parents {
+			parents[i].Fitness = m.s.fitness(parents[i].Genome.(*genome))
+		}
+	}
 	for i := range trials {
 		if trials[i].Fitness > parents[i].Fitness {
 			pop.Individuals[i] = parents[i]
@@ -485,54 +529,59 @@ func (s *search) cells(v []any, ns string, reps int) []runner.Cell {
 		if ns != "" && b.Replication != 0 {
 			continue
 		}
-		n := 1
-		if ns != "" {
-			n = reps
+		if ns == "" {
+			out = append(out, s.cell(b, v, baseSeed, b.Replication, len(out)))
+			continue
 		}
-		for r := 0; r < n; r++ {
-			c := b
-			c.Params = slices.Clone(b.Params)
-			crn := baseCRN(b)
-			for i, p := range spec.Params {
-				if v != nil && p.Name == "scheduler" {
-					c.Scheduler = fmt.Sprint(v[i])
-				}
-			}
-			set := func(name string, x any) {
-				if name, ok := scoped(name, c.Scheduler); ok {
-					c.Params = setParam(c.Params, name, x)
-					if !strings.HasPrefix(name, "scheduler.") && !slices.Contains(crn, name) {
-						crn = append(crn, name)
-					}
-				}
-			}
-			for i, p := range spec.Params {
-				if v == nil || p.Name == "scheduler" {
-					continue
-				}
-				set(p.Name, v[i])
-				if p.Complement != "" {
-					set(p.Complement, 1-v[i].(float64))
-				}
-			}
-			slices.Sort(crn)
-			if ns != "" {
-				c.Replication = r
-			}
-			setSeedBasis(&c, baseSeed, crn)
-			var seedParams []runner.Param
-			for _, p := range c.Params {
-				if !slices.Contains(crn, p.Name) {
-					seedParams = append(seedParams, p)
-				}
-			}
-			c.Seed = experiments.CellSeed(c.Experiment, baseSeed, seedParams, c.Replication)
-			c.ID = experiments.CellID(c.Experiment, baseSeed, c.Scheduler, c.Params, c.Replication)
-			c.Index = len(out)
-			out = append(out, c)
+		for r := 0; r < reps; r++ {
+			out = append(out, s.cell(b, v, baseSeed, r, len(out)))
 		}
 	}
 	return out
+}
+
+// cell returns base cell b with the genome's values v (nil: as the base is
+// written), replication rep, under base seed baseSeed, at index idx.
+func (s *search) cell(b runner.Cell, v []any, baseSeed uint64, rep, idx int) runner.Cell {
+	spec := s.spec
+	c := b
+	c.Params = slices.Clone(b.Params)
+	crn := baseCRN(b)
+	for i, p := range spec.Params {
+		if v != nil && p.Name == "scheduler" {
+			c.Scheduler = fmt.Sprint(v[i])
+		}
+	}
+	set := func(name string, x any) {
+		if name, ok := scoped(name, c.Scheduler); ok {
+			c.Params = setParam(c.Params, name, x)
+			if !strings.HasPrefix(name, "scheduler.") && !slices.Contains(crn, name) {
+				crn = append(crn, name)
+			}
+		}
+	}
+	for i, p := range spec.Params {
+		if v == nil || p.Name == "scheduler" {
+			continue
+		}
+		set(p.Name, v[i])
+		if p.Complement != "" {
+			set(p.Complement, 1-v[i].(float64))
+		}
+	}
+	slices.Sort(crn)
+	c.Replication = rep
+	setSeedBasis(&c, baseSeed, crn)
+	var seedParams []runner.Param
+	for _, p := range c.Params {
+		if !slices.Contains(crn, p.Name) {
+			seedParams = append(seedParams, p)
+		}
+	}
+	c.Seed = experiments.CellSeed(c.Experiment, baseSeed, seedParams, c.Replication)
+	c.ID = experiments.CellID(c.Experiment, baseSeed, c.Scheduler, c.Params, c.Replication)
+	c.Index = idx
+	return c
 }
 
 // scoped returns the cell parameter a search parameter sets in a cell of
@@ -560,6 +609,9 @@ func setParam(ps []runner.Param, name string, v any) []runner.Param {
 // of every new distinct genome are run together; a genome evaluated before
 // takes its evaluation from the cache.
 func (s *search) evaluate(gs []*genome) error {
+	if s.spec.Race != nil {
+		return s.evaluateRace(gs)
+	}
 	type pending struct {
 		g    *genome
 		v    []any
@@ -597,6 +649,11 @@ func (s *search) evaluate(gs []*genome) error {
 		if got, err = s.run.Run(s.ctx, batch); err != nil {
 			return err
 		}
+		for _, c := range batch {
+			if s.asked != nil {
+				s.asked[c.ID] = true
+			}
+		}
 	}
 	for _, p := range ps {
 		e := &Eval{Generation: s.gen, Index: p.idx, Values: p.v, key: p.k}
@@ -618,7 +675,7 @@ func (s *search) evaluate(gs []*genome) error {
 // mean over the grid points, then mean and 95% CI over replications.
 func (s *search) measure(e *Eval, cells []runner.Cell, got map[string]runner.CellResult) {
 	spec := s.spec
-	e.Cells = len(cells)
+	e.Cells, e.Failed, e.Constraints = len(cells), 0, nil
 	byRep := map[int]map[string][]float64{} // replication → metric → values over points
 	for _, c := range cells {
 		r, ok := got[c.ID]
@@ -647,6 +704,7 @@ func (s *search) measure(e *Eval, cells []runner.Cell, got map[string]runner.Cel
 		reps = append(reps, r)
 	}
 	slices.Sort(reps)
+	e.Replications = len(reps)
 	for n := range names {
 		var xs []float64
 		for _, r := range reps {
@@ -731,13 +789,23 @@ func mean(xs []float64) float64 {
 }
 
 // best returns the distinct feasible evaluation of lowest fitness (ties:
-// the first evaluated).
+// the first evaluated) that no race eliminated; when a race eliminated
+// every feasible one, the feasible one of lowest fitness.
 func (s *search) best() *Eval {
-	var b *Eval
+	var b, any *Eval
 	for _, e := range s.evals {
-		if !e.Cached && e.Feasible && (b == nil || e.Fitness < b.Fitness) {
+		if e.Cached || !e.Feasible {
+			continue
+		}
+		if any == nil || e.Fitness < any.Fitness {
+			any = e
+		}
+		if e.EliminatedRound == 0 && (b == nil || e.Fitness < b.Fitness) {
 			b = e
 		}
+	}
+	if b == nil {
+		return any
 	}
 	return b
 }

@@ -117,6 +117,10 @@ type Spec struct {
 	// ConfirmReplications is the replications of the confirmation run of
 	// the best genome, with fresh seeds (0: no confirmation).
 	ConfirmReplications int
+	// Race, when set, races each generation's candidates: replications
+	// in rounds, the candidates decided worse than the round's best
+	// eliminated (nil: every genome gets the base's replications).
+	Race *Race
 	// Output is the per-cell Parquet file; EvalsOutput the evaluations
 	// table.
 	Output, EvalsOutput string
@@ -125,6 +129,23 @@ type Spec struct {
 	baseText []byte            // the base section, with name and output added
 	fams     *families.Catalog // validates the trials and knows the schedulers' defaults
 }
+
+// Race is the racing of a generation's candidates (see race.go): round
+// by round every surviving candidate gets replications up to Min, Min+1,
+// …, Max (the same CRN seeds for all), and after each round a one-sided
+// paired t test of each survivor against the round's best, with Holm's
+// correction across the survivors compared, eliminates those decided
+// worse at family-wise level Alpha.
+type Race struct {
+	Min, Max int
+	Alpha    float64
+}
+
+// RaceTest names the elimination test in the evaluations table.
+const RaceTest = "paired-t-holm"
+
+// MaxRaceReplications bounds race.max.
+const MaxRaceReplications = 1000
 
 type rawSpec struct {
 	Name        string         `yaml:"name"`
@@ -135,6 +156,7 @@ type rawSpec struct {
 	Second      *rawObjective  `yaml:"second"`
 	Algorithm   rawAlgorithm   `yaml:"algorithm"`
 	Confirm     *rawConfirm    `yaml:"confirm"`
+	Race        yaml.Node      `yaml:"race"`
 	Output      string         `yaml:"output"`
 	Extra       map[string]any `yaml:",inline"`
 }
@@ -212,7 +234,7 @@ func Parse(data []byte, file string, cat *families.Catalog) (*Spec, error) {
 		root = doc.Content[0]
 	}
 	if root == nil || root.Kind != yaml.MappingNode {
-		return nil, &Error{File: file, Errors: []string{"line 1: (document): not a mapping; accepted: a tune spec with name, base, search, objective, algorithm and optionally constraints, second, confirm, output"}}
+		return nil, &Error{File: file, Errors: []string{"line 1: (document): not a mapping; accepted: a tune spec with name, base, search, objective, algorithm and optionally constraints, second, confirm, race, output"}}
 	}
 	var raw rawSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -227,7 +249,7 @@ func Parse(data []byte, file string, cat *families.Catalog) (*Spec, error) {
 	} else if !nameRE.MatchString(raw.Name) {
 		v.bad("name", "%q; accepted: letters, digits, '.', '_' and '-', starting with a letter or digit", raw.Name)
 	}
-	known := []string{"name", "base", "search", "objective", "constraints", "second", "algorithm", "confirm", "output"}
+	known := []string{"name", "base", "search", "objective", "constraints", "second", "algorithm", "confirm", "race", "output"}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if k := root.Content[i]; !slices.Contains(known, k.Value) {
 			v.errs = append(v.errs, fmt.Sprintf("line %d: %s: unknown field; accepted: %s", k.Line, fieldName(k.Value), strings.Join(known, ", ")))
@@ -252,6 +274,7 @@ func Parse(data []byte, file string, cat *families.Catalog) (*Spec, error) {
 		}
 		s.ConfirmReplications = raw.Confirm.Replications
 	}
+	v.race(s)
 	if len(v.errs) == 0 {
 		v.trials(s)
 	}
@@ -471,6 +494,84 @@ func (v *validator) algorithm(s *Spec, a rawAlgorithm) {
 		}
 		st.set(&s.Algorithm, value)
 	}
+}
+
+// race validates the race block: min ≥ 2 (a paired t test needs two
+// values), max ≥ min (default: base.replications), alpha in (0, 0.5]
+// (default 0.05), and at most MaxEvalCells cells per evaluation at max.
+func (v *validator) race(s *Spec) {
+	n := v.node("race")
+	if n == nil {
+		return
+	}
+	if n.Kind != yaml.MappingNode && n.Tag != "!!null" { // race: alone is the defaults
+		v.bad("race", "%q; accepted: {min: N, max: N, alpha: A} (every field optional)", n.Value)
+		return
+	}
+	var r struct {
+		Min, Max *int
+		Alpha    *float64
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		var err error
+		switch k.Value {
+		case "min":
+			err = val.Decode(&r.Min)
+		case "max":
+			err = val.Decode(&r.Max)
+		case "alpha":
+			err = val.Decode(&r.Alpha)
+		default:
+			v.errs = append(v.errs, fmt.Sprintf("line %d: race.%s: unknown field; accepted: min, max, alpha", k.Line, fieldName(k.Value)))
+			continue
+		}
+		if err != nil {
+			what := "an integer"
+			if k.Value == "alpha" {
+				what = "a number"
+			}
+			v.errs = append(v.errs, fmt.Sprintf("line %d: race.%s: %q; accepted: %s", val.Line, k.Value, val.Value, what))
+		}
+	}
+	rc := &Race{Min: 2, Alpha: 0.05}
+	if s.Base != nil {
+		rc.Max = s.Base.Replications
+		if len(s.Base.MoreReplications) > 0 {
+			v.bad("race", "not with base.more_replications; accepted: a race decides each candidate's replications itself")
+		}
+	}
+	if r.Min != nil {
+		rc.Min = *r.Min
+		if rc.Min < 2 {
+			v.bad("race.min", "%d; accepted: an integer ≥ 2 (the first test needs two paired values)", rc.Min)
+		}
+	}
+	if r.Max != nil {
+		rc.Max = *r.Max
+	}
+	switch {
+	case rc.Max > MaxRaceReplications:
+		v.bad("race.max", "%d; accepted: at most %d", rc.Max, MaxRaceReplications)
+	case rc.Max < rc.Min && (r.Max != nil || s.Base != nil):
+		field := "race.max"
+		if r.Max == nil {
+			field = "race"
+		}
+		v.bad(field, "max %d (default: base.replications) below min %d; accepted: max ≥ min", rc.Max, rc.Min)
+	}
+	if r.Alpha != nil {
+		rc.Alpha = *r.Alpha
+		if !(rc.Alpha > 0 && rc.Alpha <= 0.5) {
+			v.bad("race.alpha", "%g; accepted: a family-wise level in (0, 0.5]", rc.Alpha)
+		}
+	}
+	if s.Base != nil && s.Base.Replications > 0 && rc.Max <= MaxRaceReplications {
+		if n := cellBound(s.Base) / float64(s.Base.Replications) * float64(rc.Max); n > MaxEvalCells {
+			v.bad("race.max", "%d: %.0f cells per evaluation (grid points × max); accepted: at most %d", rc.Max, n, MaxEvalCells)
+		}
+	}
+	s.Race = rc
 }
 
 // setting is one setting of an algorithm: its declaration (a float with

@@ -72,8 +72,16 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if a.Budget > 0 && a.Generations == 1<<20 {
 		gens = fmt.Sprintf("≤ budget %d genomes", a.Budget)
 	}
-	fmt.Fprintf(stdout, "tune %s: %s, %d parameters, population %d, generations %s, %d cells per evaluation (%s %s)\n",
-		spec.Name, a.Name, len(spec.Params), a.Population, gens, len(spec.Base.Cells()), objectiveGoal(spec.Objective), spec.Objective.Metric)
+	perEval := fmt.Sprint(len(spec.Base.Cells()))
+	if rc := spec.Race; rc != nil {
+		points := len(spec.Base.Cells()) / max(spec.Base.Replications, 1)
+		perEval = fmt.Sprintf("%d to %d", points*rc.Min, points*rc.Max)
+	}
+	fmt.Fprintf(stdout, "tune %s: %s, %d parameters, population %d, generations %s, %s cells per evaluation (%s %s)\n",
+		spec.Name, a.Name, len(spec.Params), a.Population, gens, perEval, objectiveGoal(spec.Objective), spec.Objective.Metric)
+	if rc := spec.Race; rc != nil {
+		fmt.Fprintf(stdout, "racing: %d to %d replications per evaluation, one more per round; after each round a one-sided paired t test against the round's best, Holm at %g, eliminates\n", rc.Min, rc.Max, rc.Alpha)
+	}
 	prog := newTuneProgress(stdout, sf.every, spec, runner)
 	runner.Progress = prog.cells
 	runner.DataRoot = sf.dataRoot
@@ -98,10 +106,18 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "\n%d generations, %d evaluations, %d distinct genomes, %d cells, %s\n", res.Generations, len(res.Evals), res.Distinct, runner.Published, time.Since(start).Round(time.Second))
+	if rc := spec.Race; rc != nil {
+		points := len(spec.Base.Cells()) / max(spec.Base.Replications, 1)
+		fmt.Fprintf(stdout, "race: %d of %d distinct genomes eliminated; the search asked for %d cells (%d at a fixed %d replications)\n", res.Eliminated, res.Distinct, res.Cells, res.Distinct*points*rc.Max, rc.Max)
+	}
 	if res.Best == nil {
 		fmt.Fprintln(stdout, "no feasible genome found")
 	} else {
-		fmt.Fprintf(stdout, "best: %s\n  %s = %s ± %s (95%% CI over %d replications, the search's seeds)\n", tune.Describe(spec, res.Best), spec.Objective.Metric, num(res.Best.Objective), num(res.Best.ObjectiveCI), spec.Base.Replications)
+		reps := spec.Base.Replications
+		if spec.Race != nil {
+			reps = res.Best.Replications
+		}
+		fmt.Fprintf(stdout, "best: %s\n  %s = %s ± %s (95%% CI over %d replications, the search's seeds)\n", tune.Describe(spec, res.Best), spec.Objective.Metric, num(res.Best.Objective), num(res.Best.ObjectiveCI), reps)
 		if c := res.Confirm; c != nil {
 			covered := math.Abs(c.Objective-res.Best.Objective) <= res.Best.ObjectiveCI
 			fmt.Fprintf(stdout, "  confirmed with %d fresh replications: %s ± %s (the search's interval %s it)\n", spec.ConfirmReplications, num(c.Objective), num(c.ObjectiveCI), map[bool]string{true: "covers", false: "does not cover"}[covered])
@@ -155,6 +171,9 @@ func newTuneProgress(w io.Writer, every time.Duration, spec *tune.Spec, runner *
 	}
 	if spec.Base.Replications > 0 {
 		p.confirm = 2 * spec.ConfirmReplications * p.perEval / spec.Base.Replications
+		if spec.Race != nil {
+			p.perEval = p.perEval / spec.Base.Replications * spec.Race.Max // at most
+		}
 	}
 	return p
 }

@@ -44,8 +44,14 @@ output: out.parquet
 // the directory and the output.
 func tuneRun(t *testing.T, env []string, args ...string) (string, string) {
 	t.Helper()
+	return tuneRunSpec(t, tuneSpecText, env, args...)
+}
+
+// tuneRunSpec is tuneRun of another spec.
+func tuneRunSpec(t *testing.T, text string, env []string, args ...string) (string, string) {
+	t.Helper()
 	f := newFarmFixture(t, false)
-	spec := f.writeSpec(t, "tune.yaml", tuneSpecText)
+	spec := f.writeSpec(t, "tune.yaml", text)
 	p := f.start(t, env, append(append([]string{"tune"}, args...), spec)...)
 	if code := p.wait(t, 3*time.Minute); code != 0 {
 		t.Fatalf("schedfarm tune exit code %d; output:\n%s", code, p.out.String())
@@ -190,5 +196,68 @@ func TestTuneEvalsBaselineRow(t *testing.T) {
 	want := m[1] + " evaluations in the search of tune tunetest, plus 1 confirmation and 1 baseline rows"
 	if n, _ := strconv.Atoi(m[1]); !strings.Contains(stdout, want) || phases["search"] != n {
 		t.Errorf("tune said %q, report said %q; want %q", m, stdout, want)
+	}
+}
+
+// raceSpecText is tuneSpecText racing: 2 to 5 replications per
+// evaluation, one more per round.
+var raceSpecText = strings.Replace(tuneSpecText, "output: out.parquet\n", "race: {min: 2, max: 5, alpha: 0.05}\noutput: out.parquet\n", 1)
+
+// A racing tune killed with SIGKILL mid-search (mid-race: rounds are
+// batches of their own) and run again resumes from its journal and ends
+// with the same evaluations — eliminations, rounds and p-values included —
+// best and confirmation as an uninterrupted racing tune, itself the same
+// on 1 worker slot and on 3.
+func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
+	dirA, outA := tuneRunSpec(t, raceSpecText, nil, "--workers", "1")
+	a := readEvals(t, dirA)
+	dirC, outC := tuneRunSpec(t, raceSpecText, nil, "--workers", "3")
+	sameSearch(t, "racing, 1 vs 3 workers", a, readEvals(t, dirC), outA, outC)
+	eliminated := 0
+	for r := range a.Rows {
+		if a.Value(r, "eliminated_by") == "paired-t-holm" {
+			eliminated++
+		}
+		if a.Value(r, "phase") == "search" {
+			if n, _ := a.Value(r, "replications").(int64); n < 2 || n > 5 {
+				t.Errorf("evaluation row %d: %v replications; want 2 to 5", r, a.Value(r, "replications"))
+			}
+		}
+	}
+	if eliminated == 0 {
+		t.Errorf("no genome eliminated: the race proves nothing\n%s", outA)
+	}
+	if !regexp.MustCompile(`race: [1-9][0-9]* of [0-9]+ distinct genomes eliminated; the search asked for [0-9]+ cells`).MatchString(outA) {
+		t.Errorf("output lacks the race's summary:\n%s", outA)
+	}
+
+	f := newFarmFixture(t, false)
+	spec := f.writeSpec(t, "tune.yaml", raceSpecText)
+	killed := f.start(t, []string{"SCHEDFARM_FAULT_DELAY=100ms"}, "tune", "--workers", "2", spec)
+	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
+	poll(t, 2*time.Minute, "14 results in the journal (past the first round)", func() bool {
+		return journalLines(journal) >= 14
+	})
+	if err := killed.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed.wait(t, 30*time.Second)
+	atKill := journalLines(journal)
+	if _, err := os.Stat(filepath.Join(f.dir, "out.evals.parquet")); err == nil {
+		t.Fatal("the killed tune finished before it was killed: the test proves nothing")
+	}
+	rerun := f.start(t, nil, "tune", "--workers", "2", spec)
+	if code := rerun.wait(t, 3*time.Minute); code != 0 {
+		t.Fatalf("rerun exit code %d", code)
+	}
+	out := rerun.out.String()
+	t.Logf("killed after %d cells; rerun: %s", atKill, strings.SplitN(out, "\n", 2)[0])
+	if !regexp.MustCompile(`resuming: ([1-9][0-9]+) cells already in`).MatchString(out) {
+		t.Errorf("the rerun does not say it resumed:\n%s", out)
+	}
+	sameSearch(t, "racing, killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
+	rep := f.start(t, nil, "report", "-o", "rep", "out.evals.parquet")
+	if code := rep.wait(t, time.Minute); code != 0 {
+		t.Fatalf("report exit code %d:\n%s", code, rep.out.String())
 	}
 }

@@ -1,0 +1,248 @@
+package tune
+
+import (
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/stats"
+)
+
+// evaluateRace evaluates a batch of genomes by racing (Spec.Race): the
+// candidates are the batch's new distinct genomes, the batch's genomes
+// evaluated before and not eliminated, and the incumbent (the best
+// evaluation so far). Round after round every surviving candidate gets the
+// replications it lacks up to r = race.min, race.min + 1, …, race.max —
+// only those new cells are asked for, with the same seeds for every
+// candidate (common random numbers) — and then eliminate drops the
+// survivors decided worse than the round's best. The race ends at
+// race.max or when one candidate is left. A genome's fitness is then its
+// evaluation's over the replications it got.
+func (s *search) evaluateRace(gs []*genome) error {
+	type pending struct {
+		g     *genome
+		v     []any
+		k     string
+		idx   int
+		fresh bool
+	}
+	var ps []pending
+	var cands []*Eval
+	in := map[string]bool{}
+	add := func(e *Eval) {
+		if !in[e.key] && e.EliminatedRound == 0 {
+			in[e.key] = true
+			cands = append(cands, e)
+		}
+	}
+	if inc := s.best(); inc != nil {
+		add(inc)
+	}
+	fresh := false
+	for i, g := range gs {
+		if g.done {
+			continue
+		}
+		v := s.values(g.x)
+		k := key(v)
+		p := pending{g: g, v: v, k: k, idx: i}
+		e, ok := s.cache[k]
+		if !ok {
+			e = &Eval{Generation: s.gen, Index: i, Values: v, key: k}
+			s.cache[k] = e
+			p.fresh, fresh = true, true
+		}
+		add(e)
+		ps = append(ps, p)
+	}
+	if err := s.ctx.Err(); err != nil {
+		return err
+	}
+	if fresh {
+		s.lastNew = s.gen
+	}
+	if err := s.race(cands); err != nil {
+		return err
+	}
+	for _, p := range ps {
+		e := s.cache[p.k]
+		if !p.fresh {
+			cp := *e
+			cp.Generation, cp.Index, cp.Cached = s.gen, p.idx, true
+			e = &cp
+		}
+		s.evals = append(s.evals, e)
+		p.g.done = true
+	}
+	for _, g := range gs {
+		g.fit = s.fitness(g)
+	}
+	return nil
+}
+
+// fitness returns a genome's fitness: its evaluation's now (a race may
+// have run it further since it was bred), or the fitness it has when it
+// has no evaluation.
+func (s *search) fitness(g *genome) float64 {
+	if e, ok := s.cache[key(s.values(g.x))]; ok {
+		return e.Fitness
+	}
+	return g.fit
+}
+
+// race runs the rounds of one race among cands (in order: the incumbent
+// first, then the batch's).
+func (s *search) race(cands []*Eval) error {
+	rc := s.spec.Race
+	alive := cands
+	for r := rc.Min; ; r++ {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		var batch []runner.Cell
+		var grown []*Eval
+		for _, e := range alive {
+			if len(e.raceIDs) > 0 && len(e.raceIDs[0]) >= r {
+				continue
+			}
+			batch = append(batch, s.extend(e, r)...)
+			grown = append(grown, e)
+		}
+		if len(batch) > 0 {
+			got, err := s.run.Run(s.ctx, batch)
+			if err != nil {
+				return err
+			}
+			s.got = got
+			for _, c := range batch {
+				s.asked[c.ID] = true
+			}
+		}
+		for _, e := range grown {
+			s.measure(e, e.raceCells, s.got)
+		}
+		if len(alive) > 1 {
+			alive = s.eliminate(alive, r, r-rc.Min+1)
+		}
+		if len(alive) <= 1 || r >= rc.Max {
+			return nil
+		}
+	}
+}
+
+// extend returns the cells that bring an evaluation to r replications at
+// every grid point (replications it has are not asked for again) and
+// records them on it.
+func (s *search) extend(e *Eval, r int) []runner.Cell {
+	if e.raceIDs == nil {
+		e.raceIDs = make([][]string, len(s.points))
+	}
+	var out []runner.Cell
+	for i, b := range s.points {
+		for rep := len(e.raceIDs[i]); rep < r; rep++ {
+			c := s.cell(b, e.Values, s.spec.Base.Seed, rep, len(e.raceCells))
+			e.raceIDs[i] = append(e.raceIDs[i], c.ID)
+			e.raceCells = append(e.raceCells, c)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// eliminate returns the survivors of round `round` (r replications each
+// shared): the round's best is the survivor of lowest fitness over those r
+// replications (feasible ones first; ties: the earlier candidate); every
+// other survivor's paired differences to it (paired) are tested one-sided
+// (stats.Sample.Greater(0): worse than the best) and Holm's procedure
+// (stats.Holm) at family-wise level race.alpha across the survivors
+// compared decides which are eliminated.
+func (s *search) eliminate(alive []*Eval, r, round int) []*Eval {
+	best, bestFit, bestFeasible := -1, 0.0, false
+	for i, e := range alive {
+		t := &Eval{}
+		s.measure(t, cellsBelow(e.raceCells, r), s.got)
+		better := best < 0 || t.Feasible && !bestFeasible || t.Feasible == bestFeasible && t.Fitness < bestFit
+		if better {
+			best, bestFit, bestFeasible = i, t.Fitness, t.Feasible
+		}
+	}
+	var ps []float64
+	var idx []int
+	for i, e := range alive {
+		if i == best {
+			continue
+		}
+		ps = append(ps, stats.Summarize(s.paired(e, alive[best], r)).Greater(0))
+		idx = append(idx, i)
+	}
+	reject := stats.Holm(ps, s.spec.Race.Alpha)
+	var out []*Eval
+	drop := map[int]bool{}
+	for j, i := range idx {
+		if reject[j] {
+			e := alive[i]
+			e.EliminatedGeneration, e.EliminatedRound, e.EliminatedBy, e.EliminatedP = s.gen, round, RaceTest, ps[j]
+			drop[i] = true
+		}
+	}
+	for i, e := range alive {
+		if !drop[i] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// cellsBelow returns the cells of replications below r.
+func cellsBelow(cells []runner.Cell, r int) []runner.Cell {
+	var out []runner.Cell
+	for _, c := range cells {
+		if c.Replication < r {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// paired returns the differences of the objective, e − b, as minimised
+// (negated when maximised: positive means e is worse), over the first r
+// replications, paired by grid point and replication (the same seeds).
+// With points: mean there is one per grid point and replication where
+// both cells succeeded; with max or min, one per replication: the
+// aggregates over the grid points both succeeded at.
+func (s *search) paired(e, b *Eval, r int) []float64 {
+	o := s.spec.Objective
+	sign := 1.0
+	if o.Maximize {
+		sign = -1
+	}
+	value := func(id string) (float64, bool) {
+		res, ok := s.got[id]
+		if !ok || res.Status != runner.StatusOK {
+			return 0, false
+		}
+		for _, m := range res.Metrics {
+			if m.Name == o.Metric {
+				return m.Value, true
+			}
+		}
+		return 0, false
+	}
+	var d []float64
+	for rep := 0; rep < r; rep++ {
+		var xe, xb []float64
+		for i := range s.points {
+			ve, ok1 := value(e.raceIDs[i][rep])
+			vb, ok2 := value(b.raceIDs[i][rep])
+			if !ok1 || !ok2 {
+				continue
+			}
+			if o.Points == "mean" {
+				d = append(d, sign*(ve-vb))
+				continue
+			}
+			xe, xb = append(xe, ve), append(xb, vb)
+		}
+		if o.Points != "mean" && len(xe) > 0 {
+			d = append(d, sign*(aggregate(o.Points, xe)-aggregate(o.Points, xb)))
+		}
+	}
+	return d
+}

@@ -1,0 +1,316 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
+)
+
+// tableRunner answers a cell of depth k and replication r with wait_mean
+// table[k][r] (utilization 0.9, bsld_mean 1), and records every call.
+type tableRunner struct {
+	table map[int64][]float64
+	known map[string]runner.CellResult
+	calls [][]runner.Cell
+}
+
+func (t *tableRunner) Run(_ context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
+	if t.known == nil {
+		t.known = map[string]runner.CellResult{}
+	}
+	t.calls = append(t.calls, cells)
+	for _, c := range cells {
+		k, _ := c.Lookup("scheduler.k")
+		v := t.table[k.(int64)][c.Replication]
+		t.known[c.ID] = runner.CellResult{CellID: c.ID, Status: runner.StatusOK, Metrics: []family.Metric{
+			{Name: "wait_mean", Value: v}, {Name: "bsld_mean", Value: 1}, {Name: "utilization", Value: 0.9}}}
+	}
+	return t.known, nil
+}
+
+// raceSearch returns a search of testdata/depth.yaml (one grid point)
+// racing with min 2, max 4, alpha 0.05 over r.
+func raceSearch(t *testing.T, r Runner) *search {
+	t.Helper()
+	spec := loadTest(t)
+	spec.Race = &Race{Min: 2, Max: 4, Alpha: 0.05}
+	s := &search{spec: spec, run: r, ctx: context.Background(), base: spec.Base.Cells(), cache: map[string]*Eval{}, asked: map[string]bool{}}
+	for _, b := range s.base {
+		if b.Replication == 0 {
+			s.points = append(s.points, b)
+		}
+	}
+	return s
+}
+
+// The elimination rule on a table of paired results computed by hand.
+// Four candidates, depth k = 1…4, one grid point, wait_mean per
+// replication (minimised), race min 2, max 4, alpha 0.05:
+//
+//	k=1 A: 10 12 11 13   the best in every round
+//	k=2 B: 20 22 21 23   B − A = 10 10 …: zero spread, p = 0
+//	k=3 C: 11 14 15 18   C − A = 1 2 4 5
+//	k=4 D: 10 13 11 14   D − A = 0 1 0 1
+//
+// Round 1 (r = 2): B − A = {10, 10}: p = 0; C − A = {1, 2}: t = 3 at 1
+// degree of freedom, p = 1/2 − atan(3)/π = 0.1024; D − A = {0, 1}: t = 1,
+// p = 0.25. Holm over three: 0 ≤ 0.05/3 rejects B; 0.1024 > 0.05/2 stops.
+// B is eliminated in round 1.
+//
+// Round 2 (r = 3): C − A = {1, 2, 4}: mean 2.333, s 1.528, t 2.646 at 2
+// degrees of freedom, p = 1/2 − t/(2√(2 + t²)) = 0.0590; D − A = {0, 1, 0}:
+// t = 1, p = 1/2 − 1/(2√3) = 0.2113. Holm over two: 0.0590 > 0.025: none.
+//
+// Round 3 (r = 4): C − A = {1, 2, 4, 5}: mean 3, s 1.826, t 3.286 at 3
+// degrees of freedom, p = 0.0231 (F(t) = 1/2 + (t/(√3(1 + t²/3)) +
+// atan(t/√3))/π); D − A = {0, 1, 0, 1}: t = √3, p = 0.0908. Holm: 0.0231 ≤
+// 0.025 rejects C; 0.0908 > 0.05 stops. C is eliminated in round 3; A and
+// D survive to max. Cells: 4×2 + 3 + 3 = 14 (fixed replications: 16).
+func TestRaceEliminationByHand(t *testing.T) {
+	tr := &tableRunner{table: map[int64][]float64{
+		1: {10, 12, 11, 13},
+		2: {20, 22, 21, 23},
+		3: {11, 14, 15, 18},
+		4: {10, 13, 11, 14},
+	}}
+	s := raceSearch(t, tr)
+	var cands []*Eval
+	for k := int64(1); k <= 4; k++ {
+		v := []any{k, "user"}
+		e := &Eval{Values: v, key: key(v)}
+		s.cache[e.key] = e
+		cands = append(cands, e)
+	}
+	if err := s.race(cands); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		round, reps int
+		p           float64
+	}{
+		{0, 4, 0},
+		{1, 2, 0},
+		{3, 4, 0.02310},
+		{0, 4, 0},
+	}
+	for i, w := range want {
+		e := cands[i]
+		if e.EliminatedRound != w.round || e.Replications != w.reps {
+			t.Errorf("k=%d: eliminated in round %d after %d replications; want round %d (0: never), %d replications", i+1, e.EliminatedRound, e.Replications, w.round, w.reps)
+		}
+		if w.round > 0 && (e.EliminatedBy != RaceTest || math.Abs(e.EliminatedP-w.p) > 5e-5) {
+			t.Errorf("k=%d: eliminated by %q at p %.5f; want %q at p %.5f", i+1, e.EliminatedBy, e.EliminatedP, RaceTest, w.p)
+		}
+	}
+	if b := cands[2]; b.Objective != 14.5 {
+		t.Errorf("C's objective %g over the replications it got; want 14.5", b.Objective)
+	}
+	if cands[1].Objective != 21 {
+		t.Errorf("B's objective %g; want 21, the mean of the 2 replications it got", cands[1].Objective)
+	}
+	sizes := []int{}
+	for _, c := range tr.calls {
+		sizes = append(sizes, len(c))
+	}
+	if fmt.Sprint(sizes) != "[8 3 3]" || len(s.asked) != 14 {
+		t.Errorf("cells asked per round %v (%d in all); want [8 3 3] (14)", sizes, len(s.asked))
+	}
+}
+
+// Maximised, the same table (one round: max 2) elects B, the highest
+// mean; the differences as minimised are B − X: A {10, 10}: p = 0; C {9,
+// 8}: t = 17 at 1 degree of freedom, p = atan(1/17)/π = 0.01870; D {10,
+// 9}: t = 19, p = atan(1/19)/π = 0.01674. Holm over three: 0 ≤ 0.05/3
+// rejects A; 0.01674 ≤ 0.05/2 rejects D (Bonferroni's 0.05/3 = 0.01667
+// would not); 0.01870 ≤ 0.05 rejects C. B alone is left.
+func TestRaceEliminationMaximized(t *testing.T) {
+	tr := &tableRunner{table: map[int64][]float64{
+		1: {10, 12, 11, 13},
+		2: {20, 22, 21, 23},
+		3: {11, 14, 15, 18},
+		4: {10, 13, 11, 14},
+	}}
+	s := raceSearch(t, tr)
+	s.spec.Objective.Maximize = true
+	s.spec.Race.Max = 2
+	var cands []*Eval
+	for k := int64(1); k <= 4; k++ {
+		v := []any{k, "user"}
+		e := &Eval{Values: v, key: key(v)}
+		cands = append(cands, e)
+	}
+	if err := s.race(cands); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(cands[0].EliminatedRound, cands[1].EliminatedRound, cands[2].EliminatedRound, cands[3].EliminatedRound)
+	if got != "1 0 1 1" {
+		t.Errorf("rounds of elimination %s; want 1 0 1 1 (all but B, in round 1)", got)
+	}
+	if p := cands[3].EliminatedP; math.Abs(p-0.016738) > 5e-6 {
+		t.Errorf("D's p-value %.6f; want 0.016738", p)
+	}
+}
+
+// A racing search never asks for a cell it asked for before: every call
+// to the runner holds only cells never asked for (replications a
+// candidate lacks, incumbents extended without repeating theirs), and the
+// cells asked for are Result.Cells plus the confirmation's.
+func TestRaceNoCellTwice(t *testing.T) {
+	spec := loadTest(t)
+	spec.Race = &Race{Min: 2, Max: 8, Alpha: 0.05}
+	spec.Algorithm.Budget, spec.Algorithm.Generations = 0, 8
+	rec := &recordingRunner{r: &LocalRunner{Sim: runner.New(families.Builtin()), Workers: 2}, seen: map[string]bool{}}
+	res, err := Search(context.Background(), spec, rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.repeats > 0 {
+		t.Errorf("%d cells asked for again (first: %s)", rec.repeats, rec.first)
+	}
+	confirm := 2 * spec.ConfirmReplications * len(spec.Base.Cells()) / spec.Base.Replications
+	if rec.asked != res.Cells+confirm {
+		t.Errorf("%d cells asked for; want %d (Result.Cells) + %d (confirmation)", rec.asked, res.Cells, confirm)
+	}
+	fixed := res.Distinct * 8
+	t.Logf("%d evaluations, %d distinct genomes, %d eliminated, %d cells in %d calls (fixed 8 replications: %d)", len(res.Evals), res.Distinct, res.Eliminated, res.Cells, rec.calls, fixed)
+	if res.Eliminated == 0 || res.Cells >= fixed {
+		t.Errorf("%d eliminated, %d cells against %d at fixed replications: the race saved nothing", res.Eliminated, res.Cells, fixed)
+	}
+}
+
+// recordingRunner counts the cells asked for and those asked for twice.
+type recordingRunner struct {
+	r                     Runner
+	seen                  map[string]bool
+	asked, repeats, calls int
+	first                 string
+}
+
+func (c *recordingRunner) Run(ctx context.Context, cells []runner.Cell) (map[string]runner.CellResult, error) {
+	c.calls++
+	for _, x := range cells {
+		c.asked++
+		if c.seen[x.ID] {
+			c.repeats++
+			if c.first == "" {
+				c.first = x.ID
+			}
+		}
+		c.seen[x.ID] = true
+	}
+	return c.r.Run(ctx, cells)
+}
+
+// The race block: defaults (min 2, max base.replications, alpha 0.05),
+// and each bad value an error naming its line and field and what is
+// accepted.
+func TestRaceSpec(t *testing.T) {
+	head := badBase + `  replications: 6
+search:
+  - {param: scheduler.k, int: [0, 8]}
+objective: {metric: wait_mean, goal: minimize}
+algorithm: {population: 4, generations: 2}
+`
+	s, err := Parse([]byte(head+"race: {}\n"), "ok.yaml", families.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Race; r == nil || *r != (Race{Min: 2, Max: 6, Alpha: 0.05}) {
+		t.Errorf("race: {} gives %+v; want min 2, max 6 (base.replications), alpha 0.05", s.Race)
+	}
+	s, err = Parse([]byte(head+"race: {min: 3, max: 20, alpha: 0.1}\n"), "ok.yaml", families.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Race; *r != (Race{Min: 3, Max: 20, Alpha: 0.1}) {
+		t.Errorf("race %+v; want min 3, max 20, alpha 0.1", r)
+	}
+	if s, err = Parse([]byte(head), "ok.yaml", families.Builtin()); err != nil || s.Race != nil {
+		t.Errorf("no race block: race %+v, %v; want none", s.Race, err)
+	}
+	for _, c := range []struct {
+		race string
+		want []string
+	}{
+		{"race: {min: 1, max: 4}\n", []string{"line 12: race.min: 1; accepted: an integer ≥ 2"}},
+		{"race: {min: 4, max: 3}\n", []string{"line 12: race.max: max 3 (default: base.replications) below min 4; accepted: max ≥ min"}},
+		{"race: {min: 8}\n", []string{"line 12: race: max 6 (default: base.replications) below min 8; accepted: max ≥ min"}},
+		{"race:\n  min: 2\n  alpha: 0.9\n", []string{"line 14: race.alpha: 0.9; accepted: a family-wise level in (0, 0.5]"}},
+		{"race: {max: 20000}\n", []string{"line 12: race.max: 20000; accepted: at most 1000"}},
+		{"race: {min: 2, rounds: 3}\n", []string{"line 12: race.rounds: unknown field; accepted: min, max, alpha"}},
+		{"race: 5\n", []string{`line 12: race: "5"; accepted: {min: N, max: N, alpha: A}`}},
+		{"race: {min: two}\n", []string{`line 12: race.min: "two"; accepted: an integer`}},
+	} {
+		_, err := Parse([]byte(head+c.race), "bad.yaml", families.Builtin())
+		if err == nil {
+			t.Errorf("%q: no error", c.race)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error lacks %q:\n%v", c.race, w, err)
+			}
+		}
+	}
+}
+
+// A race's cells are the base's: replication r of a genome in a race is
+// the cell a non-racing tune runs for it (same ID, same seed), and its
+// seed is the same for every genome (common random numbers).
+func TestRaceCellsAreTheBaseCells(t *testing.T) {
+	s := raceSearch(t, &tableRunner{})
+	seeds := map[int]uint64{}
+	for _, v := range [][]any{{int64(3), "user"}, {int64(9), "exact"}} {
+		e := &Eval{Values: v, key: key(v)}
+		raced := s.extend(e, 2)
+		raced = append(raced, s.extend(e, 4)...)
+		plain := s.cells(v, "", 0)
+		if len(raced) != len(plain) {
+			t.Fatalf("%v: %d raced cells, %d plain", v, len(raced), len(plain))
+		}
+		for i := range plain {
+			if raced[i].ID != plain[i].ID || raced[i].Seed != plain[i].Seed || raced[i].Replication != plain[i].Replication {
+				t.Errorf("%v: raced cell %d %s (seed %d, replication %d); plain %s (seed %d, replication %d)", v, i, raced[i].ID, raced[i].Seed, raced[i].Replication, plain[i].ID, plain[i].Seed, plain[i].Replication)
+			}
+			if s, ok := seeds[raced[i].Replication]; ok && s != raced[i].Seed {
+				t.Errorf("%v: replication %d has seed %d, another genome's %d", v, raced[i].Replication, raced[i].Seed, s)
+			}
+			seeds[raced[i].Replication] = raced[i].Seed
+		}
+	}
+}
+
+// A racing search is deterministic for every algorithm: the same spec and
+// seed give the same evaluations, eliminations included.
+func TestRaceDeterministic(t *testing.T) {
+	for _, algo := range []string{GA, DE, PSO} {
+		var runs [2]*Result
+		for i := range runs {
+			spec := loadTest(t)
+			spec.Algorithm.Name = algo
+			spec.Race = &Race{Min: 2, Max: 6, Alpha: 0.2}
+			res, err := Search(context.Background(), spec, &stubRunner{}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[i] = res
+		}
+		a, b := runs[0], runs[1]
+		if len(a.Evals) != len(b.Evals) || a.Cells != b.Cells || a.Eliminated != b.Eliminated {
+			t.Fatalf("%s: %d vs %d evaluations, %d vs %d cells, %d vs %d eliminated", algo, len(a.Evals), len(b.Evals), a.Cells, b.Cells, a.Eliminated, b.Eliminated)
+		}
+		for i := range a.Evals {
+			x, y := a.Evals[i], b.Evals[i]
+			if key(x.Values) != key(y.Values) || x.Objective != y.Objective || x.EliminatedRound != y.EliminatedRound || x.Replications != y.Replications {
+				t.Fatalf("%s: evaluation %d differs", algo, i)
+			}
+		}
+		t.Logf("%s: %d evaluations, %d distinct, %d eliminated, %d cells", algo, len(a.Evals), a.Distinct, a.Eliminated, a.Cells)
+	}
+}
