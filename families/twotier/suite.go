@@ -67,41 +67,42 @@ func (fam) SuiteCases(seed uint64) []family.SuiteCase {
 	for _, v := range vs {
 		c.Schedulers = append(c.Schedulers, v.label)
 	}
-	c.Run = func(label string, wrap func(sim.Scheduler) sim.Scheduler) ([]*sim.Job, []error, error) {
+	// scheduler builds the variant named label, wrapped by the suite.
+	scheduler := func(label string, wrap func(sim.Scheduler) sim.Scheduler) (sim.Scheduler, error) {
 		for _, v := range vs {
-			if v.label != label {
-				continue
+			if v.label == label {
+				s, err := reg.New(v.name, p, v.params)
+				if err != nil {
+					return nil, err
+				}
+				return wrap(s), nil
 			}
-			s, err := reg.New(v.name, p, v.params)
-			if err != nil {
-				return nil, nil, err
-			}
-			jobs := randomProjects(rand.New(rand.NewPCG(seed, 77)), p, 200, 4)
-			out, _, err := sim.Run(p, wrap(s), sim.NewSliceStream(jobs), nil)
-			return out, nil, err
 		}
-		return nil, nil, reg.Check(label, nil)
+		return nil, reg.Check(label, nil)
+	}
+	c.Run = func(label string, wrap func(sim.Scheduler) sim.Scheduler) ([]*sim.Job, []error, error) {
+		s, err := scheduler(label, wrap)
+		if err != nil {
+			return nil, nil, err
+		}
+		jobs := randomProjects(rand.New(rand.NewPCG(seed, 77)), p, 200, 4)
+		out, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil)
+		return out, nil, err
 	}
 	cc := family.SuiteCase{Name: "projects-to-completions", Platform: p, Schedulers: c.Schedulers}
 	cc.Run = func(label string, wrap func(sim.Scheduler) sim.Scheduler) ([]*sim.Job, []error, error) {
-		for _, v := range vs {
-			if v.label != label {
-				continue
-			}
-			s, err := reg.New(v.name, p, v.params)
-			if err != nil {
-				return nil, nil, err
-			}
-			next := randomProjectStream(rand.New(rand.NewPCG(seed, 78)), p, 4)
-			first, all, err := runCompletions(p, wrap(s), next, suiteCompletions)
-			if err != nil {
-				return nil, nil, err
-			}
-			// The recorder saw every job that ran: all go to the suite's
-			// checks, and the stop's own rules are checked here.
-			return all, checkCompletions(first, all, suiteCompletions), nil
+		s, err := scheduler(label, wrap)
+		if err != nil {
+			return nil, nil, err
 		}
-		return nil, nil, reg.Check(label, nil)
+		next := randomProjectStream(rand.New(rand.NewPCG(seed, 78)), p, 4)
+		first, all, err := runCompletions(p, s, next, suiteCompletions)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The recorder saw every job that ran: all go to the suite's
+		// checks, and the stop's own rules are checked here.
+		return all, checkCompletions(first, all, suiteCompletions), nil
 	}
 	return []family.SuiteCase{c, cc}
 }
