@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -103,30 +104,7 @@ func TestTuneKilledAndRerunSameAsUninterrupted(t *testing.T) {
 	dirC, outC := tuneRun(t, nil, "--workers", "3")
 	sameSearch(t, "1 vs 3 workers", a, readEvals(t, dirC), outA, outC)
 
-	f := newFarmFixture(t, false)
-	spec := f.writeSpec(t, "tune.yaml", tuneSpecText)
-	killed := f.start(t, []string{"SCHEDFARM_FAULT_DELAY=100ms"}, "tune", "--workers", "2", spec)
-	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
-	poll(t, 2*time.Minute, "12 results in the journal (past the first generation)", func() bool {
-		return journalLines(journal) >= 12
-	})
-	if err := killed.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	killed.wait(t, 30*time.Second)
-	atKill := journalLines(journal)
-	if _, err := os.Stat(filepath.Join(f.dir, "out.evals.parquet")); err == nil {
-		t.Fatal("the killed tune finished before it was killed: the test proves nothing")
-	}
-	rerun := f.start(t, nil, "tune", "--workers", "2", spec)
-	if code := rerun.wait(t, 3*time.Minute); code != 0 {
-		t.Fatalf("rerun exit code %d", code)
-	}
-	out := rerun.out.String()
-	t.Logf("killed after %d cells; rerun: %s", atKill, strings.SplitN(out, "\n", 2)[0])
-	if !regexp.MustCompile(`resuming: ([1-9][0-9]+) cells already in`).MatchString(out) {
-		t.Errorf("the rerun does not say it resumed:\n%s", out)
-	}
+	f, out := tuneKilledAndRerun(t, tuneSpecText, 12, "past the first generation")
 	sameSearch(t, "killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
 	for _, want := range []string{"generation 4/4 done", "; best scheduler.k=", "; ETA ", "confirmed with 3 fresh replications", "Pareto front"} {
 		if !strings.Contains(out, want) {
@@ -231,12 +209,26 @@ func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
 		t.Errorf("output lacks the race's summary:\n%s", outA)
 	}
 
+	f, out := tuneKilledAndRerun(t, raceSpecText, 14, "past the first round")
+	sameSearch(t, "racing, killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
+	rep := f.start(t, nil, "report", "-o", "rep", "out.evals.parquet")
+	if code := rep.wait(t, time.Minute); code != 0 {
+		t.Fatalf("report exit code %d:\n%s", code, rep.out.String())
+	}
+}
+
+// tuneKilledAndRerun runs the tune spec on a farm fixture, kills it with
+// SIGKILL once its journal holds atLeast results (why: what that proves),
+// reruns it to the end and checks that the rerun resumed; it returns the
+// fixture and the rerun's output.
+func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string) (*farmFixture, string) {
+	t.Helper()
 	f := newFarmFixture(t, false)
-	spec := f.writeSpec(t, "tune.yaml", raceSpecText)
+	spec := f.writeSpec(t, "tune.yaml", specText)
 	killed := f.start(t, []string{"SCHEDFARM_FAULT_DELAY=100ms"}, "tune", "--workers", "2", spec)
 	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
-	poll(t, 2*time.Minute, "14 results in the journal (past the first round)", func() bool {
-		return journalLines(journal) >= 14
+	poll(t, 2*time.Minute, fmt.Sprintf("%d results in the journal (%s)", atLeast, why), func() bool {
+		return journalLines(journal) >= atLeast
 	})
 	if err := killed.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -255,9 +247,5 @@ func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
 	if !regexp.MustCompile(`resuming: ([1-9][0-9]+) cells already in`).MatchString(out) {
 		t.Errorf("the rerun does not say it resumed:\n%s", out)
 	}
-	sameSearch(t, "racing, killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
-	rep := f.start(t, nil, "report", "-o", "rep", "out.evals.parquet")
-	if code := rep.wait(t, time.Minute); code != 0 {
-		t.Fatalf("report exit code %d:\n%s", code, rep.out.String())
-	}
+	return f, out
 }
