@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies/plugin"
 )
@@ -51,7 +52,7 @@ func (v *validator) pluginEntry(path string, rs *rawScheduler, e *SchedulerSpec,
 	if rs.PassTimeout != nil {
 		secs, ok := timeoutSeconds(rs.PassTimeout)
 		if !ok {
-			v.errorf(path+".pass_timeout", "%v; accepted: seconds > 0, or a duration such as 30s or 2m", formatValue(rs.PassTimeout))
+			v.errorf(path+".pass_timeout", "%v; accepted: seconds > 0, or a duration such as 30s or 2m", param.Format(rs.PassTimeout))
 			return false
 		}
 		ref.PassTimeout = secs

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 )
 
@@ -37,7 +38,7 @@ replications: 1
 		}
 		key := c.Scheduler
 		if v, ok := c.Lookup("scheduler.migration_cost"); ok {
-			key += "@" + formatValue(v)
+			key += "@" + param.Format(v)
 		}
 		got[key] = r
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies"
 )
@@ -243,7 +244,7 @@ func (v *validator) gridPoints(s *Spec) {
 			}
 			for _, ax := range s.axisInfo {
 				if ax.name == p.Name {
-					point = append(point, fmt.Sprintf("%s=%v", p.Name, formatValue(p.Value)))
+					point = append(point, fmt.Sprintf("%s=%v", p.Name, param.Format(p.Value)))
 				}
 			}
 		}

@@ -202,7 +202,7 @@ func (v *validator) expandRange(path string, r *rawRange) ([]any, bool) {
 			case int64, float64:
 				return n, true
 			}
-			err = fmt.Errorf("must be a number, got %s", formatValue(n))
+			err = fmt.Errorf("must be a number, got %s", param.Format(n))
 		}
 		v.errorf(path+"."+field, "%s; accepted: a number", err)
 		return nil, false
@@ -216,7 +216,7 @@ func (v *validator) expandRange(path string, r *rawRange) ([]any, bool) {
 	f, t, st := toFloat(from), toFloat(to), toFloat(step)
 	if st == 0 || (t-f)*st < 0 {
 		v.errorf(path+".step", "step %s does not lead from %s to %s; accepted: a non-zero step with the sign of to - from",
-			formatValue(step), formatValue(from), formatValue(to))
+			param.Format(step), param.Format(from), param.Format(to))
 		return nil, false
 	}
 	n := int(math.Floor((t-f)/st+1e-9)) + 1
@@ -310,7 +310,7 @@ func (v *validator) axisValues(ax resolvedAxis, values []any, vpath func(int) st
 			val = x
 		}
 		if k, dup := seen[canonValue(val)]; dup {
-			v.errorf(p, "duplicate value %s (same as value %d)", formatValue(val), k)
+			v.errorf(p, "duplicate value %s (same as value %d)", param.Format(val), k)
 			ok = false
 			continue
 		}

@@ -52,7 +52,7 @@ func coerce(v any, kind param.Kind) (any, string) {
 		case int64:
 			return float64(x), ""
 		}
-		return nil, fmt.Sprintf("must be a number, got %s", formatValue(v))
+		return nil, fmt.Sprintf("must be a number, got %s", param.Format(v))
 	case param.Int:
 		switch x := v.(type) {
 		case int64:
@@ -61,19 +61,19 @@ func coerce(v any, kind param.Kind) (any, string) {
 			if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
 				return int64(x), ""
 			}
-			return nil, fmt.Sprintf("must be an integer, got %s", formatValue(x))
+			return nil, fmt.Sprintf("must be an integer, got %s", param.Format(x))
 		}
-		return nil, fmt.Sprintf("must be an integer, got %s", formatValue(v))
+		return nil, fmt.Sprintf("must be an integer, got %s", param.Format(v))
 	case param.String:
 		if s, ok := v.(string); ok {
 			return s, ""
 		}
-		return nil, fmt.Sprintf("must be a string, got %s", formatValue(v))
+		return nil, fmt.Sprintf("must be a string, got %s", param.Format(v))
 	case param.Bool:
 		if b, ok := v.(bool); ok {
 			return b, ""
 		}
-		return nil, fmt.Sprintf("must be true or false, got %s", formatValue(v))
+		return nil, fmt.Sprintf("must be true or false, got %s", param.Format(v))
 	}
 	return v, ""
 }
@@ -150,24 +150,13 @@ func canonValue(v any) string {
 	return fmt.Sprintf("?:%v", v)
 }
 
-// formatValue renders a value for humans (error messages, reports).
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case string:
-		return strconv.Quote(x)
-	}
-	return fmt.Sprint(v)
-}
-
 // FormatValue renders a parameter value compactly for tables and legends:
 // numbers in shortest form, strings unquoted.
 func FormatValue(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return formatValue(v)
+	return param.Format(v)
 }
 
 // sortParams sorts parameters by name.
