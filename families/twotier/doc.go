@@ -54,6 +54,20 @@
 // AddReservation followed by ShiftReservations
 // (TestTryReservationMatchesShift).
 //
+// Within the what-if, most of the time goes to asking where a victim could
+// be delayed to (earliestWith up to its LTS), and most victims cannot be
+// delayed at all. The attempts at one job's successive backfilling times,
+// and the jobs after it, ask about the same victims on nearly the same plan,
+// so each reservation remembers its earliest start alone (the plan with only
+// it left out): a lower bound on the what-if's answer wherever the what-if
+// gives no units back in the victim's window, and still one after bookings,
+// which only take units. The plan logs the intervals it gives units back
+// over (deletions, early ends), and a remembered answer is dropped when one
+// of them overlaps the interval it depends on (Plan.movedStart; checked
+// against the plain scan on overloaded runs in TestMovedStartIsThePlainScan).
+// On a 1,000-project 2TFB-SF cell at interarrival 10 (SF 0.5, PL unlimited)
+// it halves the time with schedules identical job by job.
+//
 // The naive sorted-slice version (newLinearPlan) is kept as the reference:
 // both give identical schedules (TestTreeSchedulesMatchLinear) and answer
 // every query alike (TestTreeMatchesLinear). Measured with

@@ -48,6 +48,21 @@ type Reservation struct {
 
 	seq    uint64
 	active bool
+
+	// alone caches, for TryReservation, where this reservation could go
+	// if it were moved on the plan as it is (see movedStartBound).
+	alone aloneFit
+}
+
+// aloneFit records one earliest-start query of a reservation on the plan
+// with the reservation itself left out and nothing else assumed: the
+// earliest start in [from, limit] at which it fitted was at (+Inf: none
+// did). It still holds, as a lower bound, after the plan's first gave
+// give-backs (see Plan.gaveBack).
+type aloneFit struct {
+	made            bool
+	gave            uint64
+	from, limit, at float64
 }
 
 // End returns the planned finish Start + Dur.
@@ -73,12 +88,17 @@ type Plan struct {
 	// defaults, VictimNext and PLPerCall).
 	Rules ShiftRules
 
-	tl      timeline
-	res     *resIndex // waiting reservations by (Start, seq)
-	seq     uint64
-	scratch []int
-	cands   []candidate // victims of one conflict, best first
-	counted []*Project  // projects counted against PL in one call
+	tl timeline
+	// gaveBack logs the intervals over which tl gave units back, the
+	// give-backs gaveOff+1 … gaveOff+len(gaveBack); what Reservation.alone
+	// is checked against. Only the latest gaveKeep are kept.
+	gaveBack []span
+	gaveOff  uint64
+	res      *resIndex // waiting reservations by (Start, seq)
+	seq      uint64
+	scratch  []int
+	cands    []candidate // victims of one conflict, best first
+	counted  []*Project  // projects counted against PL in one call
 
 	// what-if state of one TryReservation call
 	ov       []overlay
@@ -88,6 +108,42 @@ type Plan struct {
 	// undo log of one shiftReservations call
 	moved   []move
 	touched []projDep
+}
+
+// span is the interval [s, e).
+type span struct{ s, e float64 }
+
+// gaveKeep is how many give-backs Plan.gaveBack keeps at least (and at
+// most twice as many): a remembered query older than that is forgotten.
+const gaveKeep = 4096
+
+// give notes that units were given back over [s, e).
+func (p *Plan) give(s, e float64) {
+	if len(p.gaveBack) == 2*gaveKeep {
+		p.gaveOff += gaveKeep
+		p.gaveBack = append(p.gaveBack[:0], p.gaveBack[gaveKeep:]...)
+	}
+	p.gaveBack = append(p.gaveBack, span{s, e})
+}
+
+// gave returns the number of give-backs so far.
+func (p *Plan) gave() uint64 { return p.gaveOff + uint64(len(p.gaveBack)) }
+
+// stillHolds reports whether a remembered query a, whose answer depends on
+// the availability over [a.from, hi) only, still holds (as a lower bound):
+// none of the give-backs since it overlaps that interval. If so, it is
+// brought up to date.
+func (p *Plan) stillHolds(a *aloneFit, hi float64) bool {
+	if a.gave < p.gaveOff {
+		return false
+	}
+	for _, g := range p.gaveBack[a.gave-p.gaveOff:] {
+		if g.s < hi && a.from < g.e {
+			return false
+		}
+	}
+	a.gave = p.gave()
+	return true
 }
 
 type move struct {
@@ -132,6 +188,7 @@ func (p *Plan) Occupy(start, end float64, demand []int) { p.tl.reserve(start, en
 // Vacate records that a running job planned to hold demand until end left
 // at now (now < end): the units are free again from now.
 func (p *Plan) Vacate(start, end, now float64, demand []int) {
+	p.give(now, end)
 	p.tl.unreserve(start, end, demand)
 	p.tl.reserve(start, now, demand)
 }
@@ -192,6 +249,7 @@ func (p *Plan) DeleteReservation(r *Reservation) {
 	if !p.res.remove(r) {
 		panic("twotier: reservation index out of sync")
 	}
+	p.give(r.Start, r.End())
 	p.tl.unreserve(r.Start, r.End(), r.Demand)
 	r.active = false
 }
@@ -212,6 +270,13 @@ func (p *Plan) Due(now float64, out []*Reservation) []*Reservation {
 		out = append(out, r)
 	}
 	return out
+}
+
+// Release gives back the units of r, returned by Due, whose job could not
+// start after all: r is neither booked nor waiting afterwards.
+func (p *Plan) Release(r *Reservation) {
+	p.give(r.Start, r.End())
+	p.tl.unreserve(r.Start, r.End(), r.Demand)
 }
 
 // NextStart returns the earliest planned start, or +Inf.
@@ -394,7 +459,7 @@ func (p *Plan) TryReservation(r *Reservation, pl int) bool {
 		for _, c := range p.cands {
 			v, from := c.r, c.s
 			ov = append(ov, overlay{from, from + v.Dur, v.Demand, +1})
-			ns := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
+			ns := p.movedStart(v, from, t, ov)
 			j := len(deps)
 			dep := v.Project.departure()
 			if pr := v.Project; pr != nil {
@@ -446,6 +511,85 @@ func (p *Plan) TryReservation(r *Reservation, pl int) bool {
 	clear(deps)
 	p.ov, p.simMoves, p.simDeps = ov[:0], moves[:0], deps[:0]
 	return ok
+}
+
+// movedStart returns where TryReservation's what-if would move v, a
+// candidate at the conflict instant t left out at from by the last of the
+// overlays ov: earliestWith(t, v.Dur, v.Demand, v.LTS, ov), the earliest
+// start ≥ t at which v fits with ov applied, or +Inf if none is ≤ v.LTS.
+//
+// The attempts at the successive feasible backfilling times of one job
+// (Figure 4), and the jobs after it, meet the same candidates on nearly the
+// same plan again and again, and most of them cannot be moved before their
+// LTS. So where v has not been moved in this what-if (from is its booked
+// start), the scan starts from a lower bound lb on the answer: the earliest
+// start of v alone — on the plan with only v left out — remembered in
+// v.alone and valid until the plan gives units back (bookings only take
+// units, which can only make the answer later). ov's other overlays only
+// take units too, except where they give some back (moved victims' old
+// places, +1), and a start whose window misses those fits only where v
+// alone fits. If they give units back within [t, v.LTS + v.Dur), the
+// starts before the last such overlay's end (give) are scanned from t,
+// the rest from max(lb, give). The result is exactly earliestWith's.
+func (p *Plan) movedStart(v *Reservation, from, t float64, ov []overlay) float64 {
+	ns := p.movedStartBounded(v, from, t, ov)
+	if checkMovedStart != nil {
+		checkMovedStart(ns, p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov))
+	}
+	return ns
+}
+
+// checkMovedStart, set by tests, is called with every answer of
+// movedStart and the plain scan's; rememberedStarts then counts the
+// answers aloneStart gave from memory.
+var (
+	checkMovedStart  func(got, want float64)
+	rememberedStarts int
+)
+
+func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) float64 {
+	if from != v.Start || !v.active {
+		return p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
+	}
+	end, give := v.LTS+v.Dur, math.Inf(-1)
+	for _, o := range ov[:len(ov)-1] {
+		if o.sign > 0 && o.s < end && t < o.e {
+			give = math.Max(give, o.e)
+		}
+	}
+	lb := p.aloneStart(v, t, ov[len(ov)-1:])
+	if give > t {
+		if s := p.tl.earliestWith(t, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(give, math.Inf(-1))), ov); !math.IsInf(s, 1) {
+			return s
+		}
+		lb = math.Max(lb, give)
+	}
+	if lb > v.LTS {
+		return math.Inf(1)
+	}
+	return p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov)
+}
+
+// aloneStart returns a lower bound ≥ t on the earliest start ≥ t of v
+// alone — on the plan with only own (v left out at its booked start)
+// applied — that is exact or +Inf when that start is after v.LTS. It
+// answers from v.alone while the plan has given no units back since: a
+// start found from an earlier time up to which nothing fitted, or +Inf
+// when nothing fitted over a range that covers [t, v.LTS].
+func (p *Plan) aloneStart(v *Reservation, t float64, own []overlay) float64 {
+	a := &v.alone
+	if a.made && a.from <= t {
+		inf := math.IsInf(a.at, 1)
+		if inf && v.LTS <= a.limit && p.stillHolds(a, a.limit+v.Dur) || !inf && t <= a.at && p.stillHolds(a, a.at+v.Dur) {
+			if checkMovedStart != nil {
+				rememberedStarts++
+			}
+			return a.at
+		}
+	}
+	at := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, own)
+	*a = aloneFit{made: true, gave: p.gave(), from: t, limit: v.LTS, at: at}
+	return at
 }
 
 // restore undoes the moves of the current ShiftReservations call and removes

@@ -307,7 +307,7 @@ func (s *Scheduler) startDue(c *sim.Cluster, now float64) {
 		if !c.Fits(j) {
 			// Only when a running job outlived its estimate: book again
 			// a little later.
-			s.plan.tl.unreserve(r.Start, r.End(), r.Demand)
+			s.plan.Release(r)
 			r.Start = s.plan.EarliestStartingTime(now+retry, r.Dur, r.Demand)
 			r.LTS = math.Max(r.LTS, r.Start)
 			s.plan.AddReservation(r)
