@@ -39,8 +39,8 @@ func TestAloneStartForgetsWhatAGiveBackChanged(t *testing.T) {
 			if p.TryReservation(r, Unlimited) {
 				t.Fatalf("tree %v far %v: r at 10 placed with X2 in the way (V at %g)", tree, far, v.Start)
 			}
-			if !v.alone.made || !math.IsInf(v.alone.at, 1) {
-				t.Fatalf("tree %v far %v: V's start alone not remembered as none: %+v", tree, far, v.alone)
+			if !v.alone[0].made || !math.IsInf(v.alone[0].at, 1) {
+				t.Fatalf("tree %v far %v: V's start alone not remembered as none: %+v", tree, far, v.alone[0])
 			}
 			p.DeleteReservation(x2)
 			if far {

@@ -50,8 +50,9 @@ type Reservation struct {
 	active bool
 
 	// alone caches, for TryReservation, where this reservation could go
-	// if it were moved on the plan as it is (see movedStartBound).
-	alone aloneFit
+	// if it were moved on the plan as it is (see movedStart): from the
+	// conflict instant, and from after the what-if's own bookings.
+	alone [2]aloneFit
 }
 
 // aloneFit records one earliest-start query of a reservation on the plan
@@ -524,13 +525,18 @@ func (p *Plan) TryReservation(r *Reservation, pl int) bool {
 // LTS. So where v has not been moved in this what-if (from is its booked
 // start), the scan starts from a lower bound lb on the answer: the earliest
 // start of v alone — on the plan with only v left out — remembered in
-// v.alone and valid until the plan gives units back (bookings only take
-// units, which can only make the answer later). ov's other overlays only
-// take units too, except where they give some back (moved victims' old
-// places, +1), and a start whose window misses those fits only where v
-// alone fits. If they give units back within [t, v.LTS + v.Dur), the
+// v.alone[0] and valid until the plan gives units back (bookings only
+// take units, which can only make the answer later). ov's other overlays
+// only take units too, except where they give some back (moved victims'
+// old places, +1), and a start whose window misses those fits only where
+// v alone fits. If they give units back within [t, v.LTS + v.Dur), the
 // starts before the last such overlay's end (give) are scanned from t,
-// the rest from max(lb, give). The result is exactly earliestWith's.
+// the rest from lb = max(lb, give). Likewise, a start at or after the last
+// end (take) of the overlays that take units in the window (r, the
+// victims' new places, −1) fits exactly where v alone fits: the starts in
+// [lb, take) are scanned with ov, and the rest begin at v's earliest start
+// alone from take, remembered in v.alone[1] (+Inf there, the usual case,
+// ends the search without a scan). The result is exactly earliestWith's.
 func (p *Plan) movedStart(v *Reservation, from, t float64, ov []overlay) float64 {
 	ns := p.movedStartBounded(v, from, t, ov)
 	if checkMovedStart != nil {
@@ -557,7 +563,8 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 			give = math.Max(give, o.e)
 		}
 	}
-	lb := p.aloneStart(v, t, ov[len(ov)-1:])
+	own := ov[len(ov)-1:]
+	lb := p.aloneStart(&v.alone[0], v, t, own)
 	if give > t {
 		if s := p.tl.earliestWith(t, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(give, math.Inf(-1))), ov); !math.IsInf(s, 1) {
 			return s
@@ -566,6 +573,20 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 	}
 	if lb > v.LTS {
 		return math.Inf(1)
+	}
+	take := math.Inf(-1)
+	for _, o := range ov[:len(ov)-1] {
+		if o.sign < 0 && o.s < end && lb < o.e {
+			take = math.Max(take, o.e)
+		}
+	}
+	if take > lb {
+		if s := p.tl.earliestWith(lb, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(take, math.Inf(-1))), ov); !math.IsInf(s, 1) {
+			return s
+		}
+		if lb = p.aloneStart(&v.alone[1], v, take, own); lb > v.LTS {
+			return math.Inf(1)
+		}
 	}
 	return p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov)
 }
@@ -576,8 +597,7 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 // answers from v.alone while the plan has given no units back since: a
 // start found from an earlier time up to which nothing fitted, or +Inf
 // when nothing fitted over a range that covers [t, v.LTS].
-func (p *Plan) aloneStart(v *Reservation, t float64, own []overlay) float64 {
-	a := &v.alone
+func (p *Plan) aloneStart(a *aloneFit, v *Reservation, t float64, own []overlay) float64 {
 	if a.made && a.from <= t {
 		inf := math.IsInf(a.at, 1)
 		if inf && v.LTS <= a.limit && p.stillHolds(a, a.limit+v.Dur) || !inf && t <= a.at && p.stillHolds(a, a.at+v.Dur) {
