@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -34,8 +35,22 @@ const cellSpecFile = "cell.schedfarm.yaml"
 // plugin binary, and the ID and seed the expansion derives for the cell's
 // replication. c.Dir must be the absolute directory its relative paths
 // resolve against (DataRoot.Resolve). The error names the field and what
-// would be accepted.
+// would be accepted. CellChecker is CheckCell validating each spec point
+// once.
 func CheckCell(c runner.Cell, cat Catalog) error {
+	if err := checkWireFields(c); err != nil {
+		return err
+	}
+	v, err := validateCell(c, cat)
+	if err != nil {
+		return err
+	}
+	return v.admit(c)
+}
+
+// checkWireFields checks what CheckCell checks of a cell before it builds
+// its spec: the replication's range and the form of the plugin fields.
+func checkWireFields(c runner.Cell) error {
 	if c.Replication >= MaxCells {
 		return fmt.Errorf("replication %d; accepted: below %d (a spec has at most %d cells)", c.Replication, MaxCells, MaxCells)
 	}
@@ -47,13 +62,32 @@ func CheckCell(c runner.Cell, cat Catalog) error {
 			return fmt.Errorf("plugin.pass_timeout %v; accepted: 0 (the default) or seconds > 0", pt)
 		}
 	}
+	return nil
+}
+
+// validCell is what spec validation concluded about a cell (validateCell):
+// it holds for every cell that differs from it in Replication, ID, Seed
+// and Index only, and admit checks those.
+type validCell struct {
+	experiment string
+	baseSeed   uint64
+	idName     string         // the scheduler's name in the ID (a plugin's with its SHA-256)
+	params     []runner.Param // the expansion's parameters (the cell's, same kinds and values)
+	seedParams []runner.Param // params without the common-random-numbers ones
+}
+
+// validateCell is the expensive part of CheckCell: it builds the cell's
+// one-cell spec, validates and expands it, requires the cell's parameters,
+// scheduler and plugin to be that spec's cell's and checks that this
+// worker derives the expansion's ID and seed for replication 0.
+func validateCell(c runner.Cell, cat Catalog) (*validCell, error) {
 	doc, axisNames, err := cellSpec(c, cat)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	spec, err := Parse(doc, filepath.Join(c.Dir, cellSpecFile), cat)
 	if err != nil {
-		return specErrors(err, axisNames)
+		return nil, specErrors(err, axisNames)
 	}
 	cells := spec.Cells()
 	var want *runner.Cell
@@ -65,42 +99,48 @@ func CheckCell(c runner.Cell, cat Catalog) error {
 	}
 	if want == nil {
 		if len(cells) == 0 {
-			return errors.New("the cell's spec expands to no cell")
+			return nil, errors.New("the cell's spec expands to no cell")
 		}
-		return fmt.Errorf("params: %s", sameParams(cells[0].Params, c.Params))
+		return nil, fmt.Errorf("params: %s", sameParams(cells[0].Params, c.Params))
 	}
 	if want.Scheduler != c.Scheduler {
-		return fmt.Errorf("scheduler %q; spec validation names it %q", c.Scheduler, want.Scheduler)
+		return nil, fmt.Errorf("scheduler %q; spec validation names it %q", c.Scheduler, want.Scheduler)
 	}
 	if c.Plugin != nil {
 		if want.Plugin == nil {
-			return errors.New("plugin: set, but the scheduler is not a plugin")
+			return nil, errors.New("plugin: set, but the scheduler is not a plugin")
 		}
 		if want.Plugin.SHA256 != c.Plugin.SHA256 {
-			return fmt.Errorf("plugin %s: the file has SHA-256 %s, the cell names %s; accepted: the binary the coordinator hashed", c.Plugin.Path, want.Plugin.SHA256, c.Plugin.SHA256)
+			return nil, fmt.Errorf("plugin %s: the file has SHA-256 %s, the cell names %s; accepted: the binary the coordinator hashed", c.Plugin.Path, want.Plugin.SHA256, c.Plugin.SHA256)
 		}
 	}
 	// The expansion made replication 0; replication r differs only in the
-	// replication argument of CellID and CellSeed. Derive both for r, after
-	// checking that this derivation gives the expansion's for 0.
-	idName := want.Scheduler
+	// replication argument of CellID and CellSeed (admit derives both for
+	// r). Check that this derivation gives the expansion's for 0.
+	v := &validCell{experiment: c.Experiment, baseSeed: c.BaseSeed, idName: want.Scheduler, params: want.Params}
 	if want.Plugin != nil {
-		idName += "@sha256:" + want.Plugin.SHA256
+		v.idName += "@sha256:" + want.Plugin.SHA256
 	}
-	var seedParams []runner.Param
 	for _, p := range want.Params {
 		if !contains(c.CRN, p.Name) {
-			seedParams = append(seedParams, p)
+			v.seedParams = append(v.seedParams, p)
 		}
 	}
-	if CellID(c.Experiment, want.BaseSeed, idName, want.Params, 0) != want.ID ||
-		CellSeed(c.Experiment, want.BaseSeed, seedParams, 0) != want.Seed {
-		return errors.New("internal: the worker's cell ID or seed derivation differs from the spec expansion's; this worker cannot check cells")
+	if CellID(c.Experiment, want.BaseSeed, v.idName, want.Params, 0) != want.ID ||
+		CellSeed(c.Experiment, want.BaseSeed, v.seedParams, 0) != want.Seed {
+		return nil, errors.New("internal: the worker's cell ID or seed derivation differs from the spec expansion's; this worker cannot check cells")
 	}
-	if id := CellID(c.Experiment, c.BaseSeed, idName, want.Params, c.Replication); id != c.ID {
+	return v, nil
+}
+
+// admit requires c's ID and seed to be the ones spec expansion derives for
+// its replication from the validated cell's experiment, base seed,
+// scheduler and parameters.
+func (v *validCell) admit(c runner.Cell) error {
+	if id := CellID(v.experiment, v.baseSeed, v.idName, v.params, c.Replication); id != c.ID {
 		return fmt.Errorf("id %s does not belong to these parameters, scheduler, base seed and replication %d (they give %s); accepted: the ID spec expansion derives", c.ID, c.Replication, id)
 	}
-	if seed := CellSeed(c.Experiment, c.BaseSeed, seedParams, c.Replication); seed != c.Seed {
+	if seed := CellSeed(v.experiment, v.baseSeed, v.seedParams, c.Replication); seed != c.Seed {
 		return fmt.Errorf("seed %d does not belong to these parameters, base seed and replication %d (they give %d); accepted: the seed spec expansion derives", c.Seed, c.Replication, seed)
 	}
 	return nil
@@ -113,9 +153,21 @@ var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // settings; warmup ≥ jobs): CheckCell gives it as a one-value axis, each
 // value checked on its own as in a sweep.
 func joint(name string) bool {
-	f, ok := runner.FieldOf(name)
+	f, ok := fieldTable()[name]
 	return ok && f.Joint
 }
+
+// fieldTable is runner.Fields by name, built once: runner.FieldOf builds
+// the whole table on each call, and cellSpec asks for every parameter.
+var fieldTable = sync.OnceValue(func() map[string]runner.Field {
+	m := map[string]runner.Field{}
+	for _, f := range runner.Fields() {
+		if _, dup := m[f.Name]; !dup { // the first, as FieldOf
+			m[f.Name] = f
+		}
+	}
+	return m
+})
 
 // fixedField reports whether CheckCell gives the workload field name as a
 // fixed value of the workload section: every other field of the table
@@ -123,7 +175,7 @@ func joint(name string) bool {
 // (Catalog.WorkloadFields, e.g. seed 000's cpu_usage), which a spec
 // checks together rather than one per axis.
 func fixedField(cat Catalog, name string) bool {
-	if f, ok := runner.FieldOf(name); ok {
+	if f, ok := fieldTable()[name]; ok {
 		return !f.Joint && strings.HasPrefix(name, "workload.")
 	}
 	if cat == nil {

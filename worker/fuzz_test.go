@@ -33,11 +33,13 @@ func fuzzRoot(f *testing.F) *DataRoot {
 // either refused with an error (DecodeCell, the data root, CheckCell) or
 // is a cell whose JSON encoding decodes to the same encoding, whose files
 // lie inside the data root, and whose ID and seed are the ones spec
-// expansion derives for its parameters (CheckCell recomputes them). Nothing
-// panics.
+// expansion derives for its parameters (CheckCell recomputes them), and
+// the cached re-check (experiments.CellChecker) answers as CheckCell.
+// Nothing panics.
 func FuzzCell(f *testing.F) {
 	root := fuzzRoot(f)
 	cat := newPluginCache(experiments.NewCatalog(families.Builtin()))
+	chk := experiments.NewCellChecker(cat, 16)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := DecodeCell("", data, 1<<16)
 		if err != nil {
@@ -67,7 +69,13 @@ func FuzzCell(f *testing.F) {
 				t.Fatalf("%s %q resolves to %s, outside the data root %s", fp[0], fp[1], full, root.Dir())
 			}
 		}
-		if err := experiments.CheckCell(rc, cat); err != nil {
+		err = experiments.CheckCell(rc, cat)
+		// The worker's cached re-check (shared by the inputs, so that
+		// they meet each other's cached points) answers as CheckCell.
+		if cerr := chk.Check(rc); (cerr == nil) != (err == nil) || err != nil && cerr.Error() != err.Error() {
+			t.Fatalf("the cached re-check says %v; CheckCell says %v", cerr, err)
+		}
+		if err != nil {
 			return
 		}
 		idName := rc.Scheduler

@@ -95,18 +95,27 @@ func DecodeCell(subject string, data []byte, maxBytes int) (runner.Cell, error) 
 // Trust is the Gate of a worker that trusts nothing on the wire: it
 // decodes the message (DecodeCell), checks the files the cell names against
 // the data root (DataRoot.Resolve), and re-validates the cell as the
-// coordinator validated its spec (experiments.CheckCell).
+// coordinator validated its spec (experiments.CheckCell, through an
+// experiments.CellChecker: each spec point is validated once, and each
+// cell's replication, ID and seed are checked on their own).
 type Trust struct {
 	root     *DataRoot
-	cat      experiments.Catalog
+	check    *experiments.CellChecker
 	maxBytes int
 }
 
 // NewTrust returns the gate for root and cat (the worker's catalog:
 // experiments.NewCatalog of its family catalog); maxBytes bounds a message
-// (DefaultMaxCellBytes when ≤ 0).
+// (DefaultMaxCellBytes when ≤ 0). Its re-check remembers
+// experiments.DefaultCheckCacheSize spec points.
 func NewTrust(root *DataRoot, cat experiments.Catalog, maxBytes int) *Trust {
-	return &Trust{root: root, cat: newPluginCache(cat), maxBytes: maxBytes}
+	return newTrust(root, cat, maxBytes, 0)
+}
+
+// newTrust is NewTrust with the size of the re-check's cache (the
+// default when ≤ 0).
+func newTrust(root *DataRoot, cat experiments.Catalog, maxBytes, cacheSize int) *Trust {
+	return &Trust{root: root, check: experiments.NewCellChecker(newPluginCache(cat), cacheSize), maxBytes: maxBytes}
 }
 
 // Admit decodes, resolves and re-validates a cell message.
@@ -118,7 +127,7 @@ func (t *Trust) Admit(subject string, data []byte) (runner.Cell, error) {
 	if c, err = t.root.Resolve(c); err != nil {
 		return c, err
 	}
-	return c, experiments.CheckCell(c, t.cat)
+	return c, t.check.Check(c)
 }
 
 // pluginCache is a Catalog that remembers what it learnt from each plugin

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/runner"
 )
 
 // checkSpecCells expands spec, sends up to n of its cells (spread over the
@@ -138,7 +141,7 @@ seed: 5
 	checkSpecCells(t, spec, root, 1000)
 }
 
-func writeSpec(t *testing.T, dir, name, text string) *experiments.Spec {
+func writeSpec(t testing.TB, dir, name, text string) *experiments.Spec {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -155,7 +158,7 @@ func writeSpec(t *testing.T, dir, name, text string) *experiments.Spec {
 }
 
 // writeTrace writes a small valid SWF trace for 16 processors.
-func writeTrace(t *testing.T, path string) {
+func writeTrace(t testing.TB, path string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -192,10 +195,133 @@ func BenchmarkCheckCell(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gate := NewTrust(root, nil, 0)
+	gate := NewTrust(root, experiments.NewCatalog(families.Builtin()), 0)
 	for b.Loop() {
 		if _, err := gate.Admit("", data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// cacheSpec has 2 loads × 2 schedulers × 3 replications: 4 spec points.
+const cacheSpec = `name: cache
+platform: {procs: 16}
+workload: {trace: t.swf}
+schedulers: [fcfs, easy]
+axes:
+  - param: workload.load
+    values: [0.5, 0.9]
+replications: 3
+seed: 2
+`
+
+// cacheMessages writes cacheSpec and its trace into a new data root and
+// returns the root and the spec's cells as a coordinator publishes them
+// (Dir relative to the root).
+func cacheMessages(t *testing.T) (*DataRoot, []runner.Cell) {
+	t.Helper()
+	dir := t.TempDir()
+	writeTrace(t, filepath.Join(dir, "t.swf"))
+	spec := writeSpec(t, dir, "s.yaml", cacheSpec)
+	root, err := OpenDataRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	cells := spec.Cells()
+	for i := range cells {
+		cells[i].Dir = "."
+	}
+	return root, cells
+}
+
+func encodeCell(t *testing.T, c runner.Cell) []byte {
+	t.Helper()
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// The gate's re-check cache cannot admit a forged cell: once a cell and a
+// sibling (same point, replication 1) are admitted, each forged message of
+// the sibling is refused with the error a gate with an empty cache gives,
+// and the cache holds the one good point only.
+func TestTrustCacheRejectsForgedSiblings(t *testing.T) {
+	root, cells := cacheMessages(t)
+	cat := experiments.NewCatalog(families.Builtin())
+	good := cells[0]
+	var sib runner.Cell
+	for _, c := range cells {
+		if c.Replication == 1 && c.Scheduler == good.Scheduler && reflect.DeepEqual(c.Params, good.Params) {
+			sib = c
+		}
+	}
+	gate := NewTrust(root, cat, 0)
+	for _, c := range []runner.Cell{good, sib} {
+		if _, err := gate.Admit(broker.CellSubject(c.Experiment, c.ID), encodeCell(t, c)); err != nil {
+			t.Fatalf("replication %d refused: %v", c.Replication, err)
+		}
+	}
+	if s := gate.check.Stats(); s.Hits != 1 || s.Len != 1 {
+		t.Fatalf("re-check stats %+v; want the sibling admitted from the cache", s)
+	}
+	param := func(c runner.Cell, name string, v any) runner.Cell {
+		c.Params = append([]runner.Param(nil), c.Params...)
+		for i := range c.Params {
+			if c.Params[i].Name == name {
+				c.Params[i].Value = v
+			}
+		}
+		return c
+	}
+	forged := map[string]func(c runner.Cell) runner.Cell{
+		"wrong seed":           func(c runner.Cell) runner.Cell { c.Seed++; return c },
+		"replication 0's seed": func(c runner.Cell) runner.Cell { c.Seed = good.Seed; return c },
+		"replication 0's id":   func(c runner.Cell) runner.Cell { c.ID = good.ID; return c },
+		"other replication":    func(c runner.Cell) runner.Cell { c.Replication = 2; return c },
+		"replication too high": func(c runner.Cell) runner.Cell { c.Replication = experiments.MaxCells; return c },
+		"changed load":         func(c runner.Cell) runner.Cell { return param(c, "workload.load", 0.7) },
+		"procs as a float":     func(c runner.Cell) runner.Cell { return param(c, "platform.procs", 16.0) },
+		"other scheduler":      func(c runner.Cell) runner.Cell { c.Scheduler = "easy"; return c },
+		"plugin on a builtin": func(c runner.Cell) runner.Cell {
+			c.Plugin = &runner.PluginRef{Path: "t.swf", SHA256: strings.Repeat("a", 64)}
+			return c
+		},
+		"dir out of the root":   func(c runner.Cell) runner.Cell { c.Dir = ".."; return c },
+		"absolute trace":        func(c runner.Cell) runner.Cell { return param(c, "workload.trace", "/etc/passwd") },
+		"trace out of the root": func(c runner.Cell) runner.Cell { return param(c, "workload.trace", "../t.swf") },
+	}
+	for name, f := range forged {
+		c := f(sib)
+		// The subject of the cell's own ID: the forgery gets past the
+		// subject check and meets the re-check.
+		subject, data := broker.CellSubject(c.Experiment, c.ID), encodeCell(t, c)
+		_, got := gate.Admit(subject, data)
+		_, want := NewTrust(root, cat, 0).Admit(subject, data)
+		switch {
+		case got == nil:
+			t.Errorf("%s: admitted", name)
+		case want == nil || got.Error() != want.Error():
+			t.Errorf("%s: error %q; a gate with an empty cache gives %v", name, got, want)
+		}
+	}
+	if s := gate.check.Stats(); s.Len != 1 {
+		t.Errorf("%d points cached; want only the good one (stats %+v)", s.Len, s)
+	}
+}
+
+// The gate's re-check cache keeps at most its size of spec points.
+func TestTrustCacheBounded(t *testing.T) {
+	root, cells := cacheMessages(t)
+	gate := newTrust(root, experiments.NewCatalog(families.Builtin()), 0, 2)
+	for _, c := range cells {
+		if _, err := gate.Admit("", encodeCell(t, c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := gate.check.Stats(); s.Len != 2 || s.Evictions == 0 {
+		t.Errorf("re-check stats %+v; want 2 points kept of 4, the others evicted", s)
 	}
 }

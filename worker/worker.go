@@ -226,7 +226,17 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 			return
 		}
 	}
-	res.CellID = cell.ID
+	res = w.complete(res, cell.ID, slotID, digest)
+	settling.Wait()
+	settling.Go(func() { w.settle(slotID, msg, cell, resultSubject, seq, res) })
+}
+
+// complete fills in what the worker adds to a cell's result: the cell id,
+// the slot, the digest of the cell message, the version fields the runner
+// left empty; a status other than ok or failed becomes failed, with the
+// reason.
+func (w *worker) complete(res runner.CellResult, cellID, slotID, digest string) runner.CellResult {
+	res.CellID = cellID
 	res.Worker = slotID
 	res.CellDigest = digest
 	if res.Version == "" {
@@ -242,8 +252,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 		res.Error = strings.TrimSpace(fmt.Sprintf("runner returned status %q; want %q or %q. %s", res.Status, runner.StatusOK, runner.StatusFailed, res.Error))
 		res.Status = runner.StatusFailed
 	}
-	settling.Wait()
-	settling.Go(func() { w.settle(slotID, msg, cell, resultSubject, seq, res) })
+	return res
 }
 
 // settle publishes the result of a cell and then acks the cell message: the
