@@ -31,3 +31,25 @@ func BenchmarkSeed004Projects10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSeed004Heavy runs one heavy cell of seed 004's Figures 8–9:
+// 1,000 projects at mean interarrival 10 (far past saturation) under
+// 2TFB-SF with SF 0.5 and PL unlimited, where nearly every job tries
+// about 150 feasible backfilling times and TryReservation's what-if is
+// almost all the work (docs/performance.md). One iteration takes seconds:
+// run it with -benchtime 1x.
+func BenchmarkSeed004Heavy(b *testing.B) {
+	p := seed004.Default()
+	p.Projects, p.MeanInterarrival = 1000, 10
+	for b.Loop() {
+		b.StopTimer()
+		plat, js, err := Seed004Workload(p, 0.2, rand.New(rand.NewPCG(1, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, _, err := RunProjects(plat, js, "2tfb-sf", map[string]any{"sf": 0.5, "pl": "unlimited"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
