@@ -63,17 +63,6 @@ func sibling(t *testing.T, cells []runner.Cell, c runner.Cell, r int) runner.Cel
 	return runner.Cell{}
 }
 
-// withParam returns c with parameter name set to v (the slice copied).
-func withParam(c runner.Cell, name string, v any) runner.Cell {
-	c.Params = append([]runner.Param(nil), c.Params...)
-	for i := range c.Params {
-		if c.Params[i].Name == name {
-			c.Params[i].Value = v
-		}
-	}
-	return c
-}
-
 // The checker admits every cell of a spec, validating each spec point
 // once: 4 points, 12 cells, 8 of them from the cache.
 func TestCellCheckerAdmitsSpecCellsOncePerPoint(t *testing.T) {
@@ -116,10 +105,10 @@ func forgeries(good, sib runner.Cell, otherDir string) []struct {
 	add("another replication", true, func(c *runner.Cell) { c.Replication = 2 })
 	add("negative replication", true, func(c *runner.Cell) { c.Replication = -1 })
 	add("replication out of range", false, func(c *runner.Cell) { c.Replication = MaxCells })
-	add("changed load", false, func(c *runner.Cell) { *c = withParam(*c, "workload.load", 0.7) })
-	add("bad load", false, func(c *runner.Cell) { *c = withParam(*c, "workload.load", -0.5) })
-	add("procs as a float", false, func(c *runner.Cell) { *c = withParam(*c, "platform.procs", 8.0) })
-	add("load as a string", false, func(c *runner.Cell) { *c = withParam(*c, "workload.load", "0.5") })
+	add("changed load", false, func(c *runner.Cell) { *c = c.WithParam("workload.load", 0.7) })
+	add("bad load", false, func(c *runner.Cell) { *c = c.WithParam("workload.load", -0.5) })
+	add("procs as a float", false, func(c *runner.Cell) { *c = c.WithParam("platform.procs", 8.0) })
+	add("load as a string", false, func(c *runner.Cell) { *c = c.WithParam("workload.load", "0.5") })
 	add("missing parameter", false, func(c *runner.Cell) { c.Params = c.Params[1:] })
 	add("other scheduler", false, func(c *runner.Cell) { c.Scheduler = "easy" })
 	add("unknown scheduler", false, func(c *runner.Cell) { c.Scheduler = "nosuch" })
@@ -360,8 +349,8 @@ func TestCellCheckerKeyCoversTheCell(t *testing.T) {
 	}{
 		{"experiment", false, func(c *runner.Cell) { c.Experiment += "x" }},
 		{"scheduler", false, func(c *runner.Cell) { c.Scheduler = "easy" }},
-		{"param value", false, func(c *runner.Cell) { *c = withParam(*c, "platform.procs", int64(9)) }},
-		{"param kind", false, func(c *runner.Cell) { *c = withParam(*c, "platform.procs", 8.0) }},
+		{"param value", false, func(c *runner.Cell) { *c = c.WithParam("platform.procs", int64(9)) }},
+		{"param kind", false, func(c *runner.Cell) { *c = c.WithParam("platform.procs", 8.0) }},
 		{"param name", false, func(c *runner.Cell) {
 			c.Params = append([]runner.Param{{Name: "a", Value: int64(8)}}, c.Params[1:]...)
 		}},
@@ -397,7 +386,7 @@ func TestCellCheckerKeyCoversTheCell(t *testing.T) {
 		t.Errorf("the plugin's own name does not change the key (ok %v)", ok)
 	}
 	// Values of no parameter kind and a missing trace give no key.
-	if _, ok := chk.checkKey(withParam(base, "platform.procs", int(8))); ok {
+	if _, ok := chk.checkKey(base.WithParam("platform.procs", int(8))); ok {
 		t.Error("a key for a parameter of Go type int")
 	}
 	nodir := base

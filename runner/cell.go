@@ -274,6 +274,19 @@ func (c *Cell) Lookup(name string) (any, bool) {
 	return nil, false
 }
 
+// WithParam returns a copy of c whose named parameter has value v (its
+// Params slice copied, c's own left alone; no parameter is added if c has
+// none of that name). Tests use it to forge one field of a cell.
+func (c Cell) WithParam(name string, v any) Cell {
+	c.Params = append([]Param(nil), c.Params...)
+	for i := range c.Params {
+		if c.Params[i].Name == name {
+			c.Params[i].Value = v
+		}
+	}
+	return c
+}
+
 // ParamsWithPrefix returns the parameters whose names start with prefix,
 // with the prefix removed, as a map (for scheduler and generator params).
 func (c *Cell) ParamsWithPrefix(prefix string) map[string]any {

@@ -17,6 +17,7 @@ import (
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/internal/cputime"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -167,7 +168,7 @@ func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
 					firstDone = time.Now()
 				}
 			}}
-			start, cpu0 := time.Now(), cpuTime()
+			start, cpu0 := time.Now(), cputime.Process()
 			res, err := Search(context.Background(), spec, r, opt)
 			if err != nil {
 				b.Fatal(err)
@@ -176,7 +177,7 @@ func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
 			total += end.Sub(start)
 			later += end.Sub(firstDone)
 			laterGens += res.Generations
-			cpu += cpuTime() - cpu0
+			cpu += cputime.Process() - cpu0
 			if err := r.Close(); err != nil {
 				b.Fatal(err)
 			}

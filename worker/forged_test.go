@@ -103,15 +103,6 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 	// data root.
 	legit := cells[0]
 	legit.Dir = "."
-	withParam := func(c runner.Cell, name string, v any) runner.Cell {
-		c.Params = append([]runner.Param(nil), c.Params...)
-		for i := range c.Params {
-			if c.Params[i].Name == name {
-				c.Params[i].Value = v
-			}
-		}
-		return c
-	}
 	encode := func(c runner.Cell) []byte {
 		b, err := json.Marshal(c)
 		if err != nil {
@@ -129,11 +120,11 @@ func TestForgedMessagesAreRejected(t *testing.T) {
 		data     []byte
 		reason   string // in the worker's log line
 	}{
-		{"absolute path", legit.ID, encode(withParam(legit, "workload.trace", "/etc/passwd")), `workload.trace "/etc/passwd": an absolute path`},
-		{"dot-dot", legit.ID, encode(withParam(legit, "workload.trace", "../"+filepath.Base(outside)+"/secret.swf")), "leaves the data root"},
-		{"symlink escape", legit.ID, encode(withParam(legit, "workload.trace", "escape.swf")), "symbolic links may not lead out of it"},
+		{"absolute path", legit.ID, encode(legit.WithParam("workload.trace", "/etc/passwd")), `workload.trace "/etc/passwd": an absolute path`},
+		{"dot-dot", legit.ID, encode(legit.WithParam("workload.trace", "../"+filepath.Base(outside)+"/secret.swf")), "leaves the data root"},
+		{"symlink escape", legit.ID, encode(legit.WithParam("workload.trace", "escape.swf")), "symbolic links may not lead out of it"},
 		{"unknown scheduler", legit.ID, encode(unknownSched), `unknown scheduler "nosuch"`},
-		{"out-of-range parameter", legit.ID, encode(withParam(legit, "workload.load", -0.5)), "load must be > 0"},
+		{"out-of-range parameter", legit.ID, encode(legit.WithParam("workload.load", -0.5)), "load must be > 0"},
 		{"tampered id", tamperedID.ID, encode(tamperedID), "id 0123456789abcdef does not belong to these parameters"},
 		{"malformed json", "badjson", []byte(`{"experiment":"forged","id":`), "cell message does not decode"},
 		{"oversized", "big", []byte(big), "bytes; accepted: at most 1048576"},

@@ -11,6 +11,7 @@ import (
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/internal/cputime"
 	"github.com/schedfarm/schedfarm/runner"
 )
 
@@ -156,12 +157,12 @@ func BenchmarkCellOverhead(b *testing.B) {
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
-			start, i := cpuTime(), 0
+			start, i := cputime.Process(), 0
 			for b.Loop() {
 				tc.op(i)
 				i++
 			}
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

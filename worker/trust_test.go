@@ -267,31 +267,22 @@ func TestTrustCacheRejectsForgedSiblings(t *testing.T) {
 	if s := gate.check.Stats(); s.Hits != 1 || s.Len != 1 {
 		t.Fatalf("re-check stats %+v; want the sibling admitted from the cache", s)
 	}
-	param := func(c runner.Cell, name string, v any) runner.Cell {
-		c.Params = append([]runner.Param(nil), c.Params...)
-		for i := range c.Params {
-			if c.Params[i].Name == name {
-				c.Params[i].Value = v
-			}
-		}
-		return c
-	}
 	forged := map[string]func(c runner.Cell) runner.Cell{
 		"wrong seed":           func(c runner.Cell) runner.Cell { c.Seed++; return c },
 		"replication 0's seed": func(c runner.Cell) runner.Cell { c.Seed = good.Seed; return c },
 		"replication 0's id":   func(c runner.Cell) runner.Cell { c.ID = good.ID; return c },
 		"other replication":    func(c runner.Cell) runner.Cell { c.Replication = 2; return c },
 		"replication too high": func(c runner.Cell) runner.Cell { c.Replication = experiments.MaxCells; return c },
-		"changed load":         func(c runner.Cell) runner.Cell { return param(c, "workload.load", 0.7) },
-		"procs as a float":     func(c runner.Cell) runner.Cell { return param(c, "platform.procs", 16.0) },
+		"changed load":         func(c runner.Cell) runner.Cell { return c.WithParam("workload.load", 0.7) },
+		"procs as a float":     func(c runner.Cell) runner.Cell { return c.WithParam("platform.procs", 16.0) },
 		"other scheduler":      func(c runner.Cell) runner.Cell { c.Scheduler = "easy"; return c },
 		"plugin on a builtin": func(c runner.Cell) runner.Cell {
 			c.Plugin = &runner.PluginRef{Path: "t.swf", SHA256: strings.Repeat("a", 64)}
 			return c
 		},
 		"dir out of the root":   func(c runner.Cell) runner.Cell { c.Dir = ".."; return c },
-		"absolute trace":        func(c runner.Cell) runner.Cell { return param(c, "workload.trace", "/etc/passwd") },
-		"trace out of the root": func(c runner.Cell) runner.Cell { return param(c, "workload.trace", "../t.swf") },
+		"absolute trace":        func(c runner.Cell) runner.Cell { return c.WithParam("workload.trace", "/etc/passwd") },
+		"trace out of the root": func(c runner.Cell) runner.Cell { return c.WithParam("workload.trace", "../t.swf") },
 	}
 	for name, f := range forged {
 		c := f(sib)

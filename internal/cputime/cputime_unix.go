@@ -1,15 +1,16 @@
 //go:build unix
 
-package worker
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) this process has used so
-// far, garbage collection included.
-func cpuTime() time.Duration {
+// Process returns the CPU time (user and system) this process has used so
+// far, every goroutine and garbage collection included; 0 if it cannot be
+// read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
