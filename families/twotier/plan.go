@@ -557,16 +557,10 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 	if from != v.Start || !v.active {
 		return p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
 	}
-	end, give := v.LTS+v.Dur, math.Inf(-1)
-	for _, o := range ov[:len(ov)-1] {
-		if o.sign > 0 && o.s < end && t < o.e {
-			give = math.Max(give, o.e)
-		}
-	}
-	own := ov[len(ov)-1:]
+	end, others, own := v.LTS+v.Dur, ov[:len(ov)-1], ov[len(ov)-1:]
 	lb := p.aloneStart(&v.alone[0], v, t, own)
-	if give > t {
-		if s := p.tl.earliestWith(t, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(give, math.Inf(-1))), ov); !math.IsInf(s, 1) {
+	if give := lastEnd(others, +1, t, end); give > t {
+		if s := p.earliestBefore(v, t, give, ov); !math.IsInf(s, 1) {
 			return s
 		}
 		lb = math.Max(lb, give)
@@ -574,14 +568,8 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 	if lb > v.LTS {
 		return math.Inf(1)
 	}
-	take := math.Inf(-1)
-	for _, o := range ov[:len(ov)-1] {
-		if o.sign < 0 && o.s < end && lb < o.e {
-			take = math.Max(take, o.e)
-		}
-	}
-	if take > lb {
-		if s := p.tl.earliestWith(lb, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(take, math.Inf(-1))), ov); !math.IsInf(s, 1) {
+	if take := lastEnd(others, -1, lb, end); take > lb {
+		if s := p.earliestBefore(v, lb, take, ov); !math.IsInf(s, 1) {
 			return s
 		}
 		if lb = p.aloneStart(&v.alone[1], v, take, own); lb > v.LTS {
@@ -589,6 +577,24 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		}
 	}
 	return p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov)
+}
+
+// lastEnd returns the latest end of the overlays of ov with the given sign
+// that overlap [lo, hi), or −Inf if none does.
+func lastEnd(ov []overlay, sign int, lo, hi float64) float64 {
+	last := math.Inf(-1)
+	for _, o := range ov {
+		if o.sign == sign && o.s < hi && lo < o.e {
+			last = math.Max(last, o.e)
+		}
+	}
+	return last
+}
+
+// earliestBefore is earliestWith for v from from with ov applied, for the
+// starts before before (and up to v.LTS) only.
+func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay) float64 {
+	return p.tl.earliestWith(from, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(before, math.Inf(-1))), ov)
 }
 
 // aloneStart returns a lower bound ≥ t on the earliest start ≥ t of v
