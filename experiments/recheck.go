@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -153,21 +152,9 @@ var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // settings; warmup ≥ jobs): CheckCell gives it as a one-value axis, each
 // value checked on its own as in a sweep.
 func joint(name string) bool {
-	f, ok := fieldTable()[name]
+	f, ok := runner.FieldOf(name)
 	return ok && f.Joint
 }
-
-// fieldTable is runner.Fields by name, built once: runner.FieldOf builds
-// the whole table on each call, and cellSpec asks for every parameter.
-var fieldTable = sync.OnceValue(func() map[string]runner.Field {
-	m := map[string]runner.Field{}
-	for _, f := range runner.Fields() {
-		if _, dup := m[f.Name]; !dup { // the first, as FieldOf
-			m[f.Name] = f
-		}
-	}
-	return m
-})
 
 // fixedField reports whether CheckCell gives the workload field name as a
 // fixed value of the workload section: every other field of the table
@@ -175,7 +162,7 @@ var fieldTable = sync.OnceValue(func() map[string]runner.Field {
 // (Catalog.WorkloadFields, e.g. seed 000's cpu_usage), which a spec
 // checks together rather than one per axis.
 func fixedField(cat Catalog, name string) bool {
-	if f, ok := fieldTable()[name]; ok {
+	if f, ok := runner.FieldOf(name); ok {
 		return !f.Joint && strings.HasPrefix(name, "workload.")
 	}
 	if cat == nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/param"
@@ -88,15 +89,23 @@ func Fields() []Field {
 	}
 }
 
-// FieldOf returns the field of that full name.
+// FieldOf returns the field of that full name (the first of Fields with
+// it), from a table built once: spec validation and a worker's re-check of
+// every cell ask for each parameter.
 func FieldOf(name string) (Field, bool) {
+	f, ok := fieldsByName()[name]
+	return f, ok
+}
+
+var fieldsByName = sync.OnceValue(func() map[string]Field {
+	m := map[string]Field{}
 	for _, f := range Fields() {
-		if f.Name == name {
-			return f, true
+		if _, dup := m[f.Name]; !dup {
+			m[f.Name] = f
 		}
 	}
-	return Field{}, false
-}
+	return m
+})
 
 // EstimateSpec returns the workload/models declaration of a Tsafrir
 // estimate parameter (max_estimate, est_bins): trace workloads accept the
