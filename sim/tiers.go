@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // MaxTiers is the largest number of VM tiers per processor a platform may
@@ -99,14 +100,24 @@ func (m *TwoTier) draws(j *Job) (loss, eff float64) {
 // Speed implements Sharing for two tiers (eq. 3.1 and 3.2 of seed 000, with
 // eq. 3.1's "T·loss" read as T·(1 − loss): loss is the fraction lost).
 func (m *TwoTier) Speed(j *Job, i, tier int, occ []float64) float64 {
+	bg := 0.0
+	if len(occ) > 1 {
+		bg = occ[1]
+	}
+	return m.speed(j, i, tier, occ[0], bg)
+}
+
+// speed is Speed given the usages in the foreground (fg) and background
+// (bg) VMs of the processor: flushRates calls it directly on a two-tier
+// platform.
+func (m *TwoTier) speed(j *Job, i, tier int, fg, bg float64) float64 {
 	loss, eff := m.draws(j)
 	if tier == 0 {
-		if len(occ) > 1 && occ[1] > 0 {
+		if bg > 0 {
 			return 1 - loss
 		}
 		return 1
 	}
-	fg := occ[0]
 	if fg <= 0 {
 		return 1
 	}
@@ -131,6 +142,14 @@ type slot struct {
 	stale bool
 }
 
+// cpu returns the actual usage of the slot's process, 0 when the VM is idle.
+func (s *slot) cpu() float64 {
+	if s.job == nil {
+		return 0
+	}
+	return s.job.CPU(s.proc)
+}
+
 // tierState is the cluster's bookkeeping of a tiered platform.
 type tierState struct {
 	slots [][]slot // [tier][processor]
@@ -142,7 +161,36 @@ type tierState struct {
 	// checked (duplicates in O(n) without clearing).
 	seen  []uint32
 	stamp uint32
+	// changed logs the processors whose occupants changed (occupy, vacate),
+	// in order and possibly repeated, for Cluster.OccupancyChanges;
+	// changedBase counts the entries dropped before changed[0].
+	changed     []int
+	changedBase uint64
+	// kept[j.seq] is the slowest kept speed of j's processes and how many
+	// are that slow, while ok; stale lists the VMs whose speed went stale
+	// by touch (not by occupy) since the last flushRates.
+	kept  []keptRate
+	stale []vmRef
+	// keptUsed counts the rates taken from a kept minimum (tests).
+	keptUsed int
 }
+
+// keptRate is a job's slowest kept process speed and how many processes
+// run at it (flushRates). It is invalid (ok false) from the job's placement
+// (occupy) or a pause that held back a stale speed until flushRates next
+// computes every speed of the job.
+type keptRate struct {
+	min float64
+	n   int32
+	ok  bool
+}
+
+// vmRef names one VM.
+type vmRef struct{ tier, proc int32 }
+
+// maxChangeLog bounds the occupancy log on n processors: beyond it the log is
+// dropped, and a reader with an older mark looks at every processor again.
+func maxChangeLog(n int) int { return 16*n + 1024 }
 
 func newTierState(p Platform) *tierState {
 	n := p.Pools[0].Capacity
@@ -194,6 +242,32 @@ func (c *Cluster) Occupant(tier, p int) (*Job, int) {
 	}
 	s := c.tiers.slots[tier][p]
 	return s.job, s.proc
+}
+
+// OccupancyChanges returns the processors of a tiered platform whose VM
+// occupants changed (a job started, ended, moved or swapped tiers there)
+// since the call that returned mark, in order and possibly repeated, and the
+// mark for the next call (0 is the mark of the run's start). ok is false when
+// the changes since mark are no longer all kept (a mark not from this
+// cluster, a log dropped while nobody asked): the caller must then look at
+// every processor again. The cluster keeps one reader's changes: a call
+// drops those before mark (another reader's older mark then gets ok false),
+// and the log is dropped when it grows past 16 entries a processor. The slice
+// is the cluster's own, valid until the next action; nil, 0, false on a
+// dedicated machine.
+func (c *Cluster) OccupancyChanges(mark uint64) (procs []int, next uint64, ok bool) {
+	t := c.tiers
+	if t == nil {
+		return nil, 0, false
+	}
+	end := t.changedBase + uint64(len(t.changed))
+	if mark < t.changedBase || mark > end {
+		return nil, end, false
+	}
+	// What came before mark was read: drop it.
+	n := copy(t.changed, t.changed[mark-t.changedBase:])
+	t.changed, t.changedBase = t.changed[:n], mark
+	return t.changed, end, true
 }
 
 // ObservedCPU returns the CPU usage a monitor of the platform observes for
@@ -381,6 +455,10 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 	for i, p := range j.procs {
 		t.slots[tier][p] = slot{job: j, proc: i, stale: true}
 	}
+	if j.seq >= len(t.kept) {
+		t.kept = slices.Grow(t.kept, j.seq+1-len(t.kept))[:j.seq+1]
+	}
+	t.kept[j.seq].ok = false // every speed is new
 	t.free[tier] -= len(procs)
 	if tier == 0 {
 		c.free[0] = t.free[0]
@@ -405,9 +483,17 @@ func (c *Cluster) vacate(j *Job) {
 // the speeds of their processes there stale.
 func (c *Cluster) touch(procs []int) {
 	t := c.tiers
+	if len(t.changed)+len(procs) > maxChangeLog(len(t.seen)) {
+		t.changedBase += uint64(len(t.changed))
+		t.changed = t.changed[:0]
+	}
+	t.changed = append(t.changed, procs...)
 	for _, p := range procs {
 		for k := range t.slots {
 			s := &t.slots[k][p]
+			if s.job != nil && !s.stale {
+				t.stale = append(t.stale, vmRef{int32(k), int32(p)})
+			}
 			s.stale = true
 			if o := s.job; o != nil && !o.dirty {
 				o.dirty = true
@@ -435,41 +521,91 @@ func (c *Cluster) firstIdle(n int) []int {
 // flushRates recomputes the rate of every job whose processors changed:
 // the speed of its slowest process, 0 while a migration pauses it. Only
 // the processes on changed processors (stale slots) are asked to the
-// sharing model; the others keep their speed.
+// sharing model; the others keep their speed. A job whose slowest kept
+// speed is known (keptRate) takes its stale speeds one by one into it, and
+// its rate is that minimum, without a look at its other processes; a job
+// just placed, or whose slowest process got faster with no other as slow,
+// looks at every process.
 func (c *Cluster) flushRates() {
 	t := c.tiers
 	if t == nil || len(t.dirty) == 0 {
 		return
 	}
 	sh := c.plat.Sharing
+	// Seed 000's model on two tiers is asked directly, without the
+	// interface and the occupancy vector (the same arithmetic).
+	two, _ := sh.(*TwoTier)
+	if len(t.slots) != 2 {
+		two = nil
+	}
+	speed := func(j *Job, i, p int) float64 {
+		if two != nil {
+			return two.speed(j, i, j.tier, t.slots[0][p].cpu(), t.slots[1][p].cpu())
+		}
+		for k := range t.slots {
+			t.occ[k] = t.slots[k][p].cpu()
+		}
+		return sh.Speed(j, i, j.tier, t.occ)
+	}
+	for _, r := range t.stale {
+		s := &t.slots[r.tier][r.proc]
+		j := s.job
+		if j == nil || !s.stale || j.state != Running {
+			continue
+		}
+		k := &t.kept[j.seq]
+		if !k.ok {
+			continue // every speed is computed below
+		}
+		if c.now < j.pausedTo {
+			k.ok = false // this speed waits for the pause's end
+			continue
+		}
+		old := s.speed
+		s.speed, s.stale = speed(j, s.proc, int(r.proc)), false
+		switch {
+		case s.speed < k.min:
+			k.min, k.n = s.speed, 1
+		case s.speed == k.min && old != k.min:
+			k.n++
+		case s.speed != k.min && old == k.min:
+			if k.n--; k.n == 0 {
+				k.ok = false // the slowest got faster: look again
+			}
+		}
+	}
+	t.stale = t.stale[:0]
 	for _, j := range t.dirty {
 		j.dirty = false
 		if j.state != Running {
 			continue
 		}
 		rate := math.Inf(1)
-		if c.now < j.pausedTo {
+		k := &t.kept[j.seq]
+		switch {
+		case c.now < j.pausedTo:
 			rate = 0
-		} else {
+		case k.ok:
+			rate = k.min
+			t.keptUsed++
+		default:
 			row := t.slots[j.tier]
+			n := int32(0)
 			for i, p := range j.procs {
 				own := &row[p]
 				if own.stale {
-					for k := range t.slots {
-						if s := t.slots[k][p]; s.job != nil {
-							t.occ[k] = s.job.CPU(s.proc)
-						} else {
-							t.occ[k] = 0
-						}
-					}
-					own.speed, own.stale = sh.Speed(j, i, j.tier, t.occ), false
+					own.speed, own.stale = speed(j, i, p), false
 				}
 				// Speeds are ≥ +0 and never NaN, so a plain comparison
 				// is math.Min without its NaN and signed-zero cases.
-				if own.speed < rate {
-					rate = own.speed
+				switch {
+				case own.speed < rate:
+					rate, n = own.speed, 1
+				case own.speed == rate:
+					n++
 				}
 			}
+			*k = keptRate{min: rate, n: n, ok: true}
 		}
 		if rate != j.rate {
 			c.settle(j)

@@ -163,26 +163,23 @@ type Scheduler struct {
 	// foreground.
 	cands []*sim.Job
 	fg    []*sim.Job
-	// Idle VMs per tier that may take a process, sorted (eligible); valid
-	// within one pass until a placement changes them.
-	lists  [2][]candidate
-	store  [2][]candidate
-	listed [2]bool
+	// queued holds the waiting jobs of cands in Step 3's order: shortest
+	// estimate first, then arrival order. Arrivals are inserted in place;
+	// jobs that left the queue are dropped at Step 3.
+	queued []*sim.Job
+	// vms keeps, per tier, the idle VMs that may take a process in
+	// eligible's order, up to date with the cluster's occupancy.
+	vms vmLists
 	// Scratch space reused between passes.
-	picked, byUsage, paired []int
-	ends                    []fgEnd
-	sjf, blockers           []*sim.Job
-	avoid                   []int
+	picked, paired []int
+	byUsage, ends  []vm
+	endAt          []sim.Time
+	blockers       []*sim.Job
+	avoid          []int
 	// paying holds, for each background job migrating from its source
 	// (PauseAtSource), the time its cost is paid; it stays stopped in its
 	// background VMs until landPaid moves it.
 	paying map[*sim.Job]sim.Time
-}
-
-// fgEnd is a foreground job with its expected termination time.
-type fgEnd struct {
-	job *sim.Job
-	at  sim.Time
 }
 
 // New returns a scheduler for platform p, which must have two tiers.
@@ -201,9 +198,12 @@ func New(p sim.Platform, cfg Config) (*Scheduler, error) {
 
 // Pass runs Algorithm 1 (Algorithm 3 for REASY's reservation).
 func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
-	s.invalidate()
 	s.forget(ch.Ended)
+	if s.vms.verify != nil {
+		s.checkForgotten()
+	}
 	s.cands = append(s.cands, ch.Arrived...)
+	s.enqueue(ch.Arrived)
 	s.landPaid(c)
 
 	// Step 1: FCFS to the foreground.
@@ -223,18 +223,15 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 
 	// Step 2: reservation for the head, then backfill.
-	head := s.cands[0]
-	shadow, extra := s.reservation(c, head)
-	// REASY's head in the background waits for the foreground VMs of its
-	// own processors: its extra VMs are "the ones now idle and no process
-	// of the job is running in their background VMs" (§2.3.1), so a job
-	// backfilled on them (one ending after T_S) must avoid its processors.
-	var avoid []int
-	if s.cfg.Deploy == Reserve && head.State() == sim.Running {
-		_, avoid = c.Placement(head)
-		avoid = append(s.avoid[:0], avoid...)
-		s.avoid = avoid
-	}
+	// The reservation is computed at the first candidate that fits: no
+	// action was taken before it, so it is the one of the loop's start,
+	// and when none fits it is not needed.
+	var (
+		shadow   sim.Time
+		extra    int
+		avoid    []int
+		reserved bool
+	)
 	now := c.Now()
 	for i := 0; i < len(s.cands); {
 		j := s.cands[i]
@@ -242,6 +239,21 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		if nj > c.FreeIn(0) {
 			i++
 			continue
+		}
+		if !reserved {
+			reserved = true
+			head := s.cands[0]
+			shadow, extra = s.reservation(c, head)
+			// REASY's head in the background waits for the foreground
+			// VMs of its own processors: its extra VMs are "the ones now
+			// idle and no process of the job is running in their
+			// background VMs" (§2.3.1), so a job backfilled on them (one
+			// ending after T_S) must avoid its processors.
+			if s.cfg.Deploy == Reserve && head.State() == sim.Running {
+				_, avoid = c.Placement(head)
+				avoid = append(s.avoid[:0], avoid...)
+				s.avoid = avoid
+			}
 		}
 		late := j.Estimate+now > shadow
 		if !late || nj <= extra {
@@ -263,19 +275,97 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 
 	// Step 3: SJF to the background.
-	s.sjf = s.sjf[:0]
-	for _, j := range s.cands {
-		if j.State() == sim.Queued {
-			s.sjf = append(s.sjf, j)
-		}
+	s.queued = slices.DeleteFunc(s.queued, func(j *sim.Job) bool { return j.State() != sim.Queued })
+	if s.vms.verify != nil {
+		s.checkQueued()
 	}
-	slices.SortStableFunc(s.sjf, func(a, b *sim.Job) int { return cmp.Compare(a.Estimate, b.Estimate) })
-	for _, j := range s.sjf {
-		if procs := s.eligible(c, 1, j.Demand[0]); procs != nil {
-			s.place(c, j, 1, procs)
-		} else if len(s.lists[1]) == 0 {
+	// A job is placed when enough background VMs qualify; after a job
+	// that is not, the loop ends if none qualifies. The number that
+	// qualify (free, counted when first needed after each placement) is
+	// at most the number idle, which tells most jobs they do not fit
+	// without counting: their own check that none qualifies is made at
+	// the next count, nothing having changed in between.
+	free, unchecked := -1, false
+	for _, j := range s.queued {
+		n := j.Demand[0]
+		if free < 0 {
+			if idle := c.FreeIn(1); n > idle {
+				if idle == 0 {
+					break // no background VM left for anyone
+				}
+				unchecked = true
+				continue
+			}
+			free = s.vms.count(s, c, 1)
+			if unchecked && free == 0 {
+				break
+			}
+		}
+		if n <= free {
+			if procs := s.eligible(c, 1, n); procs != nil {
+				s.place(c, j, 1, procs)
+				free, unchecked = -1, false
+				continue
+			}
+		}
+		if free == 0 {
 			break // no background VM left for anyone
 		}
+	}
+}
+
+// checkForgotten records a job in a final state left in the candidate or
+// foreground lists (forget skips the candidates when no ended job was
+// among them).
+func (s *Scheduler) checkForgotten() {
+	s.vms.verify.checks++
+	for _, l := range [][]*sim.Job{s.cands, s.fg} {
+		for _, j := range l {
+			if j.State().Final() {
+				s.vms.verify.fail("job %d ended but is still listed", j.ID)
+			}
+		}
+	}
+}
+
+// checkQueued compares s.queued with Step 3's order computed from scratch:
+// the waiting candidates, in arrival order, stably sorted by estimate.
+func (s *Scheduler) checkQueued() {
+	var want []*sim.Job
+	for _, j := range s.cands {
+		if j.State() == sim.Queued {
+			want = append(want, j)
+		}
+	}
+	slices.SortStableFunc(want, func(a, b *sim.Job) int { return cmp.Compare(a.Estimate, b.Estimate) })
+	s.vms.verify.checks++
+	if !slices.Equal(s.queued, want) {
+		s.vms.verify.fail("SJF order %v, sorted from scratch %v", jobIDs(s.queued), jobIDs(want))
+	}
+}
+
+// jobIDs returns the IDs of jobs, in order (messages).
+func jobIDs(jobs []*sim.Job) []int64 {
+	ids := make([]int64, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.ID
+	}
+	return ids
+}
+
+// enqueue inserts arrivals (in arrival order, after every job already
+// queued) into s.queued: after the jobs of equal or shorter estimate, which
+// is where a stable sort by estimate of the waiting jobs in arrival order
+// puts them.
+func (s *Scheduler) enqueue(arrived []*sim.Job) {
+	for _, j := range arrived {
+		i, _ := slices.BinarySearchFunc(s.queued, j, func(q, j *sim.Job) int {
+			if cmp.Compare(q.Estimate, j.Estimate) <= 0 {
+				return -1
+			}
+			return 1
+		})
+		s.queued = slices.Insert(s.queued, i, j)
 	}
 }
 
@@ -284,11 +374,19 @@ func (s *Scheduler) forget(ended []*sim.Job) {
 	if len(ended) == 0 {
 		return
 	}
-	keep := func(j *sim.Job) bool { return !j.State().Final() }
-	s.cands = slices.DeleteFunc(s.cands, func(j *sim.Job) bool { return !keep(j) })
-	s.fg = slices.DeleteFunc(s.fg, func(j *sim.Job) bool { return !keep(j) })
-	for _, j := range ended {
-		delete(s.paying, j)
+	final := func(j *sim.Job) bool { return j.State().Final() }
+	// Every ended job ran in the foreground (s.fg) or the background
+	// (s.cands), and every job that ended earlier is gone from both: the
+	// candidates need a look only when some ended job was not in s.fg.
+	n := len(s.fg)
+	s.fg = slices.DeleteFunc(s.fg, final)
+	if n-len(s.fg) < len(ended) {
+		s.cands = slices.DeleteFunc(s.cands, final)
+	}
+	if len(s.paying) > 0 {
+		for _, j := range ended {
+			delete(s.paying, j)
+		}
 	}
 }
 
@@ -329,8 +427,6 @@ func (s *Scheduler) deploy(c *sim.Cluster, j *sim.Job) bool {
 	default:
 		return false // REASY: only on its own processors
 	}
-	// j left the background: the utilisation order of both tiers changed.
-	s.invalidate()
 	return err == nil
 }
 
@@ -372,7 +468,6 @@ func (s *Scheduler) landPaid(c *sim.Cluster) {
 			} else {
 				err = c.Relocate(j, 0, s.eligibleFor(c, j), sim.Relocation{})
 			}
-			s.invalidate()
 			if err != nil {
 				return
 			}
@@ -411,14 +506,10 @@ func (s *Scheduler) place(c *sim.Cluster, j *sim.Job, tier int, procs []int) boo
 // eligible returns n processors whose VM in tier is idle (for the
 // background: and whose foreground usage is below the threshold), in
 // ascending order of the usage estimate of their other VM (then by index);
-// nil if fewer than n qualify. The candidates of a tier are sorted once and
-// consumed from the front as jobs take them; a placement in one tier changes
-// the order of the other, so it drops the other's list (invalidate).
+// nil if fewer than n qualify. The slice is scratch space, valid until the
+// next call.
 func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
-	if !s.listed[tier] {
-		s.build(c, tier)
-	}
-	l := s.lists[tier]
+	l := s.vms.ordered(s, c, tier)
 	if len(l) < n {
 		return nil
 	}
@@ -426,20 +517,15 @@ func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
 	for _, e := range l[:n] {
 		s.picked = append(s.picked, e.proc)
 	}
-	s.lists[tier] = l[n:]
-	s.listed[1-tier] = false
 	return s.picked
 }
 
 // eligibleAvoiding is eligible for the foreground, skipping the processors
 // in avoid (REASY's head's own): n idle foreground VMs in ascending order of
-// utilisation, taken out of the list, or nil if fewer than n qualify.
+// utilisation, or nil if fewer than n qualify.
 func (s *Scheduler) eligibleAvoiding(c *sim.Cluster, n int, avoid []int) []int {
-	if !s.listed[0] {
-		s.build(c, 0)
-	}
 	s.picked = s.picked[:0]
-	for _, e := range s.lists[0] {
+	for _, e := range s.vms.ordered(s, c, 0) {
 		if len(s.picked) == n {
 			break
 		}
@@ -450,47 +536,50 @@ func (s *Scheduler) eligibleAvoiding(c *sim.Cluster, n int, avoid []int) []int {
 	if len(s.picked) < n {
 		return nil
 	}
-	// Drop the picked VMs from the list, in place, keeping its order.
-	l := s.lists[0][:0]
-	for _, e := range s.lists[0] {
-		if !slices.Contains(s.picked, e.proc) {
-			l = append(l, e)
-		}
-	}
-	s.lists[0] = l
-	s.listed[1] = false
 	return s.picked
 }
 
-// build sorts the idle VMs of a tier that may take a process.
-func (s *Scheduler) build(c *sim.Cluster, tier int) {
-	other := 1 - tier
-	l := s.store[tier][:0]
-	for p := 0; p < s.procs; p++ {
-		if o, _ := c.Occupant(tier, p); o != nil {
-			continue
-		}
-		u := 0.0
-		if o, i := c.Occupant(other, p); o != nil {
-			var known bool
-			u, known = s.usage(c, o, i, other, p)
-			if tier == 1 && known && u >= s.cfg.Threshold {
-				continue
-			}
-		}
-		l = append(l, candidate{proc: p, util: u})
+// vmKey reports whether the VM of tier on processor p may take a process
+// (it is idle; for the background: its foreground's usage is below the
+// threshold) and its sort key: the usage estimate of the process in the
+// processor's other VM, 0 when that VM is idle.
+func (s *Scheduler) vmKey(c *sim.Cluster, tier, p int) (util float64, ok bool) {
+	if o, _ := c.Occupant(tier, p); o != nil {
+		return 0, false
 	}
-	slices.SortFunc(l, func(a, b candidate) int {
-		if c := cmp.Compare(a.util, b.util); c != 0 {
-			return c
+	other := 1 - tier
+	if o, i := c.Occupant(other, p); o != nil {
+		u, known := s.usage(c, o, i, other, p)
+		if tier == 1 && known && u >= s.cfg.Threshold {
+			return 0, false
 		}
-		return a.proc - b.proc
-	})
-	s.store[tier], s.lists[tier], s.listed[tier] = l, l, true
+		return u, true
+	}
+	return 0, true
 }
 
-// invalidate drops both candidate lists (a job left the background).
-func (s *Scheduler) invalidate() { s.listed = [2]bool{} }
+// build returns, sorted from scratch into l, the idle VMs of a tier that may
+// take a process in eligible's order: what vmLists keeps (and what its
+// cross-check compares it with).
+func (s *Scheduler) build(c *sim.Cluster, tier int, l []candidate) []candidate {
+	l = l[:0]
+	for p := 0; p < s.procs; p++ {
+		if u, ok := s.vmKey(c, tier, p); ok {
+			l = append(l, candidate{proc: p, util: u})
+		}
+	}
+	slices.SortFunc(l, compareCandidates)
+	return l
+}
+
+// compareCandidates is eligible's order: ascending utilisation, then
+// processor index (a total order: the processors differ).
+func compareCandidates(a, b candidate) int {
+	if c := cmp.Compare(a.util, b.util); c != 0 {
+		return c
+	}
+	return a.proc - b.proc
+}
 
 // candidate is an idle VM and the usage estimate of its processor's other
 // VM.
@@ -505,22 +594,20 @@ type candidate struct {
 // scratch space valid until the next call (the cluster copies it).
 func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 	n := j.Demand[0]
-	s.byUsage = s.byUsage[:0]
-	for i := 0; i < n; i++ {
-		s.byUsage = append(s.byUsage, i)
-	}
-	if j.CPUEstimate != nil {
-		u := j.CPUEstimate
-		slices.SortFunc(s.byUsage, func(a, b int) int {
-			if c := cmp.Compare(u[b], u[a]); c != 0 {
-				return c
-			}
-			return a - b // equal usages keep process order
-		})
-	}
 	s.paired = slices.Grow(s.paired[:0], n)[:n]
-	for k, i := range s.byUsage {
-		s.paired[i] = procs[k]
+	if j.CPUEstimate == nil || n == 1 {
+		copy(s.paired, procs[:n])
+		return s.paired
+	}
+	// Descending usage, equal usages in process order: ascending
+	// (^orderKey(usage), process), a total order.
+	s.byUsage = s.byUsage[:0]
+	for i, u := range j.CPUEstimate[:n] {
+		s.byUsage = append(s.byUsage, vm{key: ^orderKey(u), proc: i})
+	}
+	sortVMs(s.byUsage, &s.vms.buf)
+	for k, e := range s.byUsage {
+		s.paired[e.proc] = procs[k]
 	}
 	return s.paired
 }
@@ -567,15 +654,19 @@ func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time,
 		}
 		return shadow, future + sum - need
 	}
-	s.ends = s.ends[:0]
-	for _, j := range s.fg {
-		s.ends = append(s.ends, fgEnd{job: j, at: s.termination(c, j)})
+	// The foreground jobs by expected termination, stably (equal times in
+	// s.fg's order): keyed (orderKey(at), index), a total order.
+	s.ends, s.endAt = s.ends[:0], s.endAt[:0]
+	for i, j := range s.fg {
+		at := s.termination(c, j)
+		s.endAt = append(s.endAt, at)
+		s.ends = append(s.ends, vm{key: orderKey(at), proc: i})
 	}
-	slices.SortStableFunc(s.ends, func(a, b fgEnd) int { return cmp.Compare(a.at, b.at) })
+	sortVMs(s.ends, &s.vms.buf)
 	for _, e := range s.ends {
-		future += e.job.Demand[0]
+		future += s.fg[e.proc].Demand[0]
 		if future >= need {
-			return e.at, future - need
+			return s.endAt[e.proc], future - need
 		}
 	}
 	return 0, 0 // unreachable: the foreground jobs hold every busy VM

@@ -1,0 +1,13 @@
+package consolidation
+
+import "github.com/schedfarm/schedfarm/sim"
+
+// Verify turns on, for s (a *Scheduler), the cross-checks of its kept
+// structures (the VM candidate lists, the SJF order) against the plain
+// computation at every use, and returns a function reporting how many
+// checks were made and the first mismatch.
+func Verify(s sim.Scheduler) func() (checks int, err error) {
+	v := &verifier{}
+	s.(*Scheduler).vms.verify = v
+	return func() (int, error) { return v.checks, v.err }
+}

@@ -1,0 +1,50 @@
+package consolidation
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// TestKeptStructuresMatchScratch runs every variant under every reading on
+// the invariant suite's random workloads (12 processors, many ties, half
+// the jobs told nothing of their usage) with the cross-checks on: at every
+// use, the VM candidate lists kept from the occupancy log must equal the
+// lists sorted from scratch, and the SJF order kept by insertion the
+// waiting jobs stably sorted by estimate.
+func TestKeptStructuresMatchScratch(t *testing.T) {
+	for _, d := range []Deploy{Kill, Reserve, Migrate} {
+		for _, u := range []Unknown{UnknownObserved, UnknownFull, UnknownIgnored} {
+			for _, at := range []PauseAt{PauseAtTarget, PauseAtSource} {
+				if at == PauseAtSource && d != Migrate {
+					continue
+				}
+				name := fmt.Sprintf("%s/%s/%s", d, u, at)
+				t.Run(name, func(t *testing.T) {
+					for seed := uint64(1); seed <= 4; seed++ {
+						p := platform(12)
+						p.Sharing = sim.NewTwoTier(seed)
+						s, err := New(p, Config{Deploy: d, Threshold: DefaultThreshold, MigrationCost: 15, Unknown: u, PauseAt: at})
+						if err != nil {
+							t.Fatal(err)
+						}
+						result := Verify(s)
+						jobs := suiteJobs(rand.New(rand.NewPCG(seed, 0xc0)), 400, 12)
+						if _, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil); err != nil {
+							t.Fatal(err)
+						}
+						checks, err := result()
+						if err != nil {
+							t.Fatalf("seed %d: %v", seed, err)
+						}
+						if checks < 1000 {
+							t.Fatalf("seed %d: only %d cross-checks", seed, checks)
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package consolidation
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// vmLists keeps, for each tier, the idle VMs that may take a process in
+// eligible's order (ascending usage of the processor's other VM, then
+// processor index): the list build sorts from scratch, kept up to date
+// instead. A VM's membership and key depend only on the occupants of its
+// processor's two VMs, so whenever a processor's occupants change (the
+// cluster's occupancy log, sim.Cluster.OccupancyChanges) its entries are
+// taken out and put back where they now belong. The order is a total one
+// (processors differ), so the kept list is the sorted one, ties included.
+//
+// The work is done when asked for, in two steps. count brings each
+// changed processor's entry (at) and the number of members up to date:
+// enough to see that a job does not fit, the common answer in Step 3.
+// ordered also mends the sorted list, asked only when VMs are taken from
+// it: the entries that changed since (a bit set, so each comes once and in
+// index order, and new entries of equal keys are already in order) are
+// dropped, and their new entries sorted and merged in.
+type vmLists struct {
+	sorted, spare [2][]vm
+	// at[tier][p] is processor p's entry as of the last count; members
+	// how many are in. listed[tier][p] is its entry in sorted[tier].
+	at, listed [2][]vmEntry
+	members    [2]int
+	// changed[tier]: processors whose occupants changed since the last
+	// count of tier; moved[tier] (nmoved its size): processors whose entry
+	// changed since sorted[tier] was last ordered. Bit p%64 of word p/64.
+	changed, moved [2][]uint64
+	nmoved         [2]int
+	// stale[tier] asks for a rebuild.
+	stale [2]bool
+	adds  []vm
+	buf   []vm // sortVMs's scratch space
+	// cluster and mark: the run and the point of its occupancy log read so
+	// far; a new cluster or a lost log rebuilds the lists.
+	cluster *sim.Cluster
+	mark    uint64
+	// verify, when set (tests), has every count and ordered compare its
+	// result with build's.
+	verify *verifier
+}
+
+// vm is an entry of a kept list: a processor and its sort key (orderKey of
+// the usage of its other VM).
+type vm struct {
+	key  uint64
+	proc int
+}
+
+// before is eligible's order on kept entries: by key, then processor.
+func (a vm) before(b vm) bool {
+	return a.key < b.key || a.key == b.key && a.proc < b.proc
+}
+
+// sortVMs sorts l by before, a total order when the procs differ (any
+// sort gives the one result): runs of 16 by insertion, then merged
+// bottom-up through *buf (scratch space, grown as needed). Unlike
+// slices.SortFunc it compares inline, which is most of a sort's cost here.
+func sortVMs(l []vm, buf *[]vm) {
+	const run = 16
+	n := len(l)
+	for lo := 0; lo < n; lo += run {
+		insertionSortVMs(l[lo:min(lo+run, n)])
+	}
+	if n <= run {
+		return
+	}
+	*buf = slices.Grow((*buf)[:0], n)[:n]
+	src, dst := l, *buf
+	for width := run; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if src[j].before(src[i]) {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+				k++
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &l[0] {
+		copy(l, src)
+	}
+}
+
+// insertionSortVMs sorts a short l by before.
+func insertionSortVMs(l []vm) {
+	for i := 1; i < len(l); i++ {
+		e := l[i]
+		k := i
+		for ; k > 0 && e.before(l[k-1]); k-- {
+			l[k] = l[k-1]
+		}
+		l[k] = e
+	}
+}
+
+// vmEntry is one VM's place in its tier's list.
+type vmEntry struct {
+	in  bool
+	key uint64
+}
+
+// orderKey maps a usage to an unsigned key in cmp.Compare's order: NaN
+// first, −0 equal to +0, then by value.
+func orderKey(u float64) uint64 {
+	if u != u {
+		return 0
+	}
+	if u == 0 {
+		u = 0 // −0 sorts as +0
+	}
+	b := math.Float64bits(u)
+	if b>>63 != 0 {
+		return ^b // negative: the larger the magnitude, the smaller; above NaN's 0
+	}
+	return b | 1<<63
+}
+
+// verifier records the cross-checks of the kept structures against the
+// plain computation (tests): how many were made and the first mismatch.
+type verifier struct {
+	checks int
+	err    error
+}
+
+// fail records a mismatch (the first one is kept).
+func (v *verifier) fail(format string, args ...any) {
+	if v.err == nil {
+		v.err = fmt.Errorf(format, args...)
+	}
+}
+
+// count returns the number of VMs of tier that may take a process now.
+func (v *vmLists) count(s *Scheduler, c *sim.Cluster, tier int) int {
+	v.sync(s, c, tier)
+	if v.verify != nil {
+		v.verify.checks++
+		if want := len(s.build(c, tier, nil)); v.members[tier] != want {
+			v.verify.fail("tier %d at t=%g: %d members kept, %d counted from scratch", tier, c.Now(), v.members[tier], want)
+		}
+	}
+	return v.members[tier]
+}
+
+// sync reads the occupancy log and brings tier's entries up to date.
+func (v *vmLists) sync(s *Scheduler, c *sim.Cluster, tier int) {
+	procs, next, ok := c.OccupancyChanges(v.mark)
+	v.mark = next
+	if !ok || v.cluster != c {
+		v.cluster = c
+		v.stale = [2]bool{true, true}
+		words := (s.procs + 63) / 64
+		for t := range v.changed {
+			v.changed[t] = slices.Grow(v.changed[t][:0], words)[:words]
+			v.moved[t] = slices.Grow(v.moved[t][:0], words)[:words]
+			v.at[t] = slices.Grow(v.at[t][:0], s.procs)[:s.procs]
+			v.listed[t] = slices.Grow(v.listed[t][:0], s.procs)[:s.procs]
+		}
+	} else {
+		c0, c1 := v.changed[0], v.changed[1]
+		for _, p := range procs {
+			w, bit := p>>6, uint64(1)<<(p&63)
+			c0[w] |= bit
+			c1[w] |= bit
+		}
+	}
+	if v.stale[tier] {
+		v.rebuild(s, c, tier)
+	} else {
+		v.refresh(s, c, tier)
+	}
+}
+
+// refresh recomputes the entries of tier's changed processors.
+func (v *vmLists) refresh(s *Scheduler, c *sim.Cluster, tier int) {
+	changed, moved, at := v.changed[tier], v.moved[tier], v.at[tier]
+	for w, word := range changed {
+		if word == 0 {
+			continue
+		}
+		changed[w] = 0
+		for ; word != 0; word &= word - 1 {
+			p := w<<6 | bits.TrailingZeros64(word)
+			now, old := v.entry(s, c, tier, p), at[p]
+			if now == old {
+				continue
+			}
+			if now.in != old.in {
+				if now.in {
+					v.members[tier]++
+				} else {
+					v.members[tier]--
+				}
+			}
+			at[p] = now
+			if bit := uint64(1) << (p & 63); moved[w]&bit == 0 {
+				moved[w] |= bit
+				v.nmoved[tier]++
+			}
+		}
+	}
+}
+
+// ordered returns tier's list, up to date. The slice is the lists' own,
+// valid until the next call.
+func (v *vmLists) ordered(s *Scheduler, c *sim.Cluster, tier int) []vm {
+	v.sync(s, c, tier)
+	switch n := v.nmoved[tier]; {
+	case n > mendUpTo:
+		v.merge(tier)
+	case n > 0:
+		v.mend(tier)
+	}
+	if v.verify != nil {
+		v.check(s, c, tier)
+	}
+	return v.sorted[tier]
+}
+
+// rebuild sorts tier's list from scratch.
+func (v *vmLists) rebuild(s *Scheduler, c *sim.Cluster, tier int) {
+	v.stale[tier] = false
+	clear(v.changed[tier])
+	clear(v.moved[tier])
+	v.nmoved[tier] = 0
+	l := v.sorted[tier][:0]
+	for p := range s.procs {
+		v.at[tier][p] = v.entry(s, c, tier, p)
+		if e := v.at[tier][p]; e.in {
+			l = append(l, vm{key: e.key, proc: p})
+		}
+	}
+	sortVMs(l, &v.buf)
+	v.sorted[tier], v.members[tier] = l, len(l)
+	copy(v.listed[tier], v.at[tier])
+}
+
+// entry returns processor p's entry for tier as its occupants now make it.
+func (v *vmLists) entry(s *Scheduler, c *sim.Cluster, tier, p int) vmEntry {
+	u, in := s.vmKey(c, tier, p)
+	if !in {
+		return vmEntry{}
+	}
+	return vmEntry{in: true, key: orderKey(u)}
+}
+
+// mendUpTo is the number of moved entries up to which a list is mended
+// entry by entry (binary search, move) rather than merged.
+const mendUpTo = 6
+
+// mend takes the moved processors' entries out of tier's list and puts
+// their new ones in, one by one.
+func (v *vmLists) mend(tier int) {
+	l, at, listed, moved := v.sorted[tier], v.at[tier], v.listed[tier], v.moved[tier]
+	for w, word := range moved {
+		for ; word != 0; word &= word - 1 {
+			p := w<<6 | bits.TrailingZeros64(word)
+			if old := listed[p]; old.in {
+				i := search(l, vm{key: old.key, proc: p})
+				if i == len(l) || l[i].proc != p {
+					panic(fmt.Sprintf("consolidation: VM (%d, %d) missing from its list", tier, p))
+				}
+				l = slices.Delete(l, i, i+1)
+			}
+			if now := at[p]; now.in {
+				e := vm{key: now.key, proc: p}
+				l = slices.Insert(l, search(l, e), e)
+			}
+			listed[p] = at[p]
+		}
+	}
+	v.sorted[tier] = l
+	clear(moved)
+	v.nmoved[tier] = 0
+}
+
+// search returns the index of e in l, or where it would go.
+func search(l []vm, e vm) int {
+	lo, hi := 0, len(l)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l[m].before(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// merge drops the moved processors' entries from tier's list, sorts their
+// new ones and merges the two.
+func (v *vmLists) merge(tier int) {
+	at, moved := v.at[tier], v.moved[tier]
+	adds := v.adds[:0]
+	for w, word := range moved {
+		for ; word != 0; word &= word - 1 {
+			p := w<<6 | bits.TrailingZeros64(word)
+			if at[p].in {
+				adds = append(adds, vm{key: at[p].key, proc: p})
+			}
+			v.listed[tier][p] = at[p]
+		}
+	}
+	sortVMs(adds, &v.buf)
+	v.adds = adds
+	old := v.sorted[tier]
+	out := slices.Grow(v.spare[tier][:0], len(old)+len(adds))
+	k := 0
+	for _, e := range old {
+		if moved[e.proc>>6]&(1<<(e.proc&63)) != 0 {
+			continue // moved: its new entry, if any, is in adds
+		}
+		for k < len(adds) && adds[k].before(e) {
+			out = append(out, adds[k])
+			k++
+		}
+		out = append(out, e)
+	}
+	out = append(out, adds[k:]...)
+	v.sorted[tier], v.spare[tier] = out, old
+	clear(moved)
+	v.nmoved[tier] = 0
+}
+
+// check compares tier's list with build's, entry for entry.
+func (v *vmLists) check(s *Scheduler, c *sim.Cluster, tier int) {
+	v.verify.checks++
+	want := s.build(c, tier, nil)
+	got := v.sorted[tier]
+	same := len(got) == len(want)
+	for i := 0; same && i < len(got); i++ {
+		e := vmEntry{in: true, key: got[i].key}
+		same = got[i].proc == want[i].proc && got[i].key == orderKey(want[i].util) && v.at[tier][got[i].proc] == e && v.listed[tier][got[i].proc] == e
+	}
+	if !same {
+		v.verify.fail("tier %d list at t=%g is %v, sorted from scratch %v", tier, c.Now(), got, want)
+	}
+}
