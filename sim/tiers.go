@@ -456,6 +456,9 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 		t.slots[tier][p] = slot{job: j, proc: i, stale: true}
 	}
 	if j.seq >= len(t.kept) {
+		if t.kept == nil && c.eng != nil {
+			t.kept = make([]keptRate, 0, cap(c.eng.jobs)) // the run's jobs, when known
+		}
 		t.kept = slices.Grow(t.kept, j.seq+1-len(t.kept))[:j.seq+1]
 	}
 	t.kept[j.seq].ok = false // every speed is new

@@ -40,6 +40,17 @@
 // when its foreground VM's usage is below the threshold (§2.2.1 point 3:
 // 96%).
 //
+// # Cost
+//
+// A pass does not sort the idle VMs from scratch: vmLists keeps, per tier,
+// each VM's key and the number that qualify, updated from the cluster's
+// occupancy log (sim.Cluster.OccupancyChanges), and mends the sorted list
+// only when VMs are taken from it; the SJF order is kept by insertion and
+// the foreground jobs stay in the order of the last reservation. The
+// order is the one a sort from scratch gives, ties included: the tests
+// TestKeptStructuresMatchScratch and its KTH-SP2 twin compare every use
+// with the plain computation.
+//
 // # Choices where the paper is silent
 //
 //   - The whole of Algorithm 1 runs at every pass (an arrival or any end),

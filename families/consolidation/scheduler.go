@@ -160,26 +160,44 @@ type Scheduler struct {
 	cfg   Config
 	procs int
 	// cands holds J_q ∪ J_bg in arrival order; fg the jobs in the
-	// foreground.
+	// foreground, in the order of the last reservation.
 	cands []*sim.Job
-	fg    []*sim.Job
+	fg    []fgJob
+	fgSeq uint64
 	// queued holds the waiting jobs of cands in Step 3's order: shortest
 	// estimate first, then arrival order. Arrivals are inserted in place;
 	// jobs that left the queue are dropped at Step 3.
 	queued []*sim.Job
+	// started: place was asked to start a job since s.queued was last
+	// compacted.
+	started bool
 	// vms keeps, per tier, the idle VMs that may take a process in
 	// eligible's order, up to date with the cluster's occupancy.
 	vms vmLists
 	// Scratch space reused between passes.
 	picked, paired []int
-	byUsage, ends  []vm
-	endAt          []sim.Time
+	byUsage        []vm
 	blockers       []*sim.Job
 	avoid          []int
 	// paying holds, for each background job migrating from its source
 	// (PauseAtSource), the time its cost is paid; it stays stopped in its
 	// background VMs until landPaid moves it.
 	paying map[*sim.Job]sim.Time
+}
+
+// fgJob is a job in the foreground: seq numbers the jobs in the order they
+// went there; at is its expected termination as of the last reservation,
+// key orderKey(at).
+type fgJob struct {
+	job *sim.Job
+	seq uint64
+	at  sim.Time
+	key uint64
+}
+
+// before orders foreground jobs by expected termination, then seq.
+func (f *fgJob) before(g *fgJob) bool {
+	return f.key < g.key || f.key == g.key && f.seq < g.seq
 }
 
 // New returns a scheduler for platform p, which must have two tiers.
@@ -275,7 +293,10 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 
 	// Step 3: SJF to the background.
-	s.queued = slices.DeleteFunc(s.queued, func(j *sim.Job) bool { return j.State() != sim.Queued })
+	if s.started { // only place starts a waiting job
+		s.queued = slices.DeleteFunc(s.queued, func(j *sim.Job) bool { return j.State() != sim.Queued })
+		s.started = false
+	}
 	if s.vms.verify != nil {
 		s.checkQueued()
 	}
@@ -319,11 +340,30 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 // among them).
 func (s *Scheduler) checkForgotten() {
 	s.vms.verify.checks++
-	for _, l := range [][]*sim.Job{s.cands, s.fg} {
-		for _, j := range l {
-			if j.State().Final() {
-				s.vms.verify.fail("job %d ended but is still listed", j.ID)
-			}
+	for _, j := range s.cands {
+		if j.State().Final() {
+			s.vms.verify.fail("job %d ended but is still a candidate", j.ID)
+		}
+	}
+	for _, f := range s.fg {
+		if f.job.State().Final() {
+			s.vms.verify.fail("job %d ended but is still in the foreground list", f.job.ID)
+		}
+	}
+}
+
+// checkEnds compares the order of s.fg with the plain computation: the
+// foreground jobs in the order they went there, stably sorted by expected
+// termination.
+func (s *Scheduler) checkEnds() {
+	want := slices.Clone(s.fg)
+	slices.SortFunc(want, func(a, b fgJob) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortStableFunc(want, func(a, b fgJob) int { return cmp.Compare(a.at, b.at) })
+	s.vms.verify.checks++
+	for i := range want {
+		if want[i].job != s.fg[i].job {
+			s.vms.verify.fail("foreground jobs by end at position %d: job %d, sorted from scratch job %d", i, s.fg[i].job.ID, want[i].job.ID)
+			return
 		}
 	}
 }
@@ -379,7 +419,7 @@ func (s *Scheduler) forget(ended []*sim.Job) {
 	// (s.cands), and every job that ended earlier is gone from both: the
 	// candidates need a look only when some ended job was not in s.fg.
 	n := len(s.fg)
-	s.fg = slices.DeleteFunc(s.fg, final)
+	s.fg = slices.DeleteFunc(s.fg, func(f fgJob) bool { return final(f.job) })
 	if n-len(s.fg) < len(ended) {
 		s.cands = slices.DeleteFunc(s.cands, final)
 	}
@@ -392,7 +432,8 @@ func (s *Scheduler) forget(ended []*sim.Job) {
 
 // toForeground moves candidate i to the foreground list.
 func (s *Scheduler) toForeground(i int) {
-	s.fg = append(s.fg, s.cands[i])
+	s.fg = append(s.fg, fgJob{job: s.cands[i], seq: s.fgSeq})
+	s.fgSeq++
 	s.cands = slices.Delete(s.cands, i, i+1)
 }
 
@@ -500,6 +541,7 @@ func (s *Scheduler) place(c *sim.Cluster, j *sim.Job, tier int, procs []int) boo
 	if procs == nil {
 		return false
 	}
+	s.started = true
 	return c.StartOn(j, tier, s.pair(j, procs)) == nil
 }
 
@@ -655,18 +697,29 @@ func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time,
 		return shadow, future + sum - need
 	}
 	// The foreground jobs by expected termination, stably (equal times in
-	// s.fg's order): keyed (orderKey(at), index), a total order.
-	s.ends, s.endAt = s.ends[:0], s.endAt[:0]
-	for i, j := range s.fg {
-		at := s.termination(c, j)
-		s.endAt = append(s.endAt, at)
-		s.ends = append(s.ends, vm{key: orderKey(at), proc: i})
+	// the order they went to the foreground): keyed (orderKey(at), seq), a
+	// total order. s.fg is kept in the last pass's order, which the
+	// termination times change little: an insertion sort has little to do.
+	for i := range s.fg {
+		f := &s.fg[i]
+		f.at = s.termination(c, f.job)
+		f.key = orderKey(f.at)
 	}
-	sortVMs(s.ends, &s.vms.buf)
-	for _, e := range s.ends {
-		future += s.fg[e.proc].Demand[0]
+	for i := 1; i < len(s.fg); i++ {
+		f := s.fg[i]
+		k := i
+		for ; k > 0 && f.before(&s.fg[k-1]); k-- {
+			s.fg[k] = s.fg[k-1]
+		}
+		s.fg[k] = f
+	}
+	if s.vms.verify != nil {
+		s.checkEnds()
+	}
+	for _, f := range s.fg {
+		future += f.job.Demand[0]
 		if future >= need {
-			return s.endAt[e.proc], future - need
+			return f.at, future - need
 		}
 	}
 	return 0, 0 // unreachable: the foreground jobs hold every busy VM
@@ -675,5 +728,9 @@ func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time,
 // termination is a foreground job's expected end: now plus what is left of
 // its estimate.
 func (s *Scheduler) termination(c *sim.Cluster, j *sim.Job) sim.Time {
-	return c.Now() + math.Max(0, j.Estimate-c.Progress(j))
+	left := j.Estimate - c.Progress(j)
+	if !(left > 0) && left == left {
+		left = 0 // math.Max(0, left) inline: NaN stays, −0 and below give +0
+	}
+	return c.Now() + left
 }
