@@ -244,7 +244,7 @@ func (e *engine) arrive(j *Job) error {
 	}
 	j.state = Queued
 	e.waiting++
-	e.c.waitingOrder.push(j)
+	e.c.waitingOrder.arrive(j)
 	e.arrived.add(j)
 	if !e.perEvent {
 		e.needPass(e.c.now)
