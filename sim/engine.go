@@ -257,7 +257,7 @@ func (e *engine) end(j *Job) {
 	j.endEv = nil
 	e.c.settle(j)
 	state := Finished
-	if j.done < j.work-1e-9*math.Max(1, j.work) {
+	if j.done < j.work-1e-9*max(1, j.work) {
 		state = Killed // Reason describes the limit; formatted on demand
 	}
 	e.c.release(j)
