@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 	"github.com/schedfarm/schedfarm/internal/wire"
 	"github.com/schedfarm/schedfarm/runner"
 )
@@ -40,8 +40,8 @@ type Rejection struct {
 }
 
 var (
-	metricNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	digestRE     = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	metricNameRE = lazyre.MustCompile(`^[a-z][a-z0-9_]*$`)
+	digestRE     = lazyre.MustCompile(`^[0-9a-f]{64}$`)
 )
 
 // DecodeResult decodes a result message strictly: at most maxBytes

@@ -6,13 +6,14 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedfarm/schedfarm/runner"
+
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 )
 
 // The re-check of a cell received from the network (CheckCell): a worker
@@ -145,7 +146,7 @@ func (v *validCell) admit(c runner.Cell) error {
 	return nil
 }
 
-var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var sha256RE = lazyre.MustCompile(`^[0-9a-f]{64}$`)
 
 // joint reports whether name is a field a sweep may combine in ways a
 // spec with fixed values refuses (runner.Field.Joint: the trace-estimate
@@ -298,7 +299,7 @@ func scalar(v any) *yaml.Node {
 }
 
 // axisRE matches the axes[i] prefix of a spec error's field path.
-var axisRE = regexp.MustCompile(`^axes\[(\d+)\]`)
+var axisRE = lazyre.MustCompile(`^axes\[(\d+)\]`)
 
 // specErrors turns the SpecError of a cell's spec into an error that names
 // the cell's parameters instead of the rebuilt spec's lines.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +15,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedfarm/schedfarm/runner"
+
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 )
 
 // Spec is a parsed and validated experiment spec. Build one with Load or
@@ -312,14 +313,14 @@ func sortByLine(errs []FieldError) {
 	})
 }
 
-var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var lineRE = lazyre.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
 func yamlSyntaxError(err error) FieldError {
 	line, problem, _ := YAMLErrorLine(err.Error())
 	return FieldError{Line: line, Msg: "invalid YAML: " + problem}
 }
 
-var unknownFieldRE = regexp.MustCompile(`^field (\S+) not found in type (\S+)$`)
+var unknownFieldRE = lazyre.MustCompile(`^field (\S+) not found in type (\S+)$`)
 
 // decodeError turns one message of a *yaml.TypeError into a FieldError with
 // the field's path and, for unknown fields, the accepted ones.

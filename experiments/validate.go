@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/strategies"
@@ -117,8 +117,8 @@ func (v *validator) line(path string) int {
 }
 
 var (
-	nameRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	nameRE  = lazyre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	identRE = lazyre.MustCompile(`^[a-z][a-z0-9_]*$`)
 )
 
 func (v *validator) build(raw *rawSpec) *Spec {

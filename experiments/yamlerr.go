@@ -2,10 +2,11 @@ package experiments
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 )
 
 // yamlParserProblems are the problems go.yaml.in/yaml/v3 reports from its
@@ -26,7 +27,7 @@ var yamlParserProblems = []string{
 	"found duplicate %TAG directive",
 }
 
-var yamlLineMsgRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var yamlLineMsgRE = lazyre.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
 // YAMLErrorLine splits a YAML syntax error message into its 1-based line
 // and problem (correcting the parser's 0-based lines); ok is false when the
@@ -69,7 +70,7 @@ func CheckUTF8(data []byte) *FieldError {
 	return nil
 }
 
-var decodeRE = regexp.MustCompile("^cannot (?:unmarshal|decode) !!(\\w+)(?: (`[^`]*`|\\S+))? into (\\S+)$")
+var decodeRE = lazyre.MustCompile("^cannot (?:unmarshal|decode) !!(\\w+)(?: (`[^`]*`|\\S+))? into (\\S+)$")
 
 // FriendlyDecode rewrites the YAML decoder's "cannot unmarshal !!str `five`
 // into int" as what was found and what is accepted: "`five` is a string;

@@ -58,3 +58,24 @@ func BenchmarkKTHModelledEstimates(b *testing.B) {
 	}
 	b.ReportMetric(float64(res.Estimates.AtMax)/float64(res.Estimates.Jobs), "at-Tmax")
 }
+
+// BenchmarkKTHPyss is the simulation part of the side-by-side run against
+// pyss (docs/performance.md): EASY on KTH-SP2 with pyss's estimates and
+// event order, the trace parsed once outside the loop.
+func BenchmarkKTHPyss(b *testing.B) {
+	records := swftest.Records(b, swftest.KTH)
+	b.ReportAllocs()
+	var res *runner.Result
+	var err error
+	for b.Loop() {
+		res, err = runner.New(families.Builtin()).Run(runner.Config{
+			Source: workload.NewSliceSource(records), Procs: 100, Scheduler: "easy",
+			Estimates: runner.EstimatesPyss, Events: runner.EventsPyss,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Release()
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(res.Stats.Events), "ns/event")
+}

@@ -127,11 +127,11 @@ func (c *converter) pyss(r *workload.Job) *sim.Job {
 		// processors, submitted no earlier than 1 s.
 		c.adj.PyssOneSecond++
 		one := *r
-		one.Submit = math.Max(r.Submit, 1)
+		one.Submit = max(r.Submit, 1)
 		return c.newJob(&one, c.clamp(max(r.AllocProcs, 1)), 1, 1, 0)
 	}
-	est := math.Trunc(math.Max(math.Max(r.ReqTime, r.RunTime), 1))
-	work := math.Trunc(math.Max(math.Min(r.ReqTime, r.RunTime), 1))
+	est := math.Trunc(max(r.ReqTime, r.RunTime, 1))
+	work := math.Trunc(max(min(r.ReqTime, r.RunTime), 1))
 	if est > r.ReqTime {
 		c.adj.PyssRaised++
 	}

@@ -87,12 +87,9 @@ func (r *Result) WriteSchedule(path string) error {
 	if err != nil {
 		return err
 	}
-	for i := range r.Jobs {
-		rec := r.ScheduleRecord(i)
-		if err := w.Write(&rec); err != nil {
-			w.Close()
-			return fmt.Errorf("%s: %w", path, err)
-		}
+	if err := w.WriteFunc(len(r.Jobs), r.ScheduleRecord); err != nil {
+		w.Close()
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return w.Close()
 }

@@ -82,11 +82,24 @@ type Config struct {
 // one family catalog: an SWF run (Run), or a cell of any kind (RunCell).
 // It holds no other state; one Runner serves any number of goroutines.
 type Runner struct {
-	cat *families.Catalog
+	cat     *families.Catalog
+	noCache bool // read every trace from its file (WithoutTraceCache)
 }
 
 // New returns a runner of the catalog's families.
 func New(cat *families.Catalog) *Runner { return &Runner{cat: cat} }
+
+// WithoutTraceCache returns a runner that reads each trace straight from its
+// file instead of through the process's trace cache. The results are the
+// same; a process that simulates one trace once (`schedfarm sim`) saves the
+// cache's work, which only pays when a trace is simulated again: hashing
+// the file twice (to find it, then to check what was parsed) and copying
+// every record out of the shared parse.
+func (r *Runner) WithoutTraceCache() *Runner {
+	c := *r
+	c.noCache = true
+	return &c
+}
 
 // Catalog returns the runner's family catalog.
 func (r *Runner) Catalog() *families.Catalog { return r.cat }
@@ -207,7 +220,7 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	}
 	b := bufferPool.Get().(*buffers)
 	res := &Result{Config: cfg, LoadFactor: 1}
-	records, err := readRecords(cfg, res, b.records[:0])
+	records, err := readRecords(cfg, res, b.records[:0], !r.noCache)
 	if err != nil {
 		bufferPool.Put(b)
 		return nil, err
@@ -295,17 +308,56 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// sortBySubmit stably sorts jobs by submit time, permuting recs alike.
+// sortBySubmit stably sorts jobs by submit time, permuting recs alike. Only
+// the shortest stretch that is out of order is sorted (pyss's 1-second
+// records move jobs submitted before 1 s, near the start of a trace): the
+// jobs before it are no later than any in it and the jobs after it no
+// earlier, so the result is the stable sort of the whole list.
 func sortBySubmit(jobs []*sim.Job, recs []workload.Job) {
-	idx := make([]int, len(jobs))
+	lo, hi := unsortedWindow(jobs)
+	if hi-lo < 2 {
+		return
+	}
+	idx := make([]int, hi-lo)
 	for i := range idx {
-		idx[i] = i
+		idx[i] = lo + i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return jobs[idx[a]].Submit < jobs[idx[b]].Submit })
-	j2, r2 := slices.Clone(jobs), slices.Clone(recs)
+	j2, r2 := slices.Clone(jobs[lo:hi]), slices.Clone(recs[lo:hi])
 	for i, k := range idx {
-		jobs[i], recs[i] = j2[k], r2[k]
+		jobs[lo+i], recs[lo+i] = j2[k-lo], r2[k-lo]
 	}
+}
+
+// unsortedWindow returns the shortest [lo, hi) whose stable sort by submit
+// time sorts all of jobs (lo == hi when they are sorted already).
+func unsortedWindow(jobs []*sim.Job) (lo, hi int) {
+	n := len(jobs)
+	lo = 0
+	for lo+1 < n && jobs[lo].Submit <= jobs[lo+1].Submit {
+		lo++
+	}
+	if lo+1 >= n {
+		return 0, 0
+	}
+	hi = n - 1
+	for jobs[hi-1].Submit <= jobs[hi].Submit {
+		hi--
+	}
+	least, most := jobs[lo].Submit, jobs[lo].Submit
+	for _, j := range jobs[lo : hi+1] {
+		least, most = min(least, j.Submit), max(most, j.Submit)
+	}
+	// Widen over the neighbours that must move: a strictly later job
+	// before the stretch, a strictly earlier one after it (equal ones
+	// keep their places, as a stable sort leaves them).
+	for lo > 0 && jobs[lo-1].Submit > least {
+		lo--
+	}
+	for hi+1 < n && jobs[hi+1].Submit < most {
+		hi++
+	}
+	return lo, hi + 1
 }
 
 // traceCache holds the traces this process has parsed, so that the cells of
@@ -319,9 +371,10 @@ var traceCache = swf.NewCache(TraceCacheBytes)
 const TraceCacheBytes = 256 << 20
 
 // readRecords appends the workload's SWF records (up to MaxJobs) to dst,
-// which is the caller's own to modify.
-func readRecords(cfg Config, res *Result, dst []workload.Job) ([]workload.Job, error) {
-	if cfg.Trace != "" && traceCache != nil {
+// which is the caller's own to modify; through the process's trace cache
+// when cached is set.
+func readRecords(cfg Config, res *Result, dst []workload.Job, cached bool) ([]workload.Job, error) {
+	if cfg.Trace != "" && traceCache != nil && cached {
 		if t, ok := traceCache.Load(cfg.Trace, swf.Options{Lenient: cfg.Lenient}); ok {
 			res.Header = t.Header()
 			shared, skipped := t.Read(cfg.MaxJobs)

@@ -16,7 +16,7 @@ type Cluster struct {
 	free    []int
 	running []*Job // in start order
 
-	waitingOrder seqHeap // waiting jobs by arrival order (lazy deletion)
+	waitingOrder waitOrder // waiting jobs by arrival order (lazy deletion)
 	wakeAt       Time
 	tiers        *tierState // nil on a dedicated machine
 }
@@ -223,6 +223,44 @@ func (c *Cluster) release(j *Job) {
 	}
 }
 
+// waitOrder answers, at each start, whether a job that arrived earlier still
+// waits (the backfilled flag). Arrivals come one at a time in arrival order,
+// so they form a FIFO; only a suspended job coming back to the queue
+// (Suspend) can be older than the newest, and those few go in a heap. Jobs
+// that left the queue are dropped lazily when they reach the front.
+type waitOrder struct {
+	arrived  []*Job // in arrival order, from head on
+	head     int
+	requeued seqHeap
+}
+
+// arrive records a job that joined the queue on arrival; its seq is the
+// largest so far.
+func (w *waitOrder) arrive(j *Job) {
+	if w.head > 0 && 2*w.head >= len(w.arrived) {
+		n := copy(w.arrived, w.arrived[w.head:])
+		clear(w.arrived[n:])
+		w.arrived, w.head = w.arrived[:n], 0
+	}
+	w.arrived = append(w.arrived, j)
+}
+
+// requeue records a suspended job back in the queue.
+func (w *waitOrder) requeue(j *Job) { heap.Push(&w.requeued, j) }
+
+// earlierWaiting reports whether a job that arrived before j is still
+// queued (j itself is no longer queued when this is called).
+func (w *waitOrder) earlierWaiting(j *Job) bool {
+	for w.head < len(w.arrived) && w.arrived[w.head].state != Queued {
+		w.arrived[w.head] = nil
+		w.head++
+	}
+	if w.head < len(w.arrived) && w.arrived[w.head].seq < j.seq {
+		return true
+	}
+	return w.requeued.earlierWaiting(j)
+}
+
 // seqHeap holds jobs by arrival order; jobs that left the queue are dropped
 // lazily when they reach the top.
 type seqHeap []*Job
@@ -239,10 +277,8 @@ func (h *seqHeap) Pop() any {
 	return j
 }
 
-func (h *seqHeap) push(j *Job) { heap.Push(h, j) }
-
-// earliestWaiting reports whether a job that arrived before j is still
-// queued (j itself is no longer queued when this is called).
+// earlierWaiting reports whether a job in the heap that arrived before j is
+// still queued.
 func (h *seqHeap) earlierWaiting(j *Job) bool {
 	for h.Len() > 0 && (*h)[0].state != Queued {
 		heap.Pop(h)

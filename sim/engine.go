@@ -244,7 +244,7 @@ func (e *engine) arrive(j *Job) error {
 	}
 	j.state = Queued
 	e.waiting++
-	e.c.waitingOrder.push(j)
+	e.c.waitingOrder.arrive(j)
 	e.arrived.add(j)
 	if !e.perEvent {
 		e.needPass(e.c.now)
@@ -257,7 +257,7 @@ func (e *engine) end(j *Job) {
 	j.endEv = nil
 	e.c.settle(j)
 	state := Finished
-	if j.done < j.work-1e-9*math.Max(1, j.work) {
+	if j.done < j.work-1e-9*max(1, j.work) {
 		state = Killed // Reason describes the limit; formatted on demand
 	}
 	e.c.release(j)

@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // State is a job's place in its lifecycle.
 type State uint8
@@ -193,7 +190,7 @@ func (j *Job) BoundedSlowdown(gamma Time) float64 {
 	if !j.stretched {
 		return BoundedSlowdown(j.Wait(), j.Ran(), gamma)
 	}
-	return math.Max(1, j.Response()/math.Max(j.Served(), gamma))
+	return max(1, j.Response()/max(j.Served(), gamma))
 }
 
 // Backfilled reports whether the job started while a job submitted before

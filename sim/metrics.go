@@ -46,7 +46,7 @@ type Summary struct {
 
 // BoundedSlowdown returns max(1, (wait+run)/max(run, gamma)).
 func BoundedSlowdown(wait, run, gamma Time) float64 {
-	return math.Max(1, (wait+run)/math.Max(run, gamma))
+	return max(1, (wait+run)/max(run, gamma))
 }
 
 // Slowdown returns (wait+run)/run, with a run of 0 counted as one second so a
@@ -80,8 +80,8 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	first, last := math.Inf(1), math.Inf(-1)
 	used := 0.0
 	for i, j := range jobs {
-		first = math.Min(first, j.Submit)
-		last = math.Max(last, j.end)
+		first = min(first, j.Submit)
+		last = max(last, j.end)
 		switch j.state {
 		case Finished:
 			s.Finished++
@@ -117,7 +117,7 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 				div = 1 // as Slowdown does for a zero-length run
 			}
 			sld = append(sld, r/div)
-			bsld = append(bsld, math.Max(1, r/math.Max(served, gamma)))
+			bsld = append(bsld, max(1, r/max(served, gamma)))
 			continue
 		}
 		used += float64(j.Demand[0]) * run
@@ -150,16 +150,16 @@ func dist(xs []float64) Dist {
 	if len(xs) == 0 {
 		return Dist{}
 	}
-	sum, max := 0.0, math.Inf(-1)
+	sum, hi := 0.0, math.Inf(-1)
 	for _, x := range xs {
 		sum += x
-		max = math.Max(max, x)
+		hi = max(hi, x)
 	}
 	k95 := rankIndex(len(xs), 0.95)
 	p95 := selectNth(xs, k95)
 	// Everything before k95 is now ≤ p95, so the median is selected there.
 	med := selectNth(xs[:k95+1], rankIndex(len(xs), 0.5))
-	return Dist{Mean: sum / float64(len(xs)), Median: med, P95: p95, Max: max}
+	return Dist{Mean: sum / float64(len(xs)), Median: med, P95: p95, Max: hi}
 }
 
 // rankIndex is the 0-based index of the nearest-rank q-quantile of n sorted

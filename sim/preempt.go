@@ -31,7 +31,7 @@ func (c *Cluster) Suspend(j *Job) error {
 	j.state = Queued
 	j.rate = 0
 	c.eng.waiting++
-	c.waitingOrder.push(j)
+	c.waitingOrder.requeue(j)
 	return nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 	"github.com/schedfarm/schedfarm/internal/numeric"
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/param"
@@ -215,8 +215,8 @@ func Load(path string, cat *families.Catalog) (*Spec, error) {
 }
 
 var (
-	nameRE       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	constraintRE = regexp.MustCompile(`^\s*([a-z0-9_]+)\s*(>=|<=)\s*(\S+)\s*$`)
+	nameRE       = lazyre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	constraintRE = lazyre.MustCompile(`^\s*([a-z0-9_]+)\s*(>=|<=)\s*(\S+)\s*$`)
 )
 
 // Parse validates a tune spec; file names it in errors and anchors the
@@ -601,8 +601,8 @@ func algorithmSettings() []setting {
 }
 
 var (
-	yamlLineRE     = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	unknownFieldRE = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+	yamlLineRE     = lazyre.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	unknownFieldRE = lazyre.MustCompile(`^field (\S+) not found in type \S+$`)
 )
 
 // yamlErrors turns a YAML error into problems with a line and a field (the
@@ -633,11 +633,11 @@ func yamlErrors(err error, root *yaml.Node) []string {
 	return out
 }
 
-var paramRE = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+var paramRE = lazyre.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
 
-var pathRE = regexp.MustCompile(`^[A-Za-z0-9_.\[\]-]+$`)
+var pathRE = lazyre.MustCompile(`^[A-Za-z0-9_.\[\]-]+$`)
 
-var plainFieldRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var plainFieldRE = lazyre.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // fieldName is a key as a field name in a problem: itself when plain,
 // quoted otherwise.

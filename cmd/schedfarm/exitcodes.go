@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 	"github.com/schedfarm/schedfarm/internal/lockfile"
 	"github.com/schedfarm/schedfarm/results"
 )
@@ -78,7 +78,7 @@ func exitFor(stderr io.Writer, cmdName, specPath string, err error) int {
 
 // numbers matches the numbers in a failure message, which group by the
 // rest.
-var numbers = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+var numbers = lazyre.MustCompile(`[0-9]+(\.[0-9]+)?`)
 
 // printFailureGroups prints the failed cells of a sweep grouped by their
 // error message (its first line), largest group first, with one cell of

@@ -100,7 +100,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		}
 		defer closePlugin()
 	}
-	res, err := simulator().Run(cfg)
+	res, err := simulator().WithoutTraceCache().Run(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
 		return 1

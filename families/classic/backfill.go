@@ -129,7 +129,7 @@ func (b *Backfill) Reservations() []sim.Reservation {
 const minDur = 1e-6
 
 // dur returns how long j occupies the profile from its start.
-func dur(j *sim.Job) sim.Time { return math.Max(j.Estimate, minDur) }
+func dur(j *sim.Job) sim.Time { return max(j.Estimate, minDur) }
 
 // Pass implements sim.Scheduler.
 func (b *Backfill) Pass(c *sim.Cluster, ch sim.Changes) {
@@ -183,7 +183,7 @@ func (b *Backfill) compress(now sim.Time) {
 			b.prof.Reserve(s, s+d, e.job.Demand)
 			e.start = s
 		}
-		b.earliest = math.Min(b.earliest, e.start)
+		b.earliest = min(b.earliest, e.start)
 	}
 }
 
@@ -222,43 +222,54 @@ func (b *Backfill) startReserved(c *sim.Cluster, now sim.Time, from int) {
 			b.done++
 			continue
 		}
-		b.earliest = math.Min(b.earliest, e.start)
+		b.earliest = min(b.earliest, e.start)
 	}
 }
 
 // backfill starts jobs without a reservation that fit now and delay no
 // reservation, in the configured candidate order.
 func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
+	if b.cfg.Candidates == SubmitOrder {
+		// The queue is in submit order already: no list to build.
+		for _, e := range b.queue {
+			if !e.started && !e.reserved && b.tryBackfill(c, e, now) {
+				return
+			}
+		}
+		return
+	}
 	b.cands = b.cands[:0]
 	for _, e := range b.queue {
 		if !e.started && !e.reserved {
 			b.cands = append(b.cands, e)
 		}
 	}
-	if len(b.cands) == 0 {
-		return
-	}
-	if b.cfg.Candidates == ShortestFirst {
-		slices.SortStableFunc(b.cands, byEstimate)
-	}
+	slices.SortStableFunc(b.cands, byEstimate)
 	for _, e := range b.cands {
-		if !c.Fits(e.job) {
-			continue
-		}
-		d := dur(e.job)
-		if !b.prof.Fits(now, now+d, e.job.Demand) {
-			continue
-		}
-		if c.Start(e.job) != nil {
-			return
-		}
-		b.prof.Reserve(now, now+d, e.job.Demand)
-		e.started = true
-		b.done++
-		if noneFree(c) {
+		if b.tryBackfill(c, e, now) {
 			return
 		}
 	}
+}
+
+// tryBackfill starts e now if it fits and delays no reservation. It reports
+// whether the backfill is over: no capacity left, or the engine refused the
+// start.
+func (b *Backfill) tryBackfill(c *sim.Cluster, e *entry, now sim.Time) (over bool) {
+	if !c.Fits(e.job) {
+		return false
+	}
+	d := dur(e.job)
+	if !b.prof.Fits(now, now+d, e.job.Demand) {
+		return false
+	}
+	if c.Start(e.job) != nil {
+		return true
+	}
+	b.prof.Reserve(now, now+d, e.job.Demand)
+	e.started = true
+	b.done++
+	return noneFree(c)
 }
 
 // byEstimate orders entries by estimate; a stable sort keeps equal
@@ -287,7 +298,7 @@ func (b *Backfill) compact() {
 			k++
 		} else {
 			// Nothing else refers to a started entry (cands is
-			// rebuilt by every backfill): recycle it.
+			// rebuilt by every shortest-first backfill): recycle it.
 			e.job = nil
 			b.free = append(b.free, e)
 		}

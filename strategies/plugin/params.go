@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
@@ -14,8 +14,8 @@ import (
 )
 
 var (
-	nameRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	nameRE  = lazyre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	identRE = lazyre.MustCompile(`^[a-z][a-z0-9_]*$`)
 )
 
 // checkDescription reports every problem of a plugin's description: its

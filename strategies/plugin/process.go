@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +17,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/schedfarm/schedfarm/strategies/plugin/schedulerpb"
+
+	"github.com/schedfarm/schedfarm/internal/lazyre"
 )
 
 // Default timeouts.
@@ -109,7 +110,7 @@ func launch(bin Binary, opts Options) (*process, error) {
 	return p, nil
 }
 
-var versionRE = regexp.MustCompile(`Plugin version: (\d+)`)
+var versionRE = lazyre.MustCompile(`Plugin version: (\d+)`)
 
 // startError turns go-plugin's start errors into ones that say what to do.
 func startError(err error) string {
@@ -235,7 +236,7 @@ type exitLog struct {
 	exit string
 }
 
-var exitRE = regexp.MustCompile(`plugin process exited:.*error="([^"]*)"`)
+var exitRE = lazyre.MustCompile(`plugin process exited:.*error="([^"]*)"`)
 
 func (l *exitLog) Write(p []byte) (int, error) {
 	if m := exitRE.FindSubmatch(p); m != nil {

@@ -95,3 +95,31 @@ func decompress(tb testing.TB, data []byte) []byte {
 	}
 	return plain
 }
+
+// BenchmarkWriteFuncKTH is BenchmarkWriteKTH through WriteFunc (lines
+// formatted on GOMAXPROCS goroutines).
+func BenchmarkWriteFuncKTH(b *testing.B) {
+	r, err := NewReader(bytes.NewReader(readTraceFile(b, kthFile)), kthFile, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs, err := workload.ReadAll(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := r.Header()
+	b.ReportAllocs()
+	for b.Loop() {
+		w, err := NewWriter(io.Discard, h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := w.WriteFunc(len(jobs), func(i int) workload.Job { return jobs[i] }); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}

@@ -59,21 +59,12 @@ func (w *Writer) Write(j *workload.Job) error {
 	if w.err != nil {
 		return w.err
 	}
-	if err := w.check(j); err != nil {
-		return err
-	}
-	b := w.buf[:0]
-	for f := 1; f <= NumFields; f++ {
-		if f > 1 {
-			b = append(b, ' ')
-		}
-		if isIntField(f) {
-			b = strconv.AppendInt(b, *intField(j, f), 10)
-		} else {
-			b = formatFloat(b, *floatField(j, f))
+	if !plainJob(j) || (j.Submit != workload.Unknown && w.hasSubmit && j.Submit < w.lastSubmit) {
+		if err := w.check(j); err != nil {
+			return err
 		}
 	}
-	b = append(b, '\n')
+	b := appendJob(w.buf[:0], j)
 	w.buf = b
 	if _, err := w.bw.Write(b); err != nil {
 		w.err = err
@@ -83,6 +74,44 @@ func (w *Writer) Write(j *workload.Job) error {
 		w.lastSubmit, w.hasSubmit = j.Submit, true
 	}
 	return nil
+}
+
+// plainJob reports whether every field of j is one the reader accepts
+// (unknown, or a finite value ≥ 0): what check finds field by field, in
+// one pass without its error messages.
+func plainJob(j *workload.Job) bool {
+	return okInt(j.ID) && okFloat(j.Submit) && okFloat(j.Wait) && okFloat(j.RunTime) &&
+		okInt(j.AllocProcs) && okFloat(j.AvgCPUTime) && okFloat(j.UsedMemory) &&
+		okInt(j.ReqProcs) && okFloat(j.ReqTime) && okFloat(j.ReqMemory) && okInt(j.Status) &&
+		okInt(j.UserID) && okInt(j.GroupID) && okInt(j.Executable) && okInt(j.Queue) &&
+		okInt(j.Partition) && okInt(j.PrecedingJob) && okFloat(j.ThinkTime)
+}
+
+func okInt(v int64) bool { return v >= workload.Unknown }
+
+func okFloat(v float64) bool { return v == workload.Unknown || (v >= 0 && v <= math.MaxFloat64) }
+
+// appendJob appends j's line, fields 1 to 18 in order, and a newline.
+func appendJob(b []byte, j *workload.Job) []byte {
+	b = appendInt(b, j.ID)
+	b = formatFloat(append(b, ' '), j.Submit)
+	b = formatFloat(append(b, ' '), j.Wait)
+	b = formatFloat(append(b, ' '), j.RunTime)
+	b = appendInt(append(b, ' '), j.AllocProcs)
+	b = formatFloat(append(b, ' '), j.AvgCPUTime)
+	b = formatFloat(append(b, ' '), j.UsedMemory)
+	b = appendInt(append(b, ' '), j.ReqProcs)
+	b = formatFloat(append(b, ' '), j.ReqTime)
+	b = formatFloat(append(b, ' '), j.ReqMemory)
+	b = appendInt(append(b, ' '), j.Status)
+	b = appendInt(append(b, ' '), j.UserID)
+	b = appendInt(append(b, ' '), j.GroupID)
+	b = appendInt(append(b, ' '), j.Executable)
+	b = appendInt(append(b, ' '), j.Queue)
+	b = appendInt(append(b, ' '), j.Partition)
+	b = appendInt(append(b, ' '), j.PrecedingJob)
+	b = formatFloat(append(b, ' '), j.ThinkTime)
+	return append(b, '\n')
 }
 
 // Flush writes any buffered data to the underlying writer.
@@ -252,7 +281,7 @@ func keywordLines(lines []string, e Entry) ([]string, error) {
 // integer, any other value rounded to two decimals without trailing zeros.
 func formatFloat(dst []byte, v float64) []byte {
 	if v == math.Trunc(v) && v > -(1<<63) && v < 1<<63 {
-		return strconv.AppendInt(dst, int64(v), 10)
+		return appendInt(dst, int64(v))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || v == math.Trunc(v) {
 		return strconv.AppendFloat(dst, v, 'f', -1, 64)
@@ -275,3 +304,53 @@ func formatFloat(dst []byte, v float64) []byte {
 func formatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
+
+// appendInt appends v in decimal, as strconv.AppendInt(b, v, 10) does, but
+// writes the digits in place (strconv formats into a buffer of its own and
+// copies): most of an SWF line is small integers.
+func appendInt(b []byte, v int64) []byte {
+	if v < 0 {
+		if v == workload.Unknown {
+			return append(b, '-', '1')
+		}
+		return strconv.AppendInt(b, v, 10)
+	}
+	u := uint64(v)
+	if u < 10 {
+		return append(b, byte('0'+u))
+	}
+	n := 1
+	for t := u; t >= 10; t /= 10 {
+		n++
+	}
+	l := len(b)
+	b = append(b, zeros[:n]...)
+	i := l + n
+	for u >= 100 {
+		q := u / 100
+		d := 2 * (u - 100*q)
+		i -= 2
+		b[i], b[i+1] = digitPairs[d], digitPairs[d+1]
+		u = q
+	}
+	if u >= 10 {
+		b[i-2], b[i-1] = digitPairs[2*u], digitPairs[2*u+1]
+	} else {
+		b[i-1] = byte('0' + u)
+	}
+	return b
+}
+
+// zeros is room for the digits of any uint64.
+var zeros [20]byte
+
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
