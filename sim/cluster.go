@@ -16,13 +16,14 @@ type Cluster struct {
 	free    []int
 	running []*Job // in start order
 
-	waitingOrder waitOrder // waiting jobs by arrival order (lazy deletion)
-	wakeAt       Time
-	tiers        *tierState // nil on a dedicated machine
+	waitingOrder waitOrder         // waiting jobs by arrival order (lazy deletion)
+	wakeAt       Time              // the latest WakeAt
+	timers       map[Time]struct{} // pass timers queued and not yet run
+	tiers        *tierState        // nil on a dedicated machine
 }
 
 func newCluster(p Platform) *Cluster {
-	c := &Cluster{plat: p, free: p.Capacities(), wakeAt: -1}
+	c := &Cluster{plat: p, free: p.Capacities(), wakeAt: -1, timers: map[Time]struct{}{}}
 	if p.Tiered() {
 		c.tiers = newTierState(p)
 	}
@@ -115,12 +116,18 @@ func (c *Cluster) Reject(j *Job, reason string) error {
 }
 
 // WakeAt asks for a pass at time t (> now) even if nothing else happens
-// then. Asking again for the same time is free.
+// then. Asking again for a time already asked for is free: one timer per
+// time is queued (a second one at the same time would find the pass queued
+// already, and do nothing but cost the event queue).
 func (c *Cluster) WakeAt(t Time) {
 	if t <= c.now || t == c.wakeAt {
 		return
 	}
 	c.wakeAt = t
+	if _, ok := c.timers[t]; ok {
+		return
+	}
+	c.timers[t] = struct{}{}
 	c.eng.event(t, ClassTimer, nil)
 }
 

@@ -204,6 +204,7 @@ func (e *engine) loop() error {
 				e.c.resume(ev.Job) // a migration pause ends; no pass needed
 				break
 			}
+			delete(e.c.timers, ev.At)
 			e.needPass(ev.At)
 		case ClassPass:
 			e.passQueued = false
