@@ -66,19 +66,7 @@ func keptRatesScript(t *testing.T, tiers int, model Sharing, seed uint64) (check
 		if c.now < j.pausedTo {
 			return 0
 		}
-		rate := math.Inf(1)
-		occ := make([]float64, tiers)
-		for i, p := range j.procs {
-			for k := range tiers {
-				if o, op := c.Occupant(k, p); o != nil {
-					occ[k] = o.CPU(op)
-				} else {
-					occ[k] = 0
-				}
-			}
-			rate = math.Min(rate, model.Speed(j, i, j.tier, occ))
-		}
-		return rate
+		return freshRate(c, j, model, tiers)
 	}
 	idle := func(c *Cluster, tier int) []int {
 		var l []int
@@ -156,4 +144,23 @@ func keptRatesScript(t *testing.T, tiers int, model Sharing, seed uint64) (check
 		t.Fatal(err)
 	}
 	return checked, ok
+}
+
+// freshRate is j's rate computed from scratch: the slowest of its
+// processes under the sharing model, given every tier's occupant of each
+// of its processors now.
+func freshRate(c *Cluster, j *Job, model Sharing, tiers int) float64 {
+	rate := math.Inf(1)
+	occ := make([]float64, tiers)
+	for i, p := range j.procs {
+		for k := range tiers {
+			if o, op := c.Occupant(k, p); o != nil {
+				occ[k] = o.CPU(op)
+			} else {
+				occ[k] = 0
+			}
+		}
+		rate = min(rate, model.Speed(j, i, j.tier, occ))
+	}
+	return rate
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -48,21 +47,7 @@ func TestKeptSpeedsMatchFreshRates(t *testing.T) {
 	}
 	plat := Processors(procs)
 	plat.Tiers, plat.Sharing = tiers, crowdSharing{}
-	fresh := func(c *Cluster, j *Job) float64 {
-		rate := math.Inf(1)
-		occ := make([]float64, tiers)
-		for i, p := range j.procs {
-			for k := range tiers {
-				if o, op := c.Occupant(k, p); o != nil {
-					occ[k] = o.CPU(op)
-				} else {
-					occ[k] = 0
-				}
-			}
-			rate = math.Min(rate, crowdSharing{}.Speed(j, i, j.tier, occ))
-		}
-		return rate
-	}
+	fresh := func(c *Cluster, j *Job) float64 { return freshRate(c, j, crowdSharing{}, tiers) }
 	var running, suspended []*Job
 	checked := 0
 	s := &script{hook: func(c *Cluster, q []*Job) {

@@ -39,15 +39,7 @@ func BenchmarkReadKTHPlain(b *testing.B) {
 
 // BenchmarkWriteKTH writes the KTH-SP2 jobs to io.Discard.
 func BenchmarkWriteKTH(b *testing.B) {
-	r, err := NewReader(bytes.NewReader(readTraceFile(b, kthFile)), kthFile, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	jobs, err := workload.ReadAll(r)
-	if err != nil {
-		b.Fatal(err)
-	}
-	h := r.Header()
+	jobs, h := kthJobsHeader(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		w, err := NewWriter(io.Discard, h)
@@ -99,15 +91,7 @@ func decompress(tb testing.TB, data []byte) []byte {
 // BenchmarkWriteFuncKTH is BenchmarkWriteKTH through WriteFunc (lines
 // formatted on GOMAXPROCS goroutines).
 func BenchmarkWriteFuncKTH(b *testing.B) {
-	r, err := NewReader(bytes.NewReader(readTraceFile(b, kthFile)), kthFile, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	jobs, err := workload.ReadAll(r)
-	if err != nil {
-		b.Fatal(err)
-	}
-	h := r.Header()
+	jobs, h := kthJobsHeader(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		w, err := NewWriter(io.Discard, h)
@@ -122,4 +106,17 @@ func BenchmarkWriteFuncKTH(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// kthJobsHeader reads the KTH-SP2 jobs and header for the writing benchmarks.
+func kthJobsHeader(b *testing.B) ([]workload.Job, Header) {
+	r, err := NewReader(bytes.NewReader(readTraceFile(b, kthFile)), kthFile, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs, err := workload.ReadAll(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return jobs, r.Header()
 }
