@@ -384,6 +384,17 @@ func readRecords(cfg Config, res *Result, dst []workload.Job, cached bool) ([]wo
 		// Not cacheable (unreadable or malformed): the reader below
 		// reports why, exactly as without a cache.
 	}
+	if cfg.Trace != "" && !cached && cfg.MaxJobs == 0 {
+		// A one-shot run of a plain trace: parsed in parts on every
+		// core when that gives what the reader below gives.
+		if hdr, jobs, ok := swf.ReadParts(cfg.Trace, swf.Options{Lenient: cfg.Lenient}); ok {
+			res.Header = hdr
+			if cap(dst) < len(jobs) {
+				return jobs, nil
+			}
+			return append(dst, jobs...), nil
+		}
+	}
 	src := cfg.Source
 	if cfg.Trace != "" {
 		r, err := swf.Open(cfg.Trace, swf.Options{Lenient: cfg.Lenient})
