@@ -56,18 +56,18 @@ func (q *queue) bwScore(s *scheduler, v int) float64 {
 // idle VMs unused, until its best VMs are idle.
 func (q *queue) asjsBest(s *scheduler, ji *jobInfo) [][]int {
 	s.newMark()
-	groups := make([][]int, len(ji.j.Tasks))
-	for t := range ji.j.Tasks {
+	pick := s.scratch(len(ji.j.Tasks))
+	for t := range pick {
 		best, bestScore, bestIdle := -1, math.Inf(-1), false
 		for _, v32 := range ji.capable[t] {
 			v := int(v32)
-			if s.taken[v] == s.mark || !s.inTime(ji, s.et(ji, t, v)) {
+			if s.taken[v] == s.mark || (s.aware && !ji.meets(s.now, s.et(ji, t, v))) {
 				continue
 			}
 			idle := !s.busy[v]
-			sc := q.bwScore(s, v)
+			sc := q.busyScore[v]
 			if idle {
-				sc = q.score(s, v)
+				sc = q.idleScore[v]
 			}
 			if best < 0 || sc > bestScore || (sc == bestScore && idle && !bestIdle) {
 				best, bestScore, bestIdle = v, sc, idle
@@ -77,7 +77,18 @@ func (q *queue) asjsBest(s *scheduler, ji *jobInfo) [][]int {
 			return nil
 		}
 		s.taken[best] = s.mark
-		groups[t] = []int{best}
+		pick[t] = best
 	}
-	return groups
+	return groupsOf(pick)
+}
+
+// scores fills idleScore and busyScore once.
+func (q *queue) scores(s *scheduler) {
+	if q.idleScore != nil {
+		return
+	}
+	q.idleScore, q.busyScore = make([]float64, len(s.w.VMs)), make([]float64, len(s.w.VMs))
+	for v := range s.w.VMs {
+		q.idleScore[v], q.busyScore[v] = q.score(s, v), q.bwScore(s, v)
+	}
 }

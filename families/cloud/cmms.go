@@ -34,22 +34,23 @@ func (minMin) schedule(s *scheduler) {
 	fastest := func(t, v int, et float64) float64 { return et }
 	for s.idle > 0 {
 		var best *jobInfo
-		var bestG [][]int
+		var bestPick []int // s.pick2 when set; s.pick is the next attempt's
 		bestD := math.Inf(1)
 		for _, ji := range s.waiting {
 			if ji.state != waiting || ji.tried == s.pass {
 				continue
 			}
-			g, d := s.assignEach(ji, fastest)
+			g, d := s.assignInto(s.scratch(len(ji.j.Tasks)), ji, fastest)
 			if g == nil {
 				ji.tried = s.pass // idle VMs only get fewer in this pass
 				continue
 			}
 			if d < bestD {
-				best, bestG, bestD = ji, g, d
+				best, bestD = ji, d
+				bestPick, s.pick, s.pick2 = g, s.pick2, s.pick
 			}
 		}
-		if best == nil || s.start(best, bestG) != nil {
+		if best == nil || s.start(best, groupsOf(bestPick)) != nil {
 			return
 		}
 	}

@@ -52,13 +52,18 @@ type cplmt struct {
 
 // cpData is CPLMT's side table of one waiting job.
 type cpData struct {
-	// cpuET[t] holds task t's time on every VM, ascending (Algorithm 1's
-	// processing test is et ≤ α · time left).
+	// cpuET[k] holds the k-th distinct task's time on every VM, ascending
+	// (Algorithm 1's processing test is et ≤ α · time left). A task equal
+	// to the one before it (same demands and instructions) has the same
+	// times and counts and is not listed again: classify takes maxima and
+	// minima over the tasks.
 	cpuET [][]float64
-	// satET[t] holds task t's time on the VMs that satisfy its memory (β)
-	// and bandwidth (γ), ascending: with the time test, the VMs that
+	// satET[k] holds that task's time on the VMs that satisfy its memory
+	// (β) and bandwidth (γ), ascending: with the time test, the VMs that
 	// satisfy the task in every aspect (formula 7's num).
 	satET [][]float64
+	// par is the job's parallelism (number of tasks).
+	par int
 	// jovMEM and jovBW are formulas 8 and 11: the most VMs that cannot
 	// satisfy one of the tasks' memory or bandwidth (static).
 	jovMEM, jovBW int
@@ -85,24 +90,43 @@ type Class struct {
 	Tovload                    float64
 }
 
+// arrive lists each distinct task's times on all VMs and on the VMs that
+// satisfy it, ascending. The times are computed in the order of the VMs'
+// speeds, fastest first (scheduler.bySpeed): without a transfer time the
+// times I/speed are then already ascending (division rounds monotonically)
+// and need no sort; with one they may not be, and are sorted. Either way
+// the list is the ascending order of the same values (none is NaN or −0),
+// which is unique: the sort's result exactly, ties included.
 func (p *cplmt) arrive(s *scheduler, ji *jobInfo) {
 	if p.data == nil {
 		p.data = make([]cpData, len(s.info))
 	}
 	d := &p.data[ji.idx]
 	j := ji.j
-	d.cpuET = make([][]float64, len(j.Tasks))
-	d.satET = make([][]float64, len(j.Tasks))
+	distinct := 0
+	for t := range j.Tasks {
+		if !sameAsPrevious(ji, t) {
+			distinct++
+		}
+	}
+	n := len(s.w.VMs)
+	back := make([]float64, 2*n*distinct)
+	d.cpuET = make([][]float64, 0, distinct)
+	d.satET = make([][]float64, 0, distinct)
+	d.par = len(j.Tasks)
 	d.jovMEM, d.jovBW = 0, 0
 	for t := range j.Tasks {
+		if sameAsPrevious(ji, t) {
+			continue
+		}
 		tk := &j.Tasks[t]
 		ovMEM, ovBW := 0, 0
-		all := make([]float64, len(s.w.VMs))
-		var sat []float64
-		for v := range s.w.VMs {
-			vm := &s.w.VMs[v]
+		all, sat := back[:n:n], back[n:n:2*n]
+		back = back[2*n:]
+		for i, v32 := range s.bySpeed {
+			vm := &s.w.VMs[v32]
 			et := s.w.ExecTime(j, tk, vm)
-			all[v] = et
+			all[i] = et
 			mem, bw := within(tk.Memory, vm.Memory, p.beta), within(tk.Bandwidth, vm.Bandwidth, p.gamma)
 			if !mem {
 				ovMEM++
@@ -114,9 +138,11 @@ func (p *cplmt) arrive(s *scheduler, ji *jobInfo) {
 				sat = append(sat, et)
 			}
 		}
-		slices.Sort(all)
-		slices.Sort(sat)
-		d.cpuET[t], d.satET[t] = all, sat
+		if !slices.IsSorted(all) { // sat is a subsequence of all
+			slices.Sort(all)
+			slices.Sort(sat)
+		}
+		d.cpuET, d.satET = append(d.cpuET, all), append(d.satET, sat)
 		d.jovMEM, d.jovBW = max(d.jovMEM, ovMEM), max(d.jovBW, ovBW)
 	}
 }
@@ -139,7 +165,7 @@ func (p *cplmt) classify(s *scheduler, ji *jobInfo) Class {
 		c.JovCPU = max(c.JovCPU, n-ok)
 		c.Num = min(c.Num, sort.Search(len(d.satET[t]), func(i int) bool { return d.satET[t][i] > lim }))
 	}
-	c.UJob = float64(c.Num)/float64(len(d.cpuET)) <= p.kappa
+	c.UJob = float64(c.Num)/float64(d.par) <= p.kappa
 	vend := float64(n)
 	for _, ul := range []bool{float64(c.JovCPU) > p.eps*vend, float64(c.JovMEM) > p.omega*vend, float64(c.JovBW) > p.eta*vend} {
 		if ul {
@@ -205,6 +231,9 @@ func maxMinTime(s *scheduler, ji *jobInfo) float64 {
 	s.newMark()
 	m := 0.0
 	for t := range ji.j.Tasks {
+		if sameAsPrevious(ji, t) {
+			continue // the same candidates and times: the same minimum
+		}
 		best := math.Inf(1)
 		s.candidates(ji, t, func(v int, et float64) { best = math.Min(best, et) })
 		m = math.Max(m, best)

@@ -52,18 +52,36 @@ func (f *fair) schedule(s *scheduler) {
 }
 
 // assign gives every task one VM (first fit), then adds VMs to the tasks
-// round by round (first fit) until each has k or none is left.
+// round by round (first fit) until each has k or none is left. Within a
+// round a task equal to the one before it resumes that one's search
+// (firstCandidateFrom); the first round writes into s's scratch, so that
+// a job that cannot start allocates nothing.
 func (f *fair) assign(s *scheduler, ji *jobInfo, k int) [][]int {
 	s.newMark()
-	groups := make([][]int, len(ji.j.Tasks))
-	for round := 0; round < k; round++ {
+	pick := s.scratch(len(ji.j.Tasks))
+	from := 0
+	for t := range pick {
+		if !sameAsPrevious(ji, t) {
+			from = 0
+		}
+		v, next := firstCandidateFrom(s, ji, t, from)
+		if v < 0 {
+			return nil
+		}
+		s.taken[v] = s.mark
+		pick[t], from = v, next
+	}
+	groups := groupsOf(pick)
+	for round := 1; round < k; round++ {
 		added := false
+		from := 0
 		for t := range groups {
-			v := firstCandidate(s, ji, t)
+			if !sameAsPrevious(ji, t) {
+				from = 0
+			}
+			v, next := firstCandidateFrom(s, ji, t, from)
+			from = next
 			if v < 0 {
-				if round == 0 {
-					return nil
-				}
 				continue
 			}
 			s.taken[v] = s.mark

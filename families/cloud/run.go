@@ -1,8 +1,10 @@
 package cloud
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
 )
@@ -179,6 +181,15 @@ type scheduler struct {
 	// taken marks VMs chosen for the job being assigned (stamp = mark).
 	taken []uint32
 	mark  uint32
+	// pick and pick2 are scratch one-VM-per-task assignments (assignInto,
+	// CMMS keeping its best in pick2), so that an attempt that fails
+	// allocates nothing; prepare uses pick and vmBuf for its lists.
+	pick, pick2 []int
+	vmBuf       []int32
+	// bySpeed lists the VMs by speed, fastest first (ties: lower number):
+	// with no transfer time a task's times in this order are ascending
+	// (CPLMT's arrive).
+	bySpeed []int32
 }
 
 func newScheduler(w *Workload, p policy, aware bool) *scheduler {
@@ -192,6 +203,11 @@ func newScheduler(w *Workload, p policy, aware bool) *scheduler {
 		s.maxSpeed = math.Max(s.maxSpeed, v.Speed)
 		s.maxBW = math.Max(s.maxBW, v.Bandwidth)
 	}
+	s.bySpeed = make([]int32, len(w.VMs))
+	for v := range s.bySpeed {
+		s.bySpeed[v] = int32(v)
+	}
+	slices.SortStableFunc(s.bySpeed, func(a, b int32) int { return cmp.Compare(w.VMs[b].Speed, w.VMs[a].Speed) })
 	return s
 }
 
@@ -239,24 +255,45 @@ func (s *scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 }
 
-// prepare fills the static side-table entries of a job that arrives.
+// prepare fills the static side-table entries of a job that arrives. A
+// task equal to the one before it (same demands and instructions: the
+// tasks of a job under the copied and split readings) has the same capable
+// VMs and best time: it shares the list. The lists share one allocation.
 func (s *scheduler) prepare(ji *jobInfo) {
 	j := ji.j
 	ji.abs = j.Submit + j.Deadline
 	ji.tol = 1e-9 * math.Max(1, math.Abs(ji.abs))
 	ji.capable = make([][]int32, len(j.Tasks))
+	buf, ends := s.vmBuf[:0], s.pick[:0] // ends[t]: where task t's list ends in buf
 	maxmin := 0.0
 	for t := range j.Tasks {
 		tk := &j.Tasks[t]
-		best := math.Inf(1)
-		for v := range s.w.VMs {
-			vm := &s.w.VMs[v]
-			if Fits(tk, vm) {
-				ji.capable[t] = append(ji.capable[t], int32(v))
-				best = math.Min(best, s.w.ExecTime(j, tk, vm))
+		if t == 0 || *tk != j.Tasks[t-1] {
+			best := math.Inf(1)
+			for v := range s.w.VMs {
+				vm := &s.w.VMs[v]
+				if Fits(tk, vm) {
+					buf = append(buf, int32(v))
+					best = math.Min(best, s.w.ExecTime(j, tk, vm))
+				}
 			}
+			maxmin = math.Max(maxmin, best)
 		}
-		maxmin = math.Max(maxmin, best)
+		ends = append(ends, len(buf))
+	}
+	s.vmBuf, s.pick = buf, ends
+	back := make([]int32, len(buf))
+	copy(back, buf)
+	for t := range j.Tasks {
+		if t > 0 && ends[t] == ends[t-1] && j.Tasks[t] == j.Tasks[t-1] {
+			ji.capable[t] = ji.capable[t-1]
+			continue
+		}
+		lo := 0
+		if t > 0 {
+			lo = ends[t-1]
+		}
+		ji.capable[t] = back[lo:ends[t]:ends[t]]
 	}
 	ji.lst = ji.abs - maxmin
 	if ji.lst < j.Submit-ji.tol || math.IsInf(maxmin, 1) {
@@ -350,8 +387,18 @@ func (s *scheduler) inTime(ji *jobInfo, et float64) bool { return !s.aware || ji
 // returns nil if some task has no candidate, else the assignment and the
 // job's duration (its longest task).
 func (s *scheduler) assignEach(ji *jobInfo, key func(t, v int, et float64) float64) ([][]int, float64) {
+	pick, dur := s.assignInto(s.scratch(len(ji.j.Tasks)), ji, key)
+	if pick == nil {
+		return nil, 0
+	}
+	return groupsOf(pick), dur
+}
+
+// assignInto is assignEach writing task t's VM into pick[t] (len(pick) is
+// the number of tasks): it returns pick, or nil if some task has no
+// candidate, and the job's duration.
+func (s *scheduler) assignInto(pick []int, ji *jobInfo, key func(t, v int, et float64) float64) ([]int, float64) {
 	s.newMark()
-	groups := make([][]int, len(ji.j.Tasks))
 	dur := 0.0
 	for t := range ji.j.Tasks {
 		best, bestKey, bestEt := -1, math.Inf(1), 0.0
@@ -364,10 +411,29 @@ func (s *scheduler) assignEach(ji *jobInfo, key func(t, v int, et float64) float
 			return nil, 0
 		}
 		s.taken[best] = s.mark
-		groups[t] = []int{best}
+		pick[t] = best
 		dur = math.Max(dur, bestEt)
 	}
-	return groups, dur
+	return pick, dur
+}
+
+// scratch returns s.pick with length n.
+func (s *scheduler) scratch(n int) []int {
+	if cap(s.pick) < n {
+		s.pick = make([]int, n)
+	}
+	return s.pick[:n]
+}
+
+// groupsOf returns the task groups of a one-VM-per-task assignment: a
+// fresh copy (groups[t] = [pick[t]], capacity 1).
+func groupsOf(pick []int) [][]int {
+	back := slices.Clone(pick)
+	groups := make([][]int, len(pick))
+	for t := range groups {
+		groups[t] = back[t : t+1 : t+1]
+	}
+	return groups
 }
 
 // start starts ji now with groups[t] the VMs of task t. It checks what the
