@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Gene assigns job Job of the batch to resource Res (both indexes).
@@ -80,6 +81,14 @@ type Config struct {
 	// (generation 0 is the initial population) before selection; it must
 	// not keep the slice.
 	Observe func(gen int, objs []Objectives)
+	// Reevaluate makes Run evaluate every child, also one whose genome
+	// equals a parent's (Run otherwise reuses the parent's objectives).
+	// The results are the same either way; tests compare the two.
+	Reevaluate bool
+
+	// trace, when set (tests), sees each generation's population and
+	// objectives where Observe sees the objectives.
+	trace func(gen int, pop []Genome, objs []Objectives)
 }
 
 // Default returns Table 2's settings for a batch of jobs on resources, with
@@ -316,7 +325,8 @@ func Fitness(objs []Objectives, w Weights) []float64 {
 type Result struct {
 	Best       Genome
 	Objectives Objectives
-	// Evaluations counts Evaluate calls.
+	// Evaluations counts Evaluate calls (a child equal to a parent is not
+	// evaluated again unless Config.Reevaluate).
 	Evaluations int
 }
 
@@ -356,9 +366,13 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 	maxLen := cfg.maxLen()
 	spare := make([]Genome, n, n+1)
 	nextObjs := make([]Objectives, 0, n)
+	known := make([]bool, n) // known[i]: child i's objectives are its parent's
 	for gen := 0; gen < cfg.Generations; gen++ {
 		if cfg.Observe != nil {
 			cfg.Observe(gen, objs)
+		}
+		if cfg.trace != nil {
+			cfg.trace(gen, pop, objs)
 		}
 		f := Fitness(objs, cfg.Weights)
 		best := argmax(f)
@@ -375,23 +389,25 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 			weights[i] = v - lo + eps
 			total += weights[i]
 		}
-		pick := func() Genome {
+		pick := func() int {
 			x := rng.Float64() * total
 			for i, w := range weights {
 				if x < w {
-					return pop[i]
+					return i
 				}
 				x -= w
 			}
-			return pop[n-1]
+			return n - 1
 		}
 		// Children are built in the buffers of the generation before the
 		// current one (spare), so a run allocates only while genomes grow.
 		next := spare[:0]
 		nextObjs = append(nextObjs[:0], objs[best])
 		next = append(next, append(take(spare, 0), pop[best]...)) // elitism: unchanged, not re-evaluated
+		known[0] = true
 		for len(next) < n {
-			a, b := pick(), pick()
+			ia, ib := pick(), pick()
+			a, b := pop[ia], pop[ib]
 			c1, c2 := take(spare, len(next)), take(spare, len(next)+1)
 			if rng.Float64() < cfg.PCut {
 				c1, c2 = cutAndSpliceInto(c1, c2, a, b, rng)
@@ -406,19 +422,38 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 					c = c[:maxLen]
 				}
 				Mutate(c, cfg.Resources, cfg.PMut, rng)
+				// A child equal to a parent has the parent's objectives:
+				// an Evaluator is a deterministic function of the genome
+				// and Run draws no random numbers while evaluating, so
+				// reusing them changes nothing but the work done.
+				o, ok := Objectives{}, false
+				if !cfg.Reevaluate {
+					switch {
+					case slices.Equal(c, a):
+						o, ok = objs[ia], true
+					case slices.Equal(c, b):
+						o, ok = objs[ib], true
+					}
+				}
+				known[len(next)] = ok
 				next = append(next, c)
-				nextObjs = append(nextObjs, Objectives{})
+				nextObjs = append(nextObjs, o)
 			}
 		}
 		spare = pop
 		objs, nextObjs = nextObjs, objs
 		pop = next
 		for i := 1; i < n; i++ {
-			eval(i)
+			if !known[i] {
+				eval(i)
+			}
 		}
 	}
 	if cfg.Observe != nil {
 		cfg.Observe(cfg.Generations, objs)
+	}
+	if cfg.trace != nil {
+		cfg.trace(cfg.Generations, pop, objs)
 	}
 	f := Fitness(objs, cfg.Weights)
 	b := argmax(f)
