@@ -57,21 +57,10 @@ func (f *fair) schedule(s *scheduler) {
 // (firstCandidateFrom); the first round writes into s's scratch, so that
 // a job that cannot start allocates nothing.
 func (f *fair) assign(s *scheduler, ji *jobInfo, k int) [][]int {
-	s.newMark()
-	pick := s.scratch(len(ji.j.Tasks))
-	from := 0
-	for t := range pick {
-		if !sameAsPrevious(ji, t) {
-			from = 0
-		}
-		v, next := firstCandidateFrom(s, ji, t, from)
-		if v < 0 {
-			return nil
-		}
-		s.taken[v] = s.mark
-		pick[t], from = v, next
+	groups := firstFit(s, ji) // the first round: FIFO's first fit
+	if groups == nil {
+		return nil
 	}
-	groups := groupsOf(pick)
 	for round := 1; round < k; round++ {
 		added := false
 		from := 0
