@@ -87,9 +87,12 @@ func plainJob(j *workload.Job) bool {
 		okInt(j.Partition) && okInt(j.PrecedingJob) && okFloat(j.ThinkTime)
 }
 
-func okInt(v int64) bool { return v >= workload.Unknown }
+// okInt and okFloat are check's two tests in one: validValue (what the
+// reader accepts), and for a float also finite (validValue already refuses
+// NaN and −Inf).
+func okInt(v int64) bool { return validValue(float64(v)) }
 
-func okFloat(v float64) bool { return v == workload.Unknown || (v >= 0 && v <= math.MaxFloat64) }
+func okFloat(v float64) bool { return validValue(v) && v <= math.MaxFloat64 }
 
 // appendJob appends j's line, fields 1 to 18 in order, and a newline.
 func appendJob(b []byte, j *workload.Job) []byte {
