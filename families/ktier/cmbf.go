@@ -83,15 +83,23 @@ type Scheduler struct {
 	cfg   Config
 	procs int
 	// queue holds the waiting jobs (fresh and suspended) in arrival order.
-	queue []*sim.Job
+	queue []held
 	// order is each known job's arrival rank.
 	order map[*sim.Job]uint64
 	next  uint64
 	// backfilled are the foreground jobs that later arrivals may not have
-	// but earlier ones may suspend; background the jobs in background VMs;
-	// suspended the jobs stopped with their progress kept.
-	backfilled, background []*sim.Job
-	suspended              map[*sim.Job]bool
+	// but earlier ones may suspend, in arrival order (the walk asks, for
+	// every waiting job, what the later ones hold: a binary search and a
+	// suffix, not a lookup of every backfilled job's rank); background the
+	// jobs in background VMs; suspended the jobs stopped with their
+	// progress kept.
+	backfilled []held
+	heldSum    int // the foreground VMs the backfilled jobs hold
+	// cursor is firstLater's last answer, where it starts looking next:
+	// the walk asks for ever later arrival ranks.
+	cursor     int
+	background []*sim.Job
+	suspended  map[*sim.Job]bool
 	// Suspensions counts the suspensions so far; Promotions the
 	// background jobs moved to the foreground.
 	Suspensions, Promotions int
@@ -105,6 +113,16 @@ type Scheduler struct {
 	cands []cand
 	pick  []int
 	to    []int
+}
+
+// held is a waiting or backfilled job with its arrival rank and its N_j
+// (the foreground VMs it needs or holds); for a waiting job, susp tells
+// whether it was suspended (progress kept, as in Scheduler.suspended).
+type held struct {
+	j    *sim.Job
+	rank uint64
+	n    int
+	susp bool
 }
 
 // cand is an eligible idle background VM: its node and the node's
@@ -132,7 +150,7 @@ func New(p sim.Platform, cfg Config) (*Scheduler, error) {
 // Pass implements sim.Scheduler.
 func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	for _, j := range ch.Ended {
-		s.backfilled = remove(s.backfilled, j)
+		s.dropBackfilled(j)
 		s.background = remove(s.background, j)
 		delete(s.order, j)
 	}
@@ -141,23 +159,22 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			c.Reject(j, fmt.Sprintf("needs %d processes; the machine has %d nodes", n, s.procs))
 			continue
 		}
+		s.queue = append(s.queue, held{j: j, rank: s.next, n: j.Demand[0]})
 		s.order[j] = s.next
 		s.next++
-		s.queue = append(s.queue, j)
 	}
 	s.bgMin = math.MaxInt
 	for qi := 0; qi < len(s.queue); {
-		j := s.queue[qi]
-		n := j.Demand[0]
+		j, n := s.queue[qi].j, s.queue[qi].n
 		switch {
 		case n <= c.FreeIn(0):
-		case n <= c.FreeIn(0)+s.laterHeld(j):
-			s.suspendFor(c, j)
+		case s.laterHold(s.queue[qi].rank, n-c.FreeIn(0)):
+			s.suspendFor(c, j, s.queue[qi].rank)
 			s.dispatch(c, j, false)
 			s.queue = slices.Delete(s.queue, qi, qi+1)
 			continue
 		default:
-			if c.Tiers() > 1 && !s.suspended[j] && n < s.bgMin {
+			if c.Tiers() > 1 && !s.queue[qi].susp && n < s.bgMin {
 				if s.startBackground(c, j) {
 					s.queue = slices.Delete(s.queue, qi, qi+1)
 					s.addBackground(j)
@@ -181,29 +198,76 @@ func (s *Scheduler) addBackground(j *sim.Job) {
 	s.background = slices.Insert(s.background, at, j)
 }
 
-// laterHeld returns the foreground VMs held by backfilled jobs that
-// arrived later than j.
-func (s *Scheduler) laterHeld(j *sim.Job) int {
-	n := 0
-	for _, b := range s.backfilled {
-		if s.order[b] > s.order[j] {
-			n += b.Demand[0]
+// laterHold reports whether the backfilled jobs that arrived later than
+// the job of arrival rank r hold at least need foreground VMs (N_j ≤
+// N_backfill + N_idle with need = N_j − N_idle).
+func (s *Scheduler) laterHold(r uint64, need int) bool {
+	ok := s.laterHoldKept(r, need)
+	if checkLaterHold != nil {
+		checkLaterHold(s, r, need, ok)
+	}
+	return ok
+}
+
+// checkLaterHold, set by tests, is called with every answer of laterHold.
+var checkLaterHold func(s *Scheduler, r uint64, need int, got bool)
+
+func (s *Scheduler) laterHoldKept(r uint64, need int) bool {
+	if need <= 0 {
+		return true
+	}
+	if need > s.heldSum {
+		return false
+	}
+	for _, b := range s.backfilled[s.firstLater(r):] {
+		if need -= b.n; need <= 0 {
+			return true
 		}
 	}
-	return n
+	return false
+}
+
+// firstLater returns the index of the first backfilled job that arrived
+// later than the job of arrival rank r. The set is in arrival order, so
+// when everything before the cursor arrived no later than r, the answer
+// is at or after it; otherwise it is searched for.
+func (s *Scheduler) firstLater(r uint64) int {
+	bf, i := s.backfilled, s.cursor
+	if i > len(bf) || i > 0 && bf[i-1].rank > r {
+		i, _ = slices.BinarySearchFunc(bf, r+1, func(b held, r uint64) int { return cmp.Compare(b.rank, r) })
+	}
+	for i < len(bf) && bf[i].rank <= r {
+		i++
+	}
+	s.cursor = i
+	return i
+}
+
+// addBackfilled puts j into the backfilled set at its arrival position.
+func (s *Scheduler) addBackfilled(j *sim.Job) {
+	r := s.order[j]
+	at, _ := slices.BinarySearchFunc(s.backfilled, r, func(b held, r uint64) int { return cmp.Compare(b.rank, r) })
+	s.backfilled = slices.Insert(s.backfilled, at, held{j: j, rank: r, n: j.Demand[0]})
+	s.heldSum += j.Demand[0]
+}
+
+// dropBackfilled takes j out of the backfilled set, if it is there.
+func (s *Scheduler) dropBackfilled(j *sim.Job) {
+	if i := slices.IndexFunc(s.backfilled, func(b held) bool { return b.j == j }); i >= 0 {
+		s.heldSum -= s.backfilled[i].n
+		s.backfilled = slices.Delete(s.backfilled, i, i+1)
+	}
 }
 
 // suspendFor suspends backfilled jobs that arrived later than j, latest
 // first, until j's processes fit in the idle foreground VMs, and puts them
-// back in the queue at their arrival position.
-func (s *Scheduler) suspendFor(c *sim.Cluster, j *sim.Job) {
+// back in the queue at their arrival position; r is j's arrival rank.
+func (s *Scheduler) suspendFor(c *sim.Cluster, j *sim.Job, r uint64) {
 	s.later = s.later[:0]
-	for _, b := range s.backfilled {
-		if s.order[b] > s.order[j] {
-			s.later = append(s.later, b)
-		}
+	later := s.backfilled[s.firstLater(r):]
+	for i := len(later) - 1; i >= 0; i-- {
+		s.later = append(s.later, later[i].j)
 	}
-	slices.SortFunc(s.later, func(a, b *sim.Job) int { return cmp.Compare(s.order[b], s.order[a]) })
 	for _, b := range s.later {
 		if j.Demand[0] <= c.FreeIn(0) {
 			break
@@ -214,9 +278,10 @@ func (s *Scheduler) suspendFor(c *sim.Cluster, j *sim.Job) {
 		s.Suspensions++
 		s.bgMin = math.MaxInt
 		s.suspended[b] = true
-		s.backfilled = remove(s.backfilled, b)
-		at, _ := slices.BinarySearchFunc(s.queue, s.order[b], func(q *sim.Job, r uint64) int { return cmp.Compare(s.order[q], r) })
-		s.queue = slices.Insert(s.queue, at, b)
+		s.dropBackfilled(b)
+		rb := s.order[b]
+		at, _ := slices.BinarySearchFunc(s.queue, rb, func(q held, r uint64) int { return cmp.Compare(q.rank, r) })
+		s.queue = slices.Insert(s.queue, at, held{j: b, rank: rb, n: b.Demand[0], susp: true})
 	}
 }
 
@@ -233,7 +298,7 @@ func (s *Scheduler) dispatch(c *sim.Cluster, j *sim.Job, backfill bool) {
 		err = c.Start(j)
 	}
 	if err == nil && backfill {
-		s.backfilled = append(s.backfilled, j)
+		s.addBackfilled(j)
 	}
 }
 
@@ -302,8 +367,8 @@ func (s *Scheduler) promote(c *sim.Cluster) {
 		}
 		s.Promotions++
 		s.background = slices.Delete(s.background, i, i+1)
-		if len(s.queue) > 0 && s.order[s.queue[0]] < s.order[j] {
-			s.backfilled = append(s.backfilled, j)
+		if len(s.queue) > 0 && s.queue[0].rank < s.order[j] {
+			s.addBackfilled(j)
 		}
 	}
 }

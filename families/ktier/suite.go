@@ -148,7 +148,8 @@ func (c *progressChecker) Pass(cl *sim.Cluster, ch sim.Changes) {
 	if busy > c.k*c.procs {
 		c.bad("t=%g: %d processes on %d VMs", now, busy, c.k*c.procs)
 	}
-	for _, j := range c.s.queue { // the suspended jobs, in arrival order
+	for _, q := range c.s.queue { // the suspended jobs, in arrival order
+		j := q.j
 		if !c.s.suspended[j] {
 			continue
 		}

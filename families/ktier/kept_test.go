@@ -1,0 +1,96 @@
+package ktier
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// The walk's test N_j ≤ N_backfill + N_idle (§3.3) reads what the
+// backfilled jobs arrived later than j hold from structures kept across
+// passes: the backfilled set in arrival order with a running total, the
+// queue's arrival ranks and suspension flags, and a cursor into the set.
+// Every answer is checked here against the definition computed from
+// scratch — the rank map, the Demand of every backfilled job, the
+// suspended set — on random workloads at K = 1…4 heavy enough to suspend
+// often (the queue at every 16th call: it is long); both answers must occur, and the kept structures must agree
+// with the scratch ones at every call.
+func TestLaterHoldMatchesScratch(t *testing.T) {
+	for k := 1; k <= 4; k++ {
+		for seed := uint64(1); seed <= 2; seed++ {
+			t.Run(fmt.Sprintf("k%d/seed%d", k, seed), func(t *testing.T) {
+				p := sim.Processors(16)
+				if k > 1 {
+					p.Tiers, p.Sharing = k, NewSharing(seed)
+				}
+				s, err := New(p, Config{Threshold: DefaultThreshold, MigrationCost: DefaultMigrationCost})
+				if err != nil {
+					t.Fatal(err)
+				}
+				calls, yes, no, bad := 0, 0, 0, 0
+				checkLaterHold = func(s *Scheduler, r uint64, need int, got bool) {
+					calls++
+					if got {
+						yes++
+					} else {
+						no++
+					}
+					if err := scratchLaterHold(s, r, need, got, calls%16 == 0); err != nil && bad < 5 {
+						bad++
+						t.Error(err)
+					}
+				}
+				defer func() { checkLaterHold = nil }()
+				jobs := suiteJobs(rand.New(rand.NewPCG(seed, uint64(10+k))), 500, 16)
+				if _, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil); err != nil {
+					t.Fatal(err)
+				}
+				if yes == 0 || no == 0 || s.Suspensions == 0 {
+					t.Fatalf("%d calls, %d true, %d false, %d suspensions: the workload does not exercise both answers", calls, yes, no, s.Suspensions)
+				}
+			})
+		}
+	}
+}
+
+// scratchLaterHold recomputes laterHold(r, need) from the rank map and the
+// jobs' demands, and checks the backfilled set against the same sources
+// and, with queue set, the queue too.
+func scratchLaterHold(s *Scheduler, r uint64, need int, got, queue bool) error {
+	later, sum := 0, 0
+	for i, b := range s.backfilled {
+		rank, ok := s.order[b.j]
+		switch {
+		case !ok || rank != b.rank:
+			return fmt.Errorf("backfilled job %d: kept rank %d, map %d (%v)", b.j.ID, b.rank, rank, ok)
+		case b.n != b.j.Demand[0]:
+			return fmt.Errorf("backfilled job %d: kept N %d, demand %d", b.j.ID, b.n, b.j.Demand[0])
+		case i > 0 && s.backfilled[i-1].rank >= rank:
+			return fmt.Errorf("backfilled set out of arrival order at %d", i)
+		}
+		sum += b.j.Demand[0]
+		if rank > r {
+			later += b.j.Demand[0]
+		}
+	}
+	if sum != s.heldSum {
+		return fmt.Errorf("kept total %d, the set holds %d", s.heldSum, sum)
+	}
+	for i, q := range s.queue {
+		if !queue {
+			break
+		}
+		if rank := s.order[q.j]; rank != q.rank || q.susp != s.suspended[q.j] || q.n != q.j.Demand[0] {
+			return fmt.Errorf("queue entry %d (job %d): kept rank %d susp %v N %d, map %d %v, demand %d", i, q.j.ID, q.rank, q.susp, q.n, rank, s.suspended[q.j], q.j.Demand[0])
+		}
+		if i > 0 && s.queue[i-1].rank >= q.rank {
+			return fmt.Errorf("queue out of arrival order at %d", i)
+		}
+	}
+	if want := need <= later; got != want {
+		return fmt.Errorf("rank %d, need %d: kept answer %v, from scratch %v (later jobs hold %d)", r, need, got, want, later)
+	}
+	return nil
+}
