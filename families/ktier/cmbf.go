@@ -334,9 +334,7 @@ func (s *Scheduler) startBackground(c *sim.Cluster, j *sim.Job) bool {
 		if len(s.cands) < n {
 			continue
 		}
-		slices.SortStableFunc(s.cands, func(a, b cand) int {
-			return cmp.Or(cmp.Compare(a.busy, b.busy), cmp.Compare(a.p, b.p))
-		})
+		leastLoaded(s.cands, n)
 		s.pick = s.pick[:0]
 		for _, cd := range s.cands[:n] {
 			s.pick = append(s.pick, cd.p)
@@ -344,6 +342,51 @@ func (s *Scheduler) startBackground(c *sim.Cluster, j *sim.Job) bool {
 		return c.StartOn(j, tier, slices.Clone(s.pick)) == nil
 	}
 	return false
+}
+
+// candLess orders candidate VMs by their node's estimated busy CPU, then
+// by node: a strict order, as nodes are distinct.
+func candLess(a, b cand) bool { return a.busy < b.busy || a.busy == b.busy && a.p < b.p }
+
+// leastLoaded puts the n least loaded candidates, by candLess, first and
+// in order: the first n of the sorted list, without sorting the rest (a
+// selection, then a sort of n). As candLess is strict, the prefix is the
+// same whatever the algorithm.
+func leastLoaded(cs []cand, n int) {
+	lo, hi := 0, len(cs)
+	// cs[:lo] precede and cs[hi:] follow every other candidate, lo ≤ n ≤ hi.
+	for lo < n && n < hi && hi-lo > 1 {
+		m, l := lo+(hi-lo)/2, hi-1
+		// median of three as the pivot, moved to l
+		if candLess(cs[m], cs[lo]) {
+			cs[m], cs[lo] = cs[lo], cs[m]
+		}
+		if candLess(cs[l], cs[lo]) {
+			cs[l], cs[lo] = cs[lo], cs[l]
+		}
+		if candLess(cs[m], cs[l]) {
+			cs[m], cs[l] = cs[l], cs[m]
+		}
+		pv, i := cs[l], lo
+		for k := lo; k < l; k++ {
+			if candLess(cs[k], pv) {
+				cs[i], cs[k] = cs[k], cs[i]
+				i++
+			}
+		}
+		cs[i], cs[l] = cs[l], cs[i] // the pivot in its place
+		if i < n {
+			lo = i + 1
+		} else {
+			hi = i
+		}
+	}
+	slices.SortFunc(cs[:n], func(a, b cand) int {
+		if candLess(a, b) {
+			return -1
+		}
+		return 1
+	})
 }
 
 // promote moves background jobs up to the foreground, in arrival order,

@@ -1,8 +1,10 @@
 package ktier
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -93,4 +95,35 @@ func scratchLaterHold(s *Scheduler, r uint64, need int, got, queue bool) error {
 		return fmt.Errorf("rank %d, need %d: kept answer %v, from scratch %v (later jobs hold %d)", r, need, got, want, later)
 	}
 	return nil
+}
+
+// §3.2's background placement takes the n candidate nodes with the least
+// estimated busy CPU (ties: the lower node). leastLoaded selects them
+// without sorting every candidate; it must give exactly the first n of the
+// sorted list, in order, for every size, on ties and on sorted, reversed
+// and random input.
+func TestLeastLoadedIsTheSortedPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := 0; trial < 3000; trial++ {
+		size := 1 + rng.IntN(70)
+		cs := make([]cand, size)
+		for i := range cs {
+			cs[i] = cand{p: i, busy: float64(rng.IntN(1 + rng.IntN(8)))}
+		}
+		switch trial % 4 {
+		case 1:
+			slices.SortFunc(cs, func(a, b cand) int { return cmp.Or(cmp.Compare(a.busy, b.busy), cmp.Compare(a.p, b.p)) })
+		case 2:
+			slices.SortFunc(cs, func(a, b cand) int { return cmp.Or(cmp.Compare(b.busy, a.busy), cmp.Compare(b.p, a.p)) })
+		default:
+			rng.Shuffle(size, func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+		}
+		want := slices.Clone(cs)
+		slices.SortStableFunc(want, func(a, b cand) int { return cmp.Or(cmp.Compare(a.busy, b.busy), cmp.Compare(a.p, b.p)) })
+		n := 1 + rng.IntN(size)
+		leastLoaded(cs, n)
+		if !slices.Equal(cs[:n], want[:n]) {
+			t.Fatalf("trial %d, %d candidates, n %d: got %v, want %v", trial, size, n, cs[:n], want[:n])
+		}
+	}
 }
