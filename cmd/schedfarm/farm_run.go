@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -28,6 +29,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	withExitCodes(fs)
 	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated concurrently in this process (0 with --nats: only remote workers)")
 	state := fs.String("state", "", "directory of the embedded server's JetStream store, scratch space of this run: emptied when it starts and when it completes (default .schedfarm/<output file name>/ beside the output)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process to this file for go tool pprof: the in-process workers' cells (where a spec's cells spend their time), the coordinator and the embedded server; not with --cell-timeout or --cell-memory, which run each cell in a child process")
 	var sf sweepFlags
 	sf.register(fs)
 	sf.cells.register(fs)
@@ -42,6 +44,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if err := sf.cells.apply(); err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: %v\n", err)
 		return exitUsage
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile, sf.cells.budget)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm run: --cpuprofile %s: %v\n", *cpuProfile, err)
+			return exitUsage
+		}
+		defer stopProfile()
 	}
 	spec, err := farmLoadSpec(path)
 	if err != nil {
@@ -79,6 +89,27 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		farm.complete = true // the sweep is whole: its store is of no more use
 	}
 	return code
+}
+
+// startCPUProfile starts profiling this process into the file at path and
+// returns the function that stops and closes it. It refuses a cell budget:
+// the cells would run in child processes, outside the profile.
+func startCPUProfile(path string, budget worker.Budget) (func(), error) {
+	if !budget.IsZero() {
+		return nil, fmt.Errorf("with --cell-timeout or --cell-memory each cell runs in a child process, outside this process's profile; accepted: no cell budget")
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // defaultStateDir is the embedded server's store of an output when --state

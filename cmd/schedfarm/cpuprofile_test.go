@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// schedfarm run --cpuprofile writes a profile of the run that go tool
+// pprof reads (a gzip-compressed protocol buffer), and refuses the flag
+// with a cell budget, whose cells would run outside the profile.
+func TestRunCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "tiny.swf")
+	if err := os.WriteFile(trace, []byte(tinyTrace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "s.yaml")
+	text := "name: prof\nplatform: {procs: 4}\nworkload: {trace: tiny.swf}\nschedulers: [fcfs, easy]\noutput: " + filepath.Join(dir, "out.parquet") + "\n"
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "cpu.pprof")
+	code, stdout, stderr := runCLI("run", "--workers", "1", "--state", filepath.Join(dir, "state"), "--data-root", dir, "--cpuprofile", prof, spec)
+	if code != 0 || !strings.Contains(stdout, "2 ok, 0 failed") {
+		t.Fatalf("run --cpuprofile: exit %d; want 0 with 2 ok cells\n%s\n%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatalf("no profile written: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the profile (%d bytes) is not gzip-compressed as pprof writes it: %v", len(data), err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil || len(body) == 0 {
+		t.Fatalf("the profile does not decompress to a protocol buffer: %d bytes, %v", len(body), err)
+	}
+
+	code, _, stderr = runCLI("run", "--workers", "1", "--state", filepath.Join(dir, "state2"), "--data-root", dir, "--cell-timeout", "1m", "--cpuprofile", filepath.Join(dir, "cpu2.pprof"), spec)
+	if code != exitUsage || !strings.Contains(stderr, "--cpuprofile") || !strings.Contains(stderr, "child process") {
+		t.Fatalf("run --cpuprofile with --cell-timeout: exit %d; want %d naming the flag and why\n%s", code, exitUsage, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cpu2.pprof")); err == nil {
+		t.Fatal("a refused --cpuprofile still created its file")
+	}
+}
