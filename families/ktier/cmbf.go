@@ -94,7 +94,6 @@ type Scheduler struct {
 	// jobs in background VMs; suspended the jobs stopped with their
 	// progress kept.
 	backfilled []held
-	heldSum    int // the foreground VMs the backfilled jobs hold
 	// cursor is firstLater's last answer, where it starts looking next:
 	// the walk asks for ever later arrival ranks.
 	cursor     int
@@ -216,9 +215,6 @@ func (s *Scheduler) laterHoldKept(r uint64, need int) bool {
 	if need <= 0 {
 		return true
 	}
-	if need > s.heldSum {
-		return false
-	}
 	for _, b := range s.backfilled[s.firstLater(r):] {
 		if need -= b.n; need <= 0 {
 			return true
@@ -248,13 +244,11 @@ func (s *Scheduler) addBackfilled(j *sim.Job) {
 	r := s.order[j]
 	at, _ := slices.BinarySearchFunc(s.backfilled, r, func(b held, r uint64) int { return cmp.Compare(b.rank, r) })
 	s.backfilled = slices.Insert(s.backfilled, at, held{j: j, rank: r, n: j.Demand[0]})
-	s.heldSum += j.Demand[0]
 }
 
 // dropBackfilled takes j out of the backfilled set, if it is there.
 func (s *Scheduler) dropBackfilled(j *sim.Job) {
 	if i := slices.IndexFunc(s.backfilled, func(b held) bool { return b.j == j }); i >= 0 {
-		s.heldSum -= s.backfilled[i].n
 		s.backfilled = slices.Delete(s.backfilled, i, i+1)
 	}
 }
