@@ -37,6 +37,14 @@ const (
 	ColEliminatedRound      = "eliminated_round"
 	ColEliminatedBy         = "eliminated_by"
 	ColEliminatedP          = "eliminated_p"
+
+	// A racing tune with an indifference zone (Race.Indifference): for a
+	// genome its last race stopped as equivalent to the round's best, the
+	// generation of that race, its round and the TOST p-value before
+	// Holm's correction; null otherwise.
+	ColEquivalentGeneration = "equivalent_generation"
+	ColEquivalentRound      = "equivalent_round"
+	ColEquivalentP          = "equivalent_p"
 )
 
 // MetaKind marks an evaluations table in its Parquet metadata.
@@ -51,7 +59,7 @@ func WriteEvals(spec *Spec, res *Result) error {
 		"schedfarm.objective": spec.Objective.Metric + " " + goal(spec.Objective) + " " + spec.Objective.Points,
 	}}
 	if rc := spec.Race; rc != nil {
-		t.Meta["schedfarm.race"] = fmt.Sprintf("min %d max %d alpha %g %s", rc.Min, rc.Max, rc.Alpha, RaceTest)
+		t.Meta["schedfarm.race"] = rc.String()
 	}
 	if spec.Second != nil {
 		t.Meta["schedfarm.second"] = spec.Second.Metric + " " + goal(*spec.Second) + " " + spec.Second.Points
@@ -84,6 +92,11 @@ func WriteEvals(spec *Spec, res *Result) error {
 		add(ColEliminatedRound, param.Int.String())
 		add(ColEliminatedBy, param.String.String())
 		add(ColEliminatedP, param.Float.String())
+		if spec.Race.Indifference > 0 {
+			add(ColEquivalentGeneration, param.Int.String())
+			add(ColEquivalentRound, param.Int.String())
+			add(ColEquivalentP, param.Float.String())
+		}
 	}
 	var metrics []string
 	for _, e := range append(slices.Clone(res.Evals), res.Confirm, res.Baseline) {
@@ -138,6 +151,13 @@ func WriteEvals(spec *Spec, res *Result) error {
 				r = append(r, int64(e.EliminatedGeneration), int64(e.EliminatedRound), e.EliminatedBy, f(e.EliminatedP))
 			} else {
 				r = append(r, nil, nil, nil, nil)
+			}
+			if spec.Race.Indifference > 0 {
+				if e.EquivalentRound > 0 {
+					r = append(r, int64(e.EquivalentGeneration), int64(e.EquivalentRound), f(e.EquivalentP))
+				} else {
+					r = append(r, nil, nil, nil)
+				}
 			}
 		}
 		for _, m := range metrics {

@@ -1,6 +1,8 @@
 package tune
 
 import (
+	"slices"
+
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/stats"
 )
@@ -12,8 +14,9 @@ import (
 // replications it lacks up to r = race.min, race.min + 1, …, race.max —
 // only those new cells are asked for, with the same seeds for every
 // candidate (common random numbers) — and then eliminate drops the
-// survivors decided worse than the round's best. The race ends at
-// race.max or when one candidate is left. A genome's fitness is then its
+// survivors decided worse than the round's best (and, with an
+// indifference zone, stops those decided equivalent to it). The race ends
+// at race.max or when one candidate is left. A genome's fitness is then its
 // evaluation's over the replications it got.
 func (s *search) evaluateRace(gs []*genome) error {
 	type pending struct {
@@ -92,6 +95,11 @@ func (s *search) fitness(g *genome) float64 {
 func (s *search) race(cands []*Eval) error {
 	rc := s.spec.Race
 	alive := cands
+	for _, e := range cands {
+		// Back in a race: a stop as equivalent in an earlier one no
+		// longer holds.
+		e.EquivalentGeneration, e.EquivalentRound, e.EquivalentP = 0, 0, 0
+	}
 	for r := rc.Min; ; r++ {
 		if err := s.ctx.Err(); err != nil {
 			return err
@@ -150,35 +158,55 @@ func (s *search) extend(e *Eval, r int) []runner.Cell {
 // shared): the round's best is the survivor of lowest fitness over those r
 // replications (feasible ones first; ties: the earlier candidate); every
 // other survivor's paired differences to it (paired) are tested one-sided
-// (stats.Sample.Greater(0): worse than the best) and Holm's procedure
+// (stats.Sample.Greater(0): worse than the best), and Holm's procedure
 // (stats.Holm) at family-wise level race.alpha across the survivors
 // compared decides which are eliminated.
+//
+// With an indifference zone (race.indifference, margin δ) each compared
+// survivor has a second hypothesis, H₀: |μ| ≥ δ for the mean paired
+// difference μ, tested by two one-sided tests (stats.Sample.Within(−δ,
+// δ), the claims judge's equivalence test), and Holm's procedure runs over
+// all 2m hypotheses of the round at once, so the family-wise error of
+// everything the round decides stays at race.alpha. A survivor whose
+// equivalence is rejected is stopped (not eliminated): whichever of it
+// and the best is chosen, the objective differs by less than δ. A
+// survivor both decided worse and equivalent is eliminated.
 func (s *search) eliminate(alive []*Eval, r, round int) []*Eval {
-	best, bestFit, bestFeasible := -1, 0.0, false
+	rc := s.spec.Race
+	best, bestFit, bestFeasible, bestObj := -1, 0.0, false, 0.0
 	for i, e := range alive {
 		t := &Eval{}
 		s.measure(t, cellsBelow(e.raceCells, r), s.got)
 		better := best < 0 || t.Feasible && !bestFeasible || t.Feasible == bestFeasible && t.Fitness < bestFit
 		if better {
-			best, bestFit, bestFeasible = i, t.Fitness, t.Feasible
+			best, bestFit, bestFeasible, bestObj = i, t.Fitness, t.Feasible, t.Objective
 		}
 	}
-	var ps []float64
+	delta := rc.margin(bestObj)
+	var ps, eq []float64
 	var idx []int
 	for i, e := range alive {
 		if i == best {
 			continue
 		}
-		ps = append(ps, stats.Summarize(s.paired(e, alive[best], r)).Greater(0))
+		d := stats.Summarize(s.paired(e, alive[best], r))
+		ps = append(ps, d.Greater(0))
+		if delta > 0 {
+			eq = append(eq, d.Within(-delta, delta))
+		}
 		idx = append(idx, i)
 	}
-	reject := stats.Holm(ps, s.spec.Race.Alpha)
+	reject := stats.Holm(append(slices.Clone(ps), eq...), rc.Alpha)
 	var out []*Eval
 	drop := map[int]bool{}
 	for j, i := range idx {
-		if reject[j] {
-			e := alive[i]
+		e := alive[i]
+		switch {
+		case reject[j]:
 			e.EliminatedGeneration, e.EliminatedRound, e.EliminatedBy, e.EliminatedP = s.gen, round, RaceTest, ps[j]
+			drop[i] = true
+		case len(eq) > 0 && reject[len(ps)+j]:
+			e.EquivalentGeneration, e.EquivalentRound, e.EquivalentP = s.gen, round, eq[j]
 			drop[i] = true
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
 )
@@ -26,6 +28,28 @@ func (c *countingRunner) Run(ctx context.Context, cells []runner.Cell) (map[stri
 		c.asked[x.ID] = true
 	}
 	return c.r.Run(ctx, cells)
+}
+
+// envRace returns the race arm's Race: min 2, max R, alpha
+// SCHEDFARM_RACE_ALPHA (0.05), and the indifference zone
+// SCHEDFARM_RACE_INDIFFERENCE (none; "1%": relative, "150": absolute),
+// read as race.indifference is.
+func envRace(t *testing.T, R int) *Race {
+	t.Helper()
+	rc := &Race{Min: 2, Max: R, Alpha: 0.05}
+	if a := os.Getenv("SCHEDFARM_RACE_ALPHA"); a != "" {
+		var err error
+		if rc.Alpha, err = strconv.ParseFloat(a, 64); err != nil || !(rc.Alpha > 0 && rc.Alpha <= 0.5) {
+			t.Fatalf("SCHEDFARM_RACE_ALPHA=%q: want a level in (0, 0.5]", a)
+		}
+	}
+	if d := os.Getenv("SCHEDFARM_RACE_INDIFFERENCE"); d != "" {
+		rc.Indifference, rc.Relative = indifference(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d})
+		if rc.Indifference < 0 {
+			t.Fatalf("SCHEDFARM_RACE_INDIFFERENCE=%q: want a number ≥ 0 or a percentage in (0%%, 100%%)", d)
+		}
+	}
+	return rc
 }
 
 func envInt(t *testing.T, name string, def int) int {
@@ -62,13 +86,6 @@ func TestRaceMeasure(t *testing.T) {
 	}
 	searches := envInt(t, "SCHEDFARM_RACE_SEARCHES", 20)
 	truth := envInt(t, "SCHEDFARM_RACE_TRUTH", 30)
-	alpha := 0.05
-	if a := os.Getenv("SCHEDFARM_RACE_ALPHA"); a != "" {
-		var err error
-		if alpha, err = strconv.ParseFloat(a, 64); err != nil || !(alpha > 0 && alpha <= 0.5) {
-			t.Fatalf("SCHEDFARM_RACE_ALPHA=%q: want a level in (0, 0.5]", a)
-		}
-	}
 	spaces := []struct {
 		name, file string
 		bases      []uint64
@@ -136,7 +153,7 @@ func TestRaceMeasure(t *testing.T) {
 					sb.Replications = R
 					s.Base = &sb
 					if arm == 1 {
-						s.Race = &Race{Min: 2, Max: R, Alpha: alpha}
+						s.Race = envRace(t, R)
 					}
 					for seed := uint64(1); seed <= uint64(searches); seed++ {
 						cr := &countingRunner{r: shared, asked: map[string]bool{}}
@@ -155,8 +172,8 @@ func TestRaceMeasure(t *testing.T) {
 				f, r := arms[0], arms[1]
 				t.Logf("%s workload %d, R = %d: fixed %s", sp.name, base, R, f)
 				t.Logf("%s workload %d, R = %d: race  %s", sp.name, base, R, r)
-				t.Logf("%s workload %d, R = %d, alpha %g: race/fixed cells %.3f, cells to reach the CI %.3f; success %d/%d vs %d/%d",
-					sp.name, base, R, alpha, r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n)
+				t.Logf("%s workload %d, R = %d, race %s: race/fixed cells %.3f, cells to reach the CI %.3f; success %d/%d vs %d/%d",
+					sp.name, base, R, envRace(t, R), r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n)
 			}
 		}
 	}
@@ -164,14 +181,15 @@ func TestRaceMeasure(t *testing.T) {
 
 // armStats sums one arm's searches.
 type armStats struct {
-	n, success, exact, reachedN, eliminated int
-	cells, reach                            float64
+	n, success, exact, reachedN, eliminated, equivalent int
+	cells, reach                                        float64
 }
 
 func (a *armStats) add(res *Result, reached int, success, exact bool) {
 	a.n++
 	a.cells += float64(res.Cells)
 	a.eliminated += res.Eliminated
+	a.equivalent += res.Equivalent
 	if reached >= 0 {
 		a.reachedN++
 		a.reach += float64(reached)
@@ -188,8 +206,8 @@ func (a armStats) meanCells() float64 { return a.cells / float64(a.n) }
 func (a armStats) meanReach() float64 { return a.reach / float64(max(a.reachedN, 1)) }
 
 func (a armStats) String() string {
-	return fmt.Sprintf("%d searches: %.1f cells each; inside the optimum's CI %d/%d (the optimum itself %d); reached it in %d, after %.1f cells on average; %.1f genomes eliminated per search",
-		a.n, a.meanCells(), a.success, a.n, a.exact, a.reachedN, a.meanReach(), float64(a.eliminated)/float64(a.n))
+	return fmt.Sprintf("%d searches: %.1f cells each; inside the optimum's CI %d/%d (the optimum itself %d); reached it in %d, after %.1f cells on average; %.1f genomes eliminated and %.1f stopped as equivalent per search",
+		a.n, a.meanCells(), a.success, a.n, a.exact, a.reachedN, a.meanReach(), float64(a.eliminated)/float64(a.n), float64(a.equivalent)/float64(a.n))
 }
 
 // evalValues evaluates genomes given by their values (spec's replications,
@@ -233,13 +251,6 @@ func TestRaceMeasureShipped(t *testing.T) {
 	searches := envInt(t, "SCHEDFARM_RACE_SEARCHES", 20)
 	truth := envInt(t, "SCHEDFARM_RACE_TRUTH", 30)
 	R := envInt(t, "SCHEDFARM_RACE_R", 10)
-	alpha := 0.05
-	if a := os.Getenv("SCHEDFARM_RACE_ALPHA"); a != "" {
-		var err error
-		if alpha, err = strconv.ParseFloat(a, 64); err != nil || !(alpha > 0 && alpha <= 0.5) {
-			t.Fatalf("SCHEDFARM_RACE_ALPHA=%q: want a level in (0, 0.5]", a)
-		}
-	}
 	for _, name := range strings.Split(names, ",") {
 		spec, err := Load("../experiments/"+name+".yaml", families.Builtin())
 		if err != nil {
@@ -252,9 +263,9 @@ func TestRaceMeasureShipped(t *testing.T) {
 			best  []any
 		}
 		type run struct {
-			cells, eliminated int
-			best              []any
-			steps             []step
+			cells, eliminated, equivalent int
+			best                          []any
+			steps                         []step
 		}
 		var runs [2][]run
 		for arm := range runs {
@@ -263,7 +274,7 @@ func TestRaceMeasureShipped(t *testing.T) {
 			sb.Replications = R
 			s.Base = &sb
 			if arm == 1 {
-				s.Race = &Race{Min: 2, Max: R, Alpha: alpha}
+				s.Race = envRace(t, R)
 			}
 			for seed := uint64(1); seed <= uint64(searches); seed++ {
 				cr := &countingRunner{r: shared, asked: map[string]bool{}}
@@ -276,7 +287,7 @@ func TestRaceMeasureShipped(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rn.cells, rn.eliminated = res.Cells, res.Eliminated
+				rn.cells, rn.eliminated, rn.equivalent = res.Cells, res.Eliminated, res.Equivalent
 				if res.Best != nil {
 					rn.best = res.Best.Values
 				}
@@ -331,13 +342,13 @@ func TestRaceMeasureShipped(t *testing.T) {
 						break
 					}
 				}
-				arms[a].add(&Result{Cells: rn.cells, Eliminated: rn.eliminated}, reached, inCI(rn.best), rn.best != nil && key(rn.best) == opt.key)
+				arms[a].add(&Result{Cells: rn.cells, Eliminated: rn.eliminated, Equivalent: rn.equivalent}, reached, inCI(rn.best), rn.best != nil && key(rn.best) == opt.key)
 			}
 		}
 		f, r := arms[0], arms[1]
 		t.Logf("%s, R = %d: fixed %s", name, R, f)
 		t.Logf("%s, R = %d: race  %s", name, R, r)
-		t.Logf("%s, R = %d, alpha %g: race/fixed cells %.3f, cells to reach the CI %.3f; success %d/%d vs %d/%d (%d cells simulated)",
-			name, R, alpha, r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n, shared.Ran)
+		t.Logf("%s, R = %d, race %s: race/fixed cells %.3f, cells to reach the CI %.3f; success %d/%d vs %d/%d (%d cells simulated)",
+			name, R, envRace(t, R), r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n, shared.Ran)
 	}
 }

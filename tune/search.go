@@ -65,6 +65,16 @@ type Eval struct {
 	EliminatedGeneration, EliminatedRound int
 	EliminatedBy                          string
 	EliminatedP                           float64
+	// EquivalentGeneration and EquivalentRound say in which generation's
+	// race and round the genome was last stopped as equivalent to the
+	// round's best within the race's indifference zone
+	// (Race.Indifference); EquivalentRound is 0 when its last race did
+	// not stop it so. EquivalentP is the TOST p-value before Holm's
+	// correction. A stopped genome is not eliminated: a later race (as
+	// the incumbent, or bred again) runs it on from the replications it
+	// has.
+	EquivalentGeneration, EquivalentRound int
+	EquivalentP                           float64
 	key                                   string
 	// raceIDs holds a raced evaluation's cell IDs by grid point and
 	// replication; raceCells its cells, in the order they were asked for.
@@ -91,8 +101,9 @@ type Result struct {
 	// Cells counts the distinct cells the search asked for (the
 	// confirmation's not included).
 	Cells int
-	// Eliminated counts the genomes a race eliminated.
-	Eliminated int
+	// Eliminated counts the genomes a race eliminated; Equivalent those
+	// its indifference zone stopped last (not eliminated).
+	Eliminated, Equivalent int
 }
 
 // Progress is what the search reports after each generation.
@@ -257,6 +268,9 @@ func Search(ctx context.Context, spec *Spec, runner Runner, opt Options) (*Resul
 	}
 	res := &Result{Evals: s.evals, Best: s.best(), Generations: s.gen, Distinct: len(s.cache), Cells: len(s.asked)}
 	for _, e := range s.cache {
+		if e.EquivalentRound > 0 && e.EliminatedRound == 0 {
+			res.Equivalent++
+		}
 		if e.EliminatedRound > 0 {
 			res.Eliminated++
 		}

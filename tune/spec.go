@@ -136,13 +136,49 @@ type Spec struct {
 // paired t test of each survivor against the round's best, with Holm's
 // correction across the survivors compared, eliminates those decided
 // worse at family-wise level Alpha.
+//
+// With an indifference zone (Indifference > 0) the same round also stops
+// the survivors decided equivalent to the round's best within ±δ (two
+// one-sided tests), δ = Indifference in the objective's units, or, when
+// Relative, Indifference × |the best's objective over the round's
+// replications|; Holm's procedure then runs over both kinds of hypothesis
+// of the round together.
 type Race struct {
 	Min, Max int
 	Alpha    float64
+	// Indifference is the margin δ below which a difference of the
+	// objective does not matter (0: no indifference zone, every survivor
+	// runs to Max); a fraction of the best's objective when Relative.
+	Indifference float64
+	Relative     bool
+}
+
+// margin returns δ for a round whose best has the objective best.
+func (r *Race) margin(best float64) float64 {
+	if r.Relative {
+		return r.Indifference * math.Abs(best)
+	}
+	return r.Indifference
+}
+
+// String describes the race for the evaluations table's metadata.
+func (r *Race) String() string {
+	s := fmt.Sprintf("min %d max %d alpha %g %s", r.Min, r.Max, r.Alpha, RaceTest)
+	switch {
+	case r.Indifference > 0 && r.Relative:
+		s += fmt.Sprintf(" indifference %g%% %s", 100*r.Indifference, RaceEquivalenceTest)
+	case r.Indifference > 0:
+		s += fmt.Sprintf(" indifference %g %s", r.Indifference, RaceEquivalenceTest)
+	}
+	return s
 }
 
 // RaceTest names the elimination test in the evaluations table.
 const RaceTest = "paired-t-holm"
+
+// RaceEquivalenceTest names the test that stops a survivor equivalent to
+// the round's best (Race.Indifference).
+const RaceEquivalenceTest = "paired-tost-holm"
 
 // MaxRaceReplications bounds race.max.
 const MaxRaceReplications = 1000
@@ -505,12 +541,13 @@ func (v *validator) race(s *Spec) {
 		return
 	}
 	if n.Kind != yaml.MappingNode && n.Tag != "!!null" { // race: alone is the defaults
-		v.bad("race", "%q; accepted: {min: N, max: N, alpha: A} (every field optional)", n.Value)
+		v.bad("race", "%q; accepted: {min: N, max: N, alpha: A, indifference: D or P%%} (every field optional)", n.Value)
 		return
 	}
 	var r struct {
-		Min, Max *int
-		Alpha    *float64
+		Min, Max     *int
+		Alpha        *float64
+		Indifference *yaml.Node
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
@@ -522,8 +559,11 @@ func (v *validator) race(s *Spec) {
 			err = val.Decode(&r.Max)
 		case "alpha":
 			err = val.Decode(&r.Alpha)
+		case "indifference":
+			r.Indifference = val
+			continue
 		default:
-			v.errs = append(v.errs, fmt.Sprintf("line %d: race.%s: unknown field; accepted: min, max, alpha", k.Line, fieldName(k.Value)))
+			v.errs = append(v.errs, fmt.Sprintf("line %d: race.%s: unknown field; accepted: min, max, alpha, indifference", k.Line, fieldName(k.Value)))
 			continue
 		}
 		if err != nil {
@@ -566,12 +606,44 @@ func (v *validator) race(s *Spec) {
 			v.bad("race.alpha", "%g; accepted: a family-wise level in (0, 0.5]", rc.Alpha)
 		}
 	}
+	if n := r.Indifference; n != nil {
+		rc.Indifference, rc.Relative = indifference(n)
+		if rc.Indifference < 0 {
+			got := strconv.Quote(n.Value)
+			if n.Kind != yaml.ScalarNode {
+				got = "a list or mapping"
+			}
+			v.errs = append(v.errs, fmt.Sprintf("line %d: race.indifference: %s; accepted: a margin in the objective's units (a number ≥ 0; 0: none) or a percentage of the best's objective in (0%%, 100%%), e.g. 1%%", n.Line, got))
+			rc.Indifference, rc.Relative = 0, false
+		}
+	}
 	if s.Base != nil && s.Base.Replications > 0 && rc.Max <= MaxRaceReplications {
 		if n := cellBound(s.Base) / float64(s.Base.Replications) * float64(rc.Max); n > MaxEvalCells {
 			v.bad("race.max", "%d: %.0f cells per evaluation (grid points × max); accepted: at most %d", rc.Max, n, MaxEvalCells)
 		}
 	}
 	s.Race = rc
+}
+
+// indifference reads race.indifference: a finite number ≥ 0 (absolute,
+// in the objective's units) or "P%" with 0 < P < 100 (relative); -1 when
+// it is neither.
+func indifference(n *yaml.Node) (float64, bool) {
+	if n.Kind != yaml.ScalarNode {
+		return -1, false
+	}
+	if p, ok := strings.CutSuffix(strings.TrimSpace(n.Value), "%"); ok {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(x > 0 && x < 100) {
+			return -1, false
+		}
+		return x / 100, true
+	}
+	var x float64
+	if err := n.Decode(&x); err != nil || !(x >= 0) || math.IsInf(x, 0) {
+		return -1, false
+	}
+	return x, false
 }
 
 // setting is one setting of an algorithm: its declaration (a float with

@@ -108,7 +108,11 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "\n%d generations, %d evaluations, %d distinct genomes, %d cells, %s\n", res.Generations, len(res.Evals), res.Distinct, runner.Published, time.Since(start).Round(time.Second))
 	if rc := spec.Race; rc != nil {
 		points := len(spec.Base.Cells()) / max(spec.Base.Replications, 1)
-		fmt.Fprintf(stdout, "race: %d of %d distinct genomes eliminated; the search asked for %d cells (%d at a fixed %d replications)\n", res.Eliminated, res.Distinct, res.Cells, res.Distinct*points*rc.Max, rc.Max)
+		stopped := ""
+		if rc.Indifference > 0 {
+			stopped = fmt.Sprintf(", %d stopped as equivalent to a round's best", res.Equivalent)
+		}
+		fmt.Fprintf(stdout, "race: %d of %d distinct genomes eliminated%s; the search asked for %d cells (%d at a fixed %d replications)\n", res.Eliminated, res.Distinct, stopped, res.Cells, res.Distinct*points*rc.Max, rc.Max)
 	}
 	if res.Best == nil {
 		fmt.Fprintln(stdout, "no feasible genome found")
