@@ -22,7 +22,8 @@ func IsTuneMeta(meta map[string]string) bool { return meta["schedfarm.kind"] == 
 // PlotTune draws a tuner's evaluations table into dir: convergence.{png,svg}
 // (the best feasible objective so far and each generation's mean objective,
 // against the generation; with a racing tune also every genome a race
-// eliminated, at the generation of that race and its objective over the
+// eliminated, and every genome its indifference zone stopped as
+// equivalent, at the generation of that race and its objective over the
 // replications it got) and, with a second objective, front.{png,svg}
 // (every distinct evaluation's two objectives, the Pareto front joined).
 // It returns the files written.
@@ -111,14 +112,20 @@ func PlotTune(t Table, dir string) ([]string, error) {
 		p.Add(l, sc)
 		p.Legend.Add(series.label, l, sc)
 	}
-	if elim := TuneEliminations(t); len(elim) > 0 {
-		sc, err := plotter.NewScatter(elim)
+	for i, marks := range []struct {
+		label string
+		pts   plotter.XYs
+	}{{"eliminated by the race", TuneEliminations(t)}, {"stopped as equivalent to a round's best", TuneEquivalents(t)}} {
+		if len(marks.pts) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(marks.pts)
 		if err != nil {
 			return nil, err
 		}
-		sc.Color, sc.Shape = plotutil.Color(3), plotutil.Shape(3)
+		sc.Color, sc.Shape = plotutil.Color(3+i), plotutil.Shape(3+i)
 		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("eliminated by the race (%d)", len(elim)), sc)
+		p.Legend.Add(fmt.Sprintf("%s (%d)", marks.label, len(marks.pts)), sc)
 	}
 	p.Add(plotter.NewGrid())
 	var files []string
@@ -184,16 +191,25 @@ func PlotTune(t Table, dir string) ([]string, error) {
 }
 
 // TuneEliminations returns the genomes a racing tune eliminated (its
-// evaluations table's distinct search rows with an eliminated_by): at the
-// generation of the race that eliminated each and its objective over the
-// replications it got.
-func TuneEliminations(t Table) plotter.XYs {
+// evaluations table's distinct search rows with an eliminated_generation):
+// at the generation of the race that eliminated each and its objective
+// over the replications it got.
+func TuneEliminations(t Table) plotter.XYs { return raceMarks(t, "eliminated_generation") }
+
+// TuneEquivalents returns the genomes a racing tune's indifference zone
+// stopped as equivalent to a round's best (rows with an
+// equivalent_generation), placed as TuneEliminations places its genomes.
+func TuneEquivalents(t Table) plotter.XYs { return raceMarks(t, "equivalent_generation") }
+
+// raceMarks returns, for the distinct search rows whose column genCol is
+// set, the point (that generation, the row's objective).
+func raceMarks(t Table, genCol string) plotter.XYs {
 	var out plotter.XYs
 	for r := range t.Rows {
-		if t.Value(r, "phase") != "search" || t.Value(r, "cached") == true || t.Value(r, "eliminated_by") == nil {
+		if t.Value(r, "phase") != "search" || t.Value(r, "cached") == true {
 			continue
 		}
-		g, ok1 := t.Value(r, "eliminated_generation").(int64)
+		g, ok1 := t.Value(r, genCol).(int64)
 		y, ok2 := t.Value(r, "objective").(float64)
 		if ok1 && ok2 {
 			out = append(out, plotter.XY{X: float64(g), Y: y})

@@ -38,7 +38,7 @@
 //	second: {metric: bsld_mean, goal: minimize}     # optional: Pareto front
 //	algorithm: {name: ga, population: 8, generations: 5, budget: 40}
 //	confirm: {replications: 10}       # the best again, fresh seeds, and the base as written
-//	race: {min: 2, max: 10, alpha: 0.05}  # optional: race each generation (below)
+//	race: {min: 2, max: 10, alpha: 0.05, indifference: 1%}  # optional: race each generation (below)
 //	output: tune-depth.parquet        # per-cell results; evaluations in tune-depth.evals.parquet
 //
 // # Evaluations are farm cells
@@ -130,6 +130,16 @@
 //     compared in that round, at family-wise level alpha, eliminates those
 //     it rejects.
 //
+// With an indifference zone (indifference: δ, or P% of the round's best's
+// objective) each compared survivor also gets H₀: |μ| ≥ δ, tested by two
+// one-sided t tests (stats.Sample.Within(−δ, δ), the claims judge's
+// equivalence test), and Holm's procedure runs over the round's
+// hypotheses of both kinds at once (family-wise level alpha for all a
+// round decides). A survivor decided equivalent to the best is stopped,
+// not eliminated: whichever of the two is chosen, the objective differs
+// by less than δ. It keeps the replications it got; a later race (as the
+// incumbent, or bred again) runs it on from there.
+//
 // The race ends after the round at max, or as soon as one candidate is
 // left. The statistics are package stats', the claims judge's: the same t
 // test and the same Holm. Paired t with Holm, not Friedman with post-hoc
@@ -172,6 +182,9 @@
 // replications (no winner's curse). A racing tune's table also has, per
 // evaluation, the replications it got and, for a genome a race
 // eliminated, the generation of that race, its round, the test
-// (paired-t-holm) and the test's p-value before Holm (null otherwise); its
-// convergence plot (schedfarm report) marks the eliminated genomes.
+// (paired-t-holm) and the test's p-value before Holm (null otherwise),
+// and with an indifference zone, for a genome its last race stopped as
+// equivalent, that race's generation and round and the TOST p-value; its
+// convergence plot (schedfarm report) marks the eliminated and the stopped
+// genomes.
 package tune
