@@ -217,6 +217,54 @@ func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
 	}
 }
 
+// A racing tune with an indifference zone stops genomes equivalent to a
+// round's best: the evaluations table has the equivalent_* columns, set
+// for the stopped genomes (round ≥ 1, p-value in [0, 1], at least round +
+// 1 replications: more when an earlier race ran it further) and null for
+// the others; tune prints how many it stopped (a distinct genome's state
+// is its first, uncached row's: a cached row is a copy from its
+// generation); report plots the table.
+func TestTuneRaceIndifference(t *testing.T) {
+	text := strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", "race: {min: 2, max: 5, alpha: 0.05, indifference: 5%}", 1)
+	dir, out := tuneRunSpec(t, text, nil, "--workers", "1")
+	tab := readEvals(t, dir)
+	if tab.Meta["schedfarm.race"] != "min 2 max 5 alpha 0.05 paired-t-holm indifference 5% paired-tost-holm" {
+		t.Errorf("schedfarm.race metadata %q", tab.Meta["schedfarm.race"])
+	}
+	stopped := map[string]bool{}
+	for r := range tab.Rows {
+		round, set := tab.Value(r, "equivalent_round").(int64)
+		if !set {
+			if tab.Value(r, "equivalent_generation") != nil || tab.Value(r, "equivalent_p") != nil {
+				t.Errorf("row %d: equivalent_round null but generation %v, p %v", r, tab.Value(r, "equivalent_generation"), tab.Value(r, "equivalent_p"))
+			}
+			continue
+		}
+		p, _ := tab.Value(r, "equivalent_p").(float64)
+		reps, _ := tab.Value(r, "replications").(int64)
+		if round < 1 || p < 0 || p > 1 || reps < round+1 || tab.Value(r, "eliminated_round") != nil {
+			t.Errorf("row %d: stopped in round %d at p %g after %d replications, eliminated_round %v; want round ≥ 1, p in [0, 1], at least round + 1 replications, not eliminated", r, round, p, reps, tab.Value(r, "eliminated_round"))
+		}
+		if tab.Value(r, "cached") == true {
+			continue
+		}
+		stopped[fmt.Sprint(tab.Value(r, "p_scheduler__k"), tab.Value(r, "p_workload__estimates"))] = true
+	}
+	if len(stopped) == 0 {
+		t.Fatalf("no genome stopped as equivalent: the zone proves nothing\n%s", out)
+	}
+	if !strings.Contains(out, "equivalence tests (TOST, ±5% of the best's objective), Holm at 0.05 over both") {
+		t.Errorf("output does not describe the zone:\n%s", out)
+	}
+	want := fmt.Sprintf(", %d stopped as equivalent to a round's best; the search asked for", len(stopped))
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if code, _, stderr := runCLI("report", filepath.Join(dir, "out.evals.parquet"), "-o", filepath.Join(dir, "rep")); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+}
+
 // tuneKilledAndRerun runs the tune spec on a farm fixture, kills it with
 // SIGKILL once its journal holds atLeast results (why: what that proves),
 // reruns it to the end and checks that the rerun resumed; it returns the
