@@ -341,3 +341,126 @@ func TestRaceDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// The indifference zone on a table of paired results computed by hand.
+// Four candidates, one grid point, wait_mean per replication (minimised),
+// race min 2, max 4, alpha 0.05, indifference δ = 2 (absolute):
+//
+//	k=1 A: 10    12    11    13   the best in every round (ties: the earlier)
+//	k=2 E: 10    12    11    13   E − A = 0 0 …
+//	k=3 F: 10.5  11.5  11.5  13   F − A = 0.5 −0.5 0.5 0
+//	k=4 G: 11    15    12    16   G − A = 1 3 1 3
+//
+// Round 1 (r = 2), six hypotheses. Worse (H₀: μ ≤ 0): E {0, 0} p = 1; F
+// {0.5, −0.5} t = 0, p = 0.5; G {1, 3} t = 2 at 1 degree of freedom, p =
+// 1/2 − atan(2)/π = 0.1476. Equivalent (H₀: |μ| ≥ 2, the larger of the two
+// one-sided p-values): E zero spread inside ±2, p = 0; F s.e. 0.5, t =
+// (0 + 2)/0.5 = 4, p = 1/2 − atan(4)/π = 0.0780; G t = (2 − 2)/1 = 0, p =
+// 0.5. Holm over six: 0 ≤ 0.05/6 stops E; 0.0780 > 0.05/5 ends it.
+//
+// Round 2 (r = 3), A F G; at 2 degrees of freedom 1 − F(t) = 1/2 −
+// t/(2√(2 + t²)). Worse: F {0.5, −0.5, 0.5} mean 1/6, s.e. 1/3, t = 0.5,
+// p = 0.3333; G {1, 3, 1} mean 5/3, s.e. 2/3, t = 2.5, p = 0.0648.
+// Equivalent: F upper side t = (1/6 − 2)/(1/3) = −5.5, p = 0.01575 (lower
+// side 0.01143); G upper side t = −0.5, p = 0.3333. Holm over four:
+// 0.01575 > 0.05/4 ends it: nobody decided.
+//
+// Round 3 (r = 4), A F G; at 3 degrees of freedom F(t) = 1/2 +
+// (t/(√3(1 + t²/3)) + atan(t/√3))/π. Worse: F {…, 0} mean 0.125, s.e.
+// 0.2394, t = 0.522, p = 0.3188; G {1, 3, 1, 3} mean 2, s.e. 1/√3, t =
+// 2√3, p = 1/2 − (0.4 + atan 2)/π = 0.0203. Equivalent: F t = (0.125 −
+// 2)/0.2394 = −7.833, p = 0.00217; G t = 0, p = 0.5. Holm over four:
+// 0.00217 ≤ 0.05/4 stops F; 0.0203 > 0.05/3 ends it, so G survives to
+// max. Cells: 4×2 + 3 + 3 = 14 (fixed: 16).
+//
+// The round's hypotheses of both kinds form one Holm family, so what a
+// round decides errs with probability at most alpha. Two families, each
+// at alpha, would stop F in round 2 (0.01575 ≤ 0.05/2) and eliminate G in
+// round 3 (0.0203 ≤ 0.05, alone): 13 cells. Without the zone nobody is
+// decided (round 3: G's 0.0203 > 0.05/3) and all 16 cells are asked for.
+func TestRaceIndifferenceByHand(t *testing.T) {
+	table := map[int64][]float64{
+		1: {10, 12, 11, 13},
+		2: {10, 12, 11, 13},
+		3: {10.5, 11.5, 11.5, 13},
+		4: {11, 15, 12, 16},
+	}
+	run := func(rc Race) ([]*Eval, *tableRunner, *search) {
+		tr := &tableRunner{table: table}
+		s := raceSearch(t, tr)
+		s.spec.Race = &rc
+		var cands []*Eval
+		for k := int64(1); k <= 4; k++ {
+			v := []any{k, "user"}
+			e := &Eval{Values: v, key: key(v)}
+			s.cache[e.key] = e
+			cands = append(cands, e)
+		}
+		if err := s.race(cands); err != nil {
+			t.Fatal(err)
+		}
+		return cands, tr, s
+	}
+	cands, tr, s := run(Race{Min: 2, Max: 4, Alpha: 0.05, Indifference: 2})
+	want := []struct {
+		eqRound, elimRound, reps int
+		p                        float64
+	}{
+		{0, 0, 4, 0},
+		{1, 0, 2, 0},
+		{3, 0, 4, 0.00217},
+		{0, 0, 4, 0},
+	}
+	for i, w := range want {
+		e := cands[i]
+		if e.EquivalentRound != w.eqRound || e.EliminatedRound != w.elimRound || e.Replications != w.reps {
+			t.Errorf("%c: stopped as equivalent in round %d, eliminated in round %d, after %d replications; want %d, %d (0: never), %d", "AEFG"[i], e.EquivalentRound, e.EliminatedRound, e.Replications, w.eqRound, w.elimRound, w.reps)
+		}
+		p := e.EquivalentP
+		if w.elimRound > 0 {
+			p = e.EliminatedP
+		}
+		if math.Abs(p-w.p) > 5e-6 {
+			t.Errorf("%c: p %.5f; want %.5f", "AEFG"[i], p, w.p)
+		}
+	}
+	if cands[1].Objective != 11 || cands[2].Objective != 11.625 {
+		t.Errorf("E, F objectives %g, %g over the replications they got; want 11, 11.625", cands[1].Objective, cands[2].Objective)
+	}
+	// The search's best is A (11.5 over 4 replications), not E, whose 11
+	// over the 2 replications it got before it was stopped is lower.
+	s.evals = cands
+	if b := s.best(); b != cands[0] {
+		t.Errorf("the search's best is k=%v (objective %g); want A, k=1: a stopped genome is not the best", b.Values[0], b.Objective)
+	}
+	sizes := []int{}
+	for _, c := range tr.calls {
+		sizes = append(sizes, len(c))
+	}
+	if fmt.Sprint(sizes) != "[8 3 3]" || len(s.asked) != 14 {
+		t.Errorf("cells asked per round %v (%d in all); want [8 3 3] (14)", sizes, len(s.asked))
+	}
+
+	// Relative: 2/11 of each round's best (A: 11, 11, then 11.5) is δ = 2,
+	// 2 and 2.09, so F is stopped in round 3 as with δ = 2; an absolute δ
+	// of 2/11 would never stop it (round 3: t = (0.125 − 0.18)/0.2394).
+	cands, _, _ = run(Race{Min: 2, Max: 4, Alpha: 0.05, Indifference: 2.0 / 11, Relative: true})
+	if cands[1].EquivalentRound != 1 || cands[2].EquivalentRound != 3 {
+		t.Errorf("relative δ 2/11: E, F stopped in rounds %d, %d; want 1, 3", cands[1].EquivalentRound, cands[2].EquivalentRound)
+	}
+	cands, _, _ = run(Race{Min: 2, Max: 4, Alpha: 0.05, Indifference: 2.0 / 11})
+	if cands[1].EquivalentRound != 1 || cands[2].EquivalentRound != 0 {
+		t.Errorf("absolute δ 2/11: E, F stopped in rounds %d, %d; want 1, 0 (never)", cands[1].EquivalentRound, cands[2].EquivalentRound)
+	}
+	if m := (&Race{Indifference: 0.01, Relative: true}).margin(-15700); m != 157 {
+		t.Errorf("1%% of a best of −15,700 is δ = %g; want 157", m)
+	}
+
+	// No zone: nobody decided.
+	cands, tr, _ = run(Race{Min: 2, Max: 4, Alpha: 0.05})
+	for i, e := range cands {
+		if e.EliminatedRound != 0 || e.EquivalentRound != 0 || e.Replications != 4 {
+			t.Errorf("no zone: %c eliminated in round %d, stopped in %d, %d replications; want neither, 4", "AEFG"[i], e.EliminatedRound, e.EquivalentRound, e.Replications)
+		}
+	}
+}

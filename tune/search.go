@@ -803,8 +803,11 @@ func mean(xs []float64) float64 {
 }
 
 // best returns the distinct feasible evaluation of lowest fitness (ties:
-// the first evaluated) that no race eliminated; when a race eliminated
-// every feasible one, the feasible one of lowest fitness.
+// the first evaluated) that no race eliminated and its last race did not
+// stop as equivalent (Race.Indifference): a stopped genome is within δ of
+// the round's best, which ran on and is known over more replications, and
+// its own mean over fewer replications would win by noise (the winner's
+// curse). When none is left, the feasible one of lowest fitness.
 func (s *search) best() *Eval {
 	var b, any *Eval
 	for _, e := range s.evals {
@@ -814,7 +817,7 @@ func (s *search) best() *Eval {
 		if any == nil || e.Fitness < any.Fitness {
 			any = e
 		}
-		if e.EliminatedRound == 0 && (b == nil || e.Fitness < b.Fitness) {
+		if e.EliminatedRound == 0 && e.EquivalentRound == 0 && (b == nil || e.Fitness < b.Fitness) {
 			b = e
 		}
 	}
