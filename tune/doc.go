@@ -137,8 +137,9 @@
 // hypotheses of both kinds at once (family-wise level alpha for all a
 // round decides). A survivor decided equivalent to the best is stopped,
 // not eliminated: whichever of the two is chosen, the objective differs
-// by less than δ. It keeps the replications it got; a later race (as the
-// incumbent, or bred again) runs it on from there.
+// by less than δ. It keeps the replications it got; a later race (bred
+// again) runs it on from there. It is never the search's best nor the
+// incumbent: its mean over fewer replications would win by noise.
 //
 // The race ends after the round at max, or as soon as one candidate is
 // left. The statistics are package stats', the claims judge's: the same t

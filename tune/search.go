@@ -70,9 +70,9 @@ type Eval struct {
 	// round's best within the race's indifference zone
 	// (Race.Indifference); EquivalentRound is 0 when its last race did
 	// not stop it so. EquivalentP is the TOST p-value before Holm's
-	// correction. A stopped genome is not eliminated: a later race (as
-	// the incumbent, or bred again) runs it on from the replications it
-	// has.
+	// correction. A stopped genome is not eliminated: a later race (bred
+	// again) runs it on from the replications it has; it is never the
+	// search's best (search.best).
 	EquivalentGeneration, EquivalentRound int
 	EquivalentP                           float64
 	key                                   string
