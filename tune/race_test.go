@@ -49,6 +49,23 @@ func raceSearch(t *testing.T, r Runner) *search {
 	return s
 }
 
+// raceByHand races the four candidates k = 1…4 (estimates user) of a
+// hand-computed table through s and returns them in that order.
+func raceByHand(t *testing.T, s *search) []*Eval {
+	t.Helper()
+	var cands []*Eval
+	for k := int64(1); k <= 4; k++ {
+		v := []any{k, "user"}
+		e := &Eval{Values: v, key: key(v)}
+		s.cache[e.key] = e
+		cands = append(cands, e)
+	}
+	if err := s.race(cands); err != nil {
+		t.Fatal(err)
+	}
+	return cands
+}
+
 // The elimination rule on a table of paired results computed by hand.
 // Four candidates, depth k = 1…4, one grid point, wait_mean per
 // replication (minimised), race min 2, max 4, alpha 0.05:
@@ -80,16 +97,7 @@ func TestRaceEliminationByHand(t *testing.T) {
 		4: {10, 13, 11, 14},
 	}}
 	s := raceSearch(t, tr)
-	var cands []*Eval
-	for k := int64(1); k <= 4; k++ {
-		v := []any{k, "user"}
-		e := &Eval{Values: v, key: key(v)}
-		s.cache[e.key] = e
-		cands = append(cands, e)
-	}
-	if err := s.race(cands); err != nil {
-		t.Fatal(err)
-	}
+	cands := raceByHand(t, s)
 	want := []struct {
 		round, reps int
 		p           float64
@@ -389,17 +397,7 @@ func TestRaceIndifferenceByHand(t *testing.T) {
 		tr := &tableRunner{table: table}
 		s := raceSearch(t, tr)
 		s.spec.Race = &rc
-		var cands []*Eval
-		for k := int64(1); k <= 4; k++ {
-			v := []any{k, "user"}
-			e := &Eval{Values: v, key: key(v)}
-			s.cache[e.key] = e
-			cands = append(cands, e)
-		}
-		if err := s.race(cands); err != nil {
-			t.Fatal(err)
-		}
-		return cands, tr, s
+		return raceByHand(t, s), tr, s
 	}
 	cands, tr, s := run(Race{Min: 2, Max: 4, Alpha: 0.05, Indifference: 2})
 	want := []struct {
