@@ -161,14 +161,23 @@ func (r *Race) margin(best float64) float64 {
 	return r.Indifference
 }
 
+// Zone returns the indifference zone as written: "1%" (relative), "150"
+// (absolute), or "" when there is none.
+func (r *Race) Zone() string {
+	switch {
+	case r.Indifference <= 0:
+		return ""
+	case r.Relative:
+		return fmt.Sprintf("%g%%", 100*r.Indifference)
+	}
+	return fmt.Sprintf("%g", r.Indifference)
+}
+
 // String describes the race for the evaluations table's metadata.
 func (r *Race) String() string {
 	s := fmt.Sprintf("min %d max %d alpha %g %s", r.Min, r.Max, r.Alpha, RaceTest)
-	switch {
-	case r.Indifference > 0 && r.Relative:
-		s += fmt.Sprintf(" indifference %g%% %s", 100*r.Indifference, RaceEquivalenceTest)
-	case r.Indifference > 0:
-		s += fmt.Sprintf(" indifference %g %s", r.Indifference, RaceEquivalenceTest)
+	if z := r.Zone(); z != "" {
+		s += fmt.Sprintf(" indifference %s %s", z, RaceEquivalenceTest)
 	}
 	return s
 }

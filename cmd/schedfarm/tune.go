@@ -80,15 +80,14 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "tune %s: %s, %d parameters, population %d, generations %s, %s cells per evaluation (%s %s)\n",
 		spec.Name, a.Name, len(spec.Params), a.Population, gens, perEval, objectiveGoal(spec.Objective), spec.Objective.Metric)
 	if rc := spec.Race; rc != nil {
-		if rc.Indifference > 0 {
-			delta := fmt.Sprintf("%g", rc.Indifference)
+		decide := fmt.Sprintf("a one-sided paired t test against the round's best, Holm at %g, eliminates", rc.Alpha)
+		if zone := rc.Zone(); zone != "" {
 			if rc.Relative {
-				delta = fmt.Sprintf("%g%% of the best's objective", 100*rc.Indifference)
+				zone += " of the best's objective"
 			}
-			fmt.Fprintf(stdout, "racing: %d to %d replications per evaluation, one more per round; after each round one-sided paired t tests against the round's best and equivalence tests (TOST, ±%s), Holm at %g over both, eliminate the worse and stop the equivalent\n", rc.Min, rc.Max, delta, rc.Alpha)
-		} else {
-			fmt.Fprintf(stdout, "racing: %d to %d replications per evaluation, one more per round; after each round a one-sided paired t test against the round's best, Holm at %g, eliminates\n", rc.Min, rc.Max, rc.Alpha)
+			decide = fmt.Sprintf("one-sided paired t tests against the round's best and equivalence tests (TOST, ±%s), Holm at %g over both, eliminate the worse and stop the equivalent", zone, rc.Alpha)
 		}
+		fmt.Fprintf(stdout, "racing: %d to %d replications per evaluation, one more per round; after each round %s\n", rc.Min, rc.Max, decide)
 	}
 	prog := newTuneProgress(stdout, sf.every, spec, runner)
 	runner.Progress = prog.cells
