@@ -61,7 +61,7 @@ func (s *search) evaluateRace(gs []*genome) error {
 	if fresh {
 		s.lastNew = s.gen
 	}
-	if err := s.race(cands); err != nil {
+	if _, err := s.race(cands, s.spec.Race.Max, s.gen); err != nil {
 		return err
 	}
 	for _, p := range ps {
@@ -91,8 +91,9 @@ func (s *search) fitness(g *genome) float64 {
 }
 
 // race runs the rounds of one race among cands (in order: the incumbent
-// first, then the batch's).
-func (s *search) race(cands []*Eval) error {
+// first, then the batch's), up to max replications, and returns the
+// survivors. Eliminations and stops are recorded as of generation gen.
+func (s *search) race(cands []*Eval, max, gen int) ([]*Eval, error) {
 	rc := s.spec.Race
 	alive := cands
 	for _, e := range cands {
@@ -102,7 +103,7 @@ func (s *search) race(cands []*Eval) error {
 	}
 	for r := rc.Min; ; r++ {
 		if err := s.ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		var batch []runner.Cell
 		var grown []*Eval
@@ -116,7 +117,7 @@ func (s *search) race(cands []*Eval) error {
 		if len(batch) > 0 {
 			got, err := s.run.Run(s.ctx, batch)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			s.got = got
 			for _, c := range batch {
@@ -127,12 +128,70 @@ func (s *search) race(cands []*Eval) error {
 			s.measure(e, e.raceCells, s.got)
 		}
 		if len(alive) > 1 {
-			alive = s.eliminate(alive, r, r-rc.Min+1)
+			alive = s.eliminate(alive, r, r-rc.Min+1, gen)
 		}
-		if len(alive) <= 1 || r >= rc.Max {
-			return nil
+		if len(alive) <= 1 || r >= max {
+			return alive, nil
 		}
 	}
+}
+
+// finalRace runs the final race of the elite (Race.Final): the Race.Elite
+// best distinct evaluations never eliminated — feasible first, then by
+// fitness, ties to the earlier evaluated; a genome stopped as equivalent
+// takes part, its stop cleared — race on from the replications they have,
+// round by round, to Race.Final, with the generations' rule (eliminate),
+// their eliminations recorded as generation s.gen+1. It returns the
+// winner: the last candidate left, or the survivor of lowest fitness over
+// the Final replications (feasible first; ties: the earlier in the elite),
+// which is then the search's best (search.best). It returns nil when
+// nothing was evaluated.
+//
+// Why: the generations' races run each candidate to Race.Max at most, so
+// the incumbent's mean is over few replications and the best of many
+// such means is biased low (the winner's curse). The final race runs only
+// the few genomes that can still be the answer to Final replications and
+// lets the paired tests, not the noise of a handful of replications,
+// decide among them.
+func (s *search) finalRace() (*Eval, error) {
+	var elite []*Eval
+	seen := map[string]bool{}
+	for _, e := range s.evals {
+		if e.Cached || seen[e.key] || e.EliminatedRound > 0 {
+			continue
+		}
+		seen[e.key] = true
+		elite = append(elite, e)
+	}
+	slices.SortStableFunc(elite, func(a, b *Eval) int {
+		switch {
+		case a.Feasible != b.Feasible:
+			if a.Feasible {
+				return -1
+			}
+			return 1
+		case a.Fitness < b.Fitness:
+			return -1
+		case a.Fitness > b.Fitness:
+			return 1
+		}
+		return 0
+	})
+	elite = elite[:min(len(elite), s.spec.Race.Elite)]
+	if len(elite) == 0 {
+		return nil, nil
+	}
+	alive, err := s.race(elite, s.spec.Race.Final, s.gen+1)
+	if err != nil {
+		return nil, err
+	}
+	win := alive[0]
+	for _, e := range alive[1:] {
+		if e.Feasible && !win.Feasible || e.Feasible == win.Feasible && e.Fitness < win.Fitness {
+			win = e
+		}
+	}
+	return win, nil
 }
 
 // extend returns the cells that bring an evaluation to r replications at
@@ -154,8 +213,8 @@ func (s *search) extend(e *Eval, r int) []runner.Cell {
 	return out
 }
 
-// eliminate returns the survivors of round `round` (r replications each
-// shared): the round's best is the survivor of lowest fitness over those r
+// eliminate returns the survivors of round `round` of a race of
+// generation gen (r replications each shared): the round's best is the survivor of lowest fitness over those r
 // replications (feasible ones first; ties: the earlier candidate); every
 // other survivor's paired differences to it (paired) are tested one-sided
 // (stats.Sample.Greater(0): worse than the best), and Holm's procedure
@@ -171,7 +230,7 @@ func (s *search) extend(e *Eval, r int) []runner.Cell {
 // equivalence is rejected is stopped (not eliminated): whichever of it
 // and the best is chosen, the objective differs by less than δ. A
 // survivor both decided worse and equivalent is eliminated.
-func (s *search) eliminate(alive []*Eval, r, round int) []*Eval {
+func (s *search) eliminate(alive []*Eval, r, round, gen int) []*Eval {
 	rc := s.spec.Race
 	best, bestFit, bestFeasible, bestObj := -1, 0.0, false, 0.0
 	for i, e := range alive {
@@ -203,10 +262,10 @@ func (s *search) eliminate(alive []*Eval, r, round int) []*Eval {
 		e := alive[i]
 		switch {
 		case reject[j]:
-			e.EliminatedGeneration, e.EliminatedRound, e.EliminatedBy, e.EliminatedP = s.gen, round, RaceTest, ps[j]
+			e.EliminatedGeneration, e.EliminatedRound, e.EliminatedBy, e.EliminatedP = gen, round, RaceTest, ps[j]
 			drop[i] = true
 		case len(eq) > 0 && reject[len(ps)+j]:
-			e.EquivalentGeneration, e.EquivalentRound, e.EquivalentP = s.gen, round, eq[j]
+			e.EquivalentGeneration, e.EquivalentRound, e.EquivalentP = gen, round, eq[j]
 			drop[i] = true
 		}
 	}

@@ -30,13 +30,15 @@ func (c *countingRunner) Run(ctx context.Context, cells []runner.Cell) (map[stri
 	return c.r.Run(ctx, cells)
 }
 
-// envRace returns the race arm's Race: min 2, max R, alpha
-// SCHEDFARM_RACE_ALPHA (0.05), and the indifference zone
-// SCHEDFARM_RACE_INDIFFERENCE (none; "1%": relative, "150": absolute),
-// read as race.indifference is.
-func envRace(t *testing.T, R int) *Race {
+// envRace returns the race arm's Race for a search of d parameters: min
+// 2, max SCHEDFARM_RACE_MAX (R), alpha SCHEDFARM_RACE_ALPHA (0.05), the
+// indifference zone SCHEDFARM_RACE_INDIFFERENCE (none; "1%": relative,
+// "150": absolute), read as race.indifference is, and a final race of the
+// elite to SCHEDFARM_RACE_FINAL replications (0: none) with
+// SCHEDFARM_RACE_ELITE candidates (EliteDefault(d)).
+func envRace(t *testing.T, R, d int) *Race {
 	t.Helper()
-	rc := &Race{Min: 2, Max: R, Alpha: 0.05}
+	rc := &Race{Min: 2, Max: envInt(t, "SCHEDFARM_RACE_MAX", R), Alpha: 0.05}
 	if a := os.Getenv("SCHEDFARM_RACE_ALPHA"); a != "" {
 		var err error
 		if rc.Alpha, err = strconv.ParseFloat(a, 64); err != nil || !(rc.Alpha > 0 && rc.Alpha <= 0.5) {
@@ -48,6 +50,12 @@ func envRace(t *testing.T, R int) *Race {
 		if rc.Indifference < 0 {
 			t.Fatalf("SCHEDFARM_RACE_INDIFFERENCE=%q: want a number ≥ 0 or a percentage in (0%%, 100%%)", d)
 		}
+	}
+	if rc.Final = envInt(t, "SCHEDFARM_RACE_FINAL", 0); rc.Final > 0 {
+		if rc.Final <= rc.Max {
+			t.Fatalf("SCHEDFARM_RACE_FINAL=%d: want more than the race's max %d", rc.Final, rc.Max)
+		}
+		rc.Elite = envInt(t, "SCHEDFARM_RACE_ELITE", EliteDefault(d))
 	}
 	return rc
 }
@@ -79,7 +87,9 @@ func envInt(t *testing.T, name string, def int) int {
 // reaches 0: not decided worse). Reported per arm: the mean cells a search
 // asked for, the mean cells it had asked for when its incumbent first lay
 // inside that CI (searches that got there), and the success rate.
-// SCHEDFARM_RACE_SPACES selects spaces by name (comma-separated).
+// SCHEDFARM_RACE_SPACES selects spaces by name (comma-separated),
+// SCHEDFARM_RACE_R one R instead of each space's list; envRace says how
+// the race arm is set.
 func TestRaceMeasure(t *testing.T) {
 	if os.Getenv("SCHEDFARM_RACE_MEASURE") == "" {
 		t.Skip("opt-in: SCHEDFARM_RACE_MEASURE=1")
@@ -145,7 +155,11 @@ func TestRaceMeasure(t *testing.T) {
 			}
 			t.Logf("%s workload %d: optimum %s = %.0f ± %.0f at %d replications; %d of %d genomes inside its paired CI (%d cells simulated)",
 				sp.name, base, Describe(spec, opt), opt.Objective, opt.ObjectiveCI, truth, within, len(grid), shared.Ran)
-			for _, R := range sp.reps {
+			reps := sp.reps
+			if os.Getenv("SCHEDFARM_RACE_R") != "" {
+				reps = []int{envInt(t, "SCHEDFARM_RACE_R", 10)}
+			}
+			for _, R := range reps {
 				var arms [2]armStats
 				for arm := range arms {
 					s := *spec
@@ -153,7 +167,7 @@ func TestRaceMeasure(t *testing.T) {
 					sb.Replications = R
 					s.Base = &sb
 					if arm == 1 {
-						s.Race = envRace(t, R)
+						s.Race = envRace(t, R, len(spec.Params))
 					}
 					for seed := uint64(1); seed <= uint64(searches); seed++ {
 						cr := &countingRunner{r: shared, asked: map[string]bool{}}
@@ -173,7 +187,7 @@ func TestRaceMeasure(t *testing.T) {
 				t.Logf("%s workload %d, R = %d: fixed %s", sp.name, base, R, f)
 				t.Logf("%s workload %d, R = %d: race  %s", sp.name, base, R, r)
 				t.Logf("%s workload %d, R = %d, race %s: race/fixed cells %.3f, cells to reach the CI %.3f; success %d/%d vs %d/%d",
-					sp.name, base, R, envRace(t, R), r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n)
+					sp.name, base, R, envRace(t, R, len(spec.Params)), r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n)
 			}
 		}
 	}
@@ -274,7 +288,7 @@ func TestRaceMeasureShipped(t *testing.T) {
 			sb.Replications = R
 			s.Base = &sb
 			if arm == 1 {
-				s.Race = envRace(t, R)
+				s.Race = envRace(t, R, len(spec.Params))
 			}
 			for seed := uint64(1); seed <= uint64(searches); seed++ {
 				cr := &countingRunner{r: shared, asked: map[string]bool{}}
@@ -349,6 +363,6 @@ func TestRaceMeasureShipped(t *testing.T) {
 		t.Logf("%s, R = %d: fixed %s", name, R, f)
 		t.Logf("%s, R = %d: race  %s", name, R, r)
 		t.Logf("%s, R = %d, race %s: race/fixed cells %.3f, cells to reach the CI %.3f; success %d/%d vs %d/%d (%d cells simulated)",
-			name, R, envRace(t, R), r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n, shared.Ran)
+			name, R, envRace(t, R, len(spec.Params)), r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n, shared.Ran)
 	}
 }

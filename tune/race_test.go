@@ -60,7 +60,7 @@ func raceByHand(t *testing.T, s *search) []*Eval {
 		s.cache[e.key] = e
 		cands = append(cands, e)
 	}
-	if err := s.race(cands); err != nil {
+	if _, err := s.race(cands, s.spec.Race.Max, s.gen); err != nil {
 		t.Fatal(err)
 	}
 	return cands
@@ -131,6 +131,124 @@ func TestRaceEliminationByHand(t *testing.T) {
 	}
 }
 
+// The final race of the elite (race.final) on a table computed by hand.
+// Four candidates, one grid point, wait_mean per replication (minimised),
+// a generation's race with min 2, max 2, then a final race to 4, alpha
+// 0.05:
+//
+//	k=1 A: 12 12 13 14   mean over 2: 12 (the incumbent), over 4: 12.75
+//	k=2 B: 13 14 10 10   13.5; 11.75
+//	k=3 C: 15 16 12.5 12.5  15.5
+//	k=4 D: 30 31 30 31   30.5
+//
+// The generation's race (r = 2, best A): B − A = {1, 2}: t = 3 at 1 degree
+// of freedom, p = 1/2 − atan(3)/π = 0.1024; C − A = {3, 4}: t = 7, p =
+// 1/2 − atan(7)/π = 0.04517; D − A = {18, 19}: t = 37, p = 0.00860. Holm
+// over three rejects D (≤ 0.05/3) and stops at C (> 0.05/2).
+//
+// The final race, elite 4: the distinct evaluations never eliminated, by
+// fitness — A, B, C (D is eliminated, so only three). r = 2: the same
+// p-values as above for B and C, Holm over two: 0.04517 > 0.025, none.
+// r = 3: A and B tie at 12.333 (A, the earlier, is the best); B − A = {1,
+// 2, −3}: p = 0.5; C − A = {3, 4, −0.5}: t = 1.588 at 2 degrees of freedom,
+// p = 0.1266; none. r = 4: B is the best (11.75 against A's 12.75); A − B
+// = {−1, −2, 3, 4}: t = 0.679 at 3 degrees of freedom, p = 0.2728; C − B =
+// {2, 2, 2.5, 2.5}: t = 15.59, p = 0.00029. Holm rejects C (≤ 0.025) and
+// stops at A. C is eliminated in the final race's round 3 (r = 4),
+// recorded as the generation after the last; A and B end at 4
+// replications and B, not the incumbent A, is the search's best. Cells:
+// 8 in the generation, then 2 + 2 + 2 (A, B and C to 4; D not again).
+// With elite 2 only A and B race on: 4 cells, C stays at 2 replications.
+//
+// The winner is the search's best even where a genome outside the elite
+// has a lower mean over its fewer replications. Second table, elite 2:
+//
+//	k=1 A: 12 12 20 20   12, then 16 over 4
+//	k=2 B: 13 14 20 20   13.5, then 16.75
+//	k=3 C: 15 16 …       15.5 over its 2, outside the elite
+//
+// The final race (A, B) eliminates nothing (B − A over 2, 3, 4
+// replications: p = 0.1024, 0.1127, 0.107) and A wins at 16; C's 15.5 is
+// lower but over 2 replications, and the best is A.
+func TestRaceFinalByHand(t *testing.T) {
+	for _, elite := range []int{4, 2} {
+		tr := &tableRunner{table: map[int64][]float64{
+			1: {12, 12, 13, 14},
+			2: {13, 14, 10, 10},
+			3: {15, 16, 12.5, 12.5},
+			4: {30, 31, 30, 31},
+		}}
+		s := raceSearch(t, tr)
+		s.spec.Race.Max, s.spec.Race.Final, s.spec.Race.Elite = 2, 4, elite
+		s.gen = 3
+		cands := raceByHand(t, s)
+		s.evals = append(s.evals, cands...)
+		if got := fmt.Sprint(cands[3].EliminatedRound, cands[3].EliminatedGeneration); got != "1 3" {
+			t.Fatalf("elite %d: D eliminated in round, generation %s; want 1 3", elite, got)
+		}
+		if s.best() != cands[0] {
+			t.Fatalf("elite %d: the incumbent before the final race is not A", elite)
+		}
+		win, err := s.finalRace()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.final = win
+		if win != cands[1] || s.best() != cands[1] {
+			t.Errorf("elite %d: the final race's winner is %v; want B (k=2)", elite, win.Values)
+		}
+		if b := cands[1]; b.Replications != 4 || b.Objective != 11.75 || b.EliminatedRound != 0 {
+			t.Errorf("elite %d: B after the final race: %d replications, objective %g, eliminated in round %d; want 4, 11.75, never", elite, b.Replications, b.Objective, b.EliminatedRound)
+		}
+		sizes := []int{}
+		for _, c := range tr.calls {
+			sizes = append(sizes, len(c))
+		}
+		c := cands[2]
+		switch elite {
+		case 4:
+			if fmt.Sprint(sizes) != "[8 3 3]" || len(s.asked) != 14 {
+				t.Errorf("elite 4: cells asked per round %v (%d in all); want [8 3 3] (14)", sizes, len(s.asked))
+			}
+			if c.EliminatedRound != 3 || c.EliminatedGeneration != 4 || c.Replications != 4 || math.Abs(c.EliminatedP-0.00029) > 5e-6 {
+				t.Errorf("elite 4: C eliminated in round %d of generation %d after %d replications at p %.5f; want round 3 of generation 4 (the final race), 4 replications, p 0.00029", c.EliminatedRound, c.EliminatedGeneration, c.Replications, c.EliminatedP)
+			}
+			if cands[3].Replications != 2 {
+				t.Errorf("elite 4: D, eliminated, raced on to %d replications; want 2", cands[3].Replications)
+			}
+		case 2:
+			if fmt.Sprint(sizes) != "[8 2 2]" || len(s.asked) != 12 {
+				t.Errorf("elite 2: cells asked per round %v (%d in all); want [8 2 2] (12)", sizes, len(s.asked))
+			}
+			if c.Replications != 2 || c.EliminatedRound != 0 {
+				t.Errorf("elite 2: C, outside the elite, has %d replications, eliminated in round %d; want 2, never", c.Replications, c.EliminatedRound)
+			}
+		}
+	}
+
+	tr := &tableRunner{table: map[int64][]float64{
+		1: {12, 12, 20, 20},
+		2: {13, 14, 20, 20},
+		3: {15, 16, 0, 0},
+		4: {30, 31, 30, 31},
+	}}
+	s := raceSearch(t, tr)
+	s.spec.Race.Max, s.spec.Race.Final, s.spec.Race.Elite = 2, 4, 2
+	cands := raceByHand(t, s)
+	s.evals = append(s.evals, cands...)
+	win, err := s.finalRace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.final = win
+	if win != cands[0] || win.Objective != 16 || cands[1].EliminatedRound != 0 {
+		t.Fatalf("second table: the winner is %v at %g, B eliminated in round %d; want A at 16, B never eliminated", win.Values, win.Objective, cands[1].EliminatedRound)
+	}
+	if b := s.best(); b != cands[0] {
+		t.Errorf("second table: the search's best is %v (objective %g over %d replications); want the final race's winner A", b.Values, b.Objective, b.Replications)
+	}
+}
+
 // Maximised, the same table (one round: max 2) elects B, the highest
 // mean; the differences as minimised are B − X: A {10, 10}: p = 0; C {9,
 // 8}: t = 17 at 1 degree of freedom, p = atan(1/17)/π = 0.01870; D {10,
@@ -153,7 +271,7 @@ func TestRaceEliminationMaximized(t *testing.T) {
 		e := &Eval{Values: v, key: key(v)}
 		cands = append(cands, e)
 	}
-	if err := s.race(cands); err != nil {
+	if _, err := s.race(cands, s.spec.Race.Max, s.gen); err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(cands[0].EliminatedRound, cands[1].EliminatedRound, cands[2].EliminatedRound, cands[3].EliminatedRound)
@@ -244,6 +362,8 @@ algorithm: {population: 4, generations: 2}
 		"race: {indifference: 150}\n":     {Min: 2, Max: 6, Alpha: 0.05, Indifference: 150},
 		"race: {indifference: '2.5 %'}\n": {Min: 2, Max: 6, Alpha: 0.05, Indifference: 0.025, Relative: true},
 		"race: {indifference: 0}\n":       {Min: 2, Max: 6, Alpha: 0.05},
+		"race: {max: 4, final: 10}\n":     {Min: 2, Max: 4, Alpha: 0.05, Final: 10, Elite: 2},
+		"race: {final: 7, elite: 5}\n":    {Min: 2, Max: 6, Alpha: 0.05, Final: 7, Elite: 5},
 	} {
 		s, err := Parse([]byte(head+text), "ok.yaml", families.Builtin())
 		if err != nil {
@@ -265,13 +385,18 @@ algorithm: {population: 4, generations: 2}
 		{"race: {min: 8}\n", []string{"line 12: race: max 6 (default: base.replications) below min 8; accepted: max ≥ min"}},
 		{"race:\n  min: 2\n  alpha: 0.9\n", []string{"line 14: race.alpha: 0.9; accepted: a family-wise level in (0, 0.5]"}},
 		{"race: {max: 20000}\n", []string{"line 12: race.max: 20000; accepted: at most 1000"}},
-		{"race: {min: 2, rounds: 3}\n", []string{"line 12: race.rounds: unknown field; accepted: min, max, alpha, indifference"}},
+		{"race: {min: 2, rounds: 3}\n", []string{"line 12: race.rounds: unknown field; accepted: min, max, alpha, indifference, final, elite"}},
 		{"race: {indifference: -1}\n", []string{`line 12: race.indifference: "-1"; accepted: a margin in the objective's units (a number ≥ 0; 0: none) or a percentage of the best's objective in (0%, 100%), e.g. 1%`}},
 		{"race:\n  indifference: 100%\n", []string{`line 13: race.indifference: "100%"; accepted:`}},
 		{"race: {indifference: a lot}\n", []string{`line 12: race.indifference: "a lot"; accepted:`}},
 		{"race: {indifference: .inf}\n", []string{`line 12: race.indifference: ".inf"; accepted:`}},
 		{"race: {indifference: [1]}\n", []string{`line 12: race.indifference: a list or mapping; accepted:`}},
-		{"race: 5\n", []string{`line 12: race: "5"; accepted: {min: N, max: N, alpha: A, indifference: D or P%}`}},
+		{"race: 5\n", []string{`line 12: race: "5"; accepted: {min: N, max: N, alpha: A, indifference: D or P%, final: N, elite: N}`}},
+		{"race: {final: 6}\n", []string{"line 12: race.final: 6; accepted: more than race.max (6): the final race runs the elite past the generations' races"}},
+		{"race: {final: 5000}\n", []string{"line 12: race.final: 5000; accepted: at most 1000"}},
+		{"race: {elite: 3}\n", []string{"line 12: race.elite: 3 without race.final; accepted: elite only with a final race"}},
+		{"race: {final: 8, elite: 1}\n", []string{"line 12: race.elite: 1; accepted: an integer ≥ 2 (a race needs two candidates)"}},
+		{"race: {final: many}\n", []string{`line 12: race.final: "many"; accepted: an integer`}},
 		{"race: {min: two}\n", []string{`line 12: race.min: "two"; accepted: an integer`}},
 	} {
 		_, err := Parse([]byte(head+c.race), "bad.yaml", families.Builtin())

@@ -116,6 +116,10 @@ type Progress struct {
 	// Confirming is set in the last report: the search is over and the
 	// confirmation runs next.
 	Confirming bool
+	// FinalRace is set in the two reports around the final race of the
+	// elite (Race.Final): before it, with Best the incumbent and Done
+	// unset; after it, with Best its winner and Done set.
+	FinalRace, Done bool
 }
 
 // Options tune a search.
@@ -135,6 +139,9 @@ type search struct {
 	cache map[string]*Eval
 	evals []*Eval
 	gen   int
+	// final is the final race's winner, the search's best (nil: no final
+	// race ran).
+	final *Eval
 	rng   *rand.Rand
 	err   error
 	// lastNew is the last generation that evaluated a new genome.
@@ -265,6 +272,19 @@ func Search(ctx context.Context, spec *Spec, runner Runner, opt Options) (*Resul
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if rc := spec.Race; rc != nil && rc.Final > 0 {
+		if opt.Progress != nil {
+			opt.Progress(Progress{Generation: s.gen, Generations: a.Generations, Evaluated: len(s.evals), Distinct: len(s.cache), Best: s.best(), FinalRace: true})
+		}
+		win, err := s.finalRace()
+		if err != nil {
+			return nil, err
+		}
+		s.final = win
+		if opt.Progress != nil {
+			opt.Progress(Progress{Generation: s.gen, Generations: a.Generations, Evaluated: len(s.evals), Distinct: len(s.cache), Best: s.best(), FinalRace: true, Done: true})
+		}
 	}
 	res := &Result{Evals: s.evals, Best: s.best(), Generations: s.gen, Distinct: len(s.cache), Cells: len(s.asked)}
 	for _, e := range s.cache {
@@ -809,6 +829,9 @@ func mean(xs []float64) float64 {
 // its own mean over fewer replications would win by noise (the winner's
 // curse). When none is left, the feasible one of lowest fitness.
 func (s *search) best() *Eval {
+	if s.final != nil {
+		return s.final
+	}
 	var b, any *Eval
 	for _, e := range s.evals {
 		if e.Cached || !e.Feasible {

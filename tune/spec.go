@@ -151,6 +151,16 @@ type Race struct {
 	// runs to Max); a fraction of the best's objective when Relative.
 	Indifference float64
 	Relative     bool
+	// Final, when > 0, is the replications of the final race of the
+	// elite run after the last generation (race.final; 0: none): the
+	// Elite best distinct evaluations never eliminated race on, round by
+	// round from the replications they have to Final, and the winner is
+	// the search's best. Final > Max: the generations race cheaply to Max
+	// and only the elite are run to Final.
+	Final int
+	// Elite is how many take part in the final race (race.elite; default
+	// EliteDefault of the searched parameters).
+	Elite int
 }
 
 // margin returns δ for a round whose best has the objective best.
@@ -179,8 +189,17 @@ func (r *Race) String() string {
 	if z := r.Zone(); z != "" {
 		s += fmt.Sprintf(" indifference %s %s", z, RaceEquivalenceTest)
 	}
+	if r.Final > 0 {
+		s += fmt.Sprintf(" final %d elite %d", r.Final, r.Elite)
+	}
 	return s
 }
+
+// EliteDefault is race.elite's default for d searched parameters: irace's
+// default number of configurations that survive a race and go on as
+// elites, ⌊2 + log₂ d⌋ (irace user guide, minNbSurvival; López-Ibáñez et
+// al. 2016).
+func EliteDefault(d int) int { return int(math.Floor(2 + math.Log2(float64(max(d, 1))))) }
 
 // RaceTest names the elimination test in the evaluations table.
 const RaceTest = "paired-t-holm"
@@ -550,13 +569,14 @@ func (v *validator) race(s *Spec) {
 		return
 	}
 	if n.Kind != yaml.MappingNode && n.Tag != "!!null" { // race: alone is the defaults
-		v.bad("race", "%q; accepted: {min: N, max: N, alpha: A, indifference: D or P%%} (every field optional)", n.Value)
+		v.bad("race", "%q; accepted: {min: N, max: N, alpha: A, indifference: D or P%%, final: N, elite: N} (every field optional)", n.Value)
 		return
 	}
 	var r struct {
 		Min, Max     *int
 		Alpha        *float64
 		Indifference *yaml.Node
+		Final, Elite *int
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
@@ -571,8 +591,12 @@ func (v *validator) race(s *Spec) {
 		case "indifference":
 			r.Indifference = val
 			continue
+		case "final":
+			err = val.Decode(&r.Final)
+		case "elite":
+			err = val.Decode(&r.Elite)
 		default:
-			v.errs = append(v.errs, fmt.Sprintf("line %d: race.%s: unknown field; accepted: min, max, alpha, indifference", k.Line, fieldName(k.Value)))
+			v.errs = append(v.errs, fmt.Sprintf("line %d: race.%s: unknown field; accepted: min, max, alpha, indifference, final, elite", k.Line, fieldName(k.Value)))
 			continue
 		}
 		if err != nil {
@@ -629,6 +653,30 @@ func (v *validator) race(s *Spec) {
 	if s.Base != nil && s.Base.Replications > 0 && rc.Max <= MaxRaceReplications {
 		if n := cellBound(s.Base) / float64(s.Base.Replications) * float64(rc.Max); n > MaxEvalCells {
 			v.bad("race.max", "%d: %.0f cells per evaluation (grid points × max); accepted: at most %d", rc.Max, n, MaxEvalCells)
+		}
+	}
+	if r.Final != nil {
+		rc.Final = *r.Final
+		switch {
+		case rc.Final > MaxRaceReplications:
+			v.bad("race.final", "%d; accepted: at most %d", rc.Final, MaxRaceReplications)
+		case rc.Final <= rc.Max:
+			v.bad("race.final", "%d; accepted: more than race.max (%d): the final race runs the elite past the generations' races", rc.Final, rc.Max)
+		case s.Base != nil && s.Base.Replications > 0:
+			if n := cellBound(s.Base) / float64(s.Base.Replications) * float64(rc.Final); n > MaxEvalCells {
+				v.bad("race.final", "%d: %.0f cells per evaluation (grid points × final); accepted: at most %d", rc.Final, n, MaxEvalCells)
+			}
+		}
+	}
+	if rc.Final > 0 {
+		rc.Elite = EliteDefault(len(s.Params))
+	}
+	if r.Elite != nil {
+		rc.Elite = *r.Elite
+		if rc.Final == 0 {
+			v.bad("race.elite", "%d without race.final; accepted: elite only with a final race", rc.Elite)
+		} else if rc.Elite < 2 {
+			v.bad("race.elite", "%d; accepted: an integer ≥ 2 (a race needs two candidates)", rc.Elite)
 		}
 	}
 	s.Race = rc

@@ -119,7 +119,11 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		if rc.Indifference > 0 {
 			stopped = fmt.Sprintf(", %d stopped as equivalent to a round's best", res.Equivalent)
 		}
-		fmt.Fprintf(stdout, "race: %d of %d distinct genomes eliminated%s; the search asked for %d cells (%d at a fixed %d replications)\n", res.Eliminated, res.Distinct, stopped, res.Cells, res.Distinct*points*rc.Max, rc.Max)
+		final := ""
+		if rc.Final > 0 {
+			final = fmt.Sprintf(", the final race of the %d best to %d", rc.Elite, rc.Final)
+		}
+		fmt.Fprintf(stdout, "race: %d of %d distinct genomes eliminated%s; the search asked for %d cells%s (%d at a fixed %d replications)\n", res.Eliminated, res.Distinct, stopped, res.Cells, final, res.Distinct*points*rc.Max, rc.Max)
 	}
 	if res.Best == nil {
 		fmt.Fprintln(stdout, "no feasible genome found")
@@ -168,6 +172,7 @@ type tuneProgress struct {
 	cur        coordinator.Snapshot
 	running    bool
 	confirming bool
+	finalRace  bool // the final race of the elite runs (race.final)
 }
 
 func newTuneProgress(w io.Writer, every time.Duration, spec *tune.Spec, runner *tune.FarmRunner) *tuneProgress {
@@ -199,6 +204,19 @@ func (p *tuneProgress) cells(s coordinator.Snapshot, done bool) {
 
 // generation receives the search's report after each generation.
 func (p *tuneProgress) generation(g tune.Progress) {
+	if g.FinalRace {
+		rc := p.spec.Race
+		if !g.Done {
+			p.finalRace = true
+			fmt.Fprintf(p.w, "final race: the %d best genomes never eliminated race on to %d replications\n", rc.Elite, rc.Final)
+			return
+		}
+		p.best = g.Best
+		p.running, p.cur = false, coordinator.Snapshot{}
+		p.show(true)
+		p.finalRace = false
+		return
+	}
 	if g.Confirming {
 		p.confirming = true
 		fmt.Fprintf(p.w, "confirming the best with %d fresh replications, and the base as written with the same seeds: %d cells\n", p.spec.ConfirmReplications, p.confirm)
@@ -237,6 +255,9 @@ func (p *tuneProgress) eta() (time.Duration, bool) {
 	switch {
 	case p.confirming:
 		left = float64(-inGen)
+	case p.finalRace:
+		rc := p.spec.Race
+		left = float64(rc.Elite*(rc.Final-rc.Max)*p.perEval/max(rc.Max, 1) - inGen) // at most
 	case a.Budget > 0:
 		left = float64((a.Budget-p.distinct)*p.perEval - inGen)
 	default:
@@ -265,6 +286,8 @@ func (p *tuneProgress) show(final bool) {
 	line := fmt.Sprintf("generation %d/%s", gen, total)
 	if p.confirming {
 		line = "confirmation"
+	} else if p.finalRace {
+		line = "final race"
 	} else if a.Budget > 0 {
 		line += fmt.Sprintf(" (%d/%d genomes)", p.distinct, a.Budget)
 	}

@@ -265,6 +265,42 @@ func TestTuneRaceIndifference(t *testing.T) {
 	}
 }
 
+// A tune with a final race of the elite (race.final) races the
+// generations to max, then only the elite on past it, and its best is the
+// final race's winner, with more replications than any generation gave.
+func TestTuneRaceFinal(t *testing.T) {
+	text := strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", "race: {min: 2, max: 3, alpha: 0.05, final: 6, elite: 3}", 1)
+	dir, out := tuneRunSpec(t, text, nil, "--workers", "1")
+	tab := readEvals(t, dir)
+	if tab.Meta["schedfarm.race"] != "min 2 max 3 alpha 0.05 paired-t-holm final 6 elite 3" {
+		t.Errorf("schedfarm.race metadata %q", tab.Meta["schedfarm.race"])
+	}
+	past := map[string]bool{}
+	for r := range tab.Rows {
+		if tab.Value(r, "phase") != "search" || tab.Value(r, "cached") == true {
+			continue
+		}
+		n, _ := tab.Value(r, "replications").(int64)
+		if n < 2 || n > 6 {
+			t.Errorf("evaluation row %d: %d replications; want 2 to 6", r, n)
+		}
+		if n > 3 {
+			past[fmt.Sprint(tab.Value(r, "p_scheduler__k"), tab.Value(r, "p_workload__estimates"))] = true
+		}
+	}
+	if len(past) == 0 || len(past) > 3 {
+		t.Errorf("%d distinct genomes have more than max's 3 replications; want 1 to 3 (the elite)\n%s", len(past), out)
+	}
+	if !strings.Contains(out, "final race: the 3 best genomes never eliminated race on to 6 replications") ||
+		!strings.Contains(out, "cells, the final race of the 3 best to 6 (") {
+		t.Errorf("output does not report the final race:\n%s", out)
+	}
+	m := regexp.MustCompile(`95% CI over ([0-9]+) replications`).FindStringSubmatch(out)
+	if m == nil || m[1] == "2" || m[1] == "3" {
+		t.Errorf("the best's replications %v; want the final race's, more than max's 3:\n%s", m, out)
+	}
+}
+
 // tuneKilledAndRerun runs the tune spec on a farm fixture, kills it with
 // SIGKILL once its journal holds atLeast results (why: what that proves),
 // reruns it to the end and checks that the rerun resumed; it returns the
