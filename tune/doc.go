@@ -38,7 +38,7 @@
 //	second: {metric: bsld_mean, goal: minimize}     # optional: Pareto front
 //	algorithm: {name: ga, population: 8, generations: 5, budget: 40}
 //	confirm: {replications: 10}       # the best again, fresh seeds, and the base as written
-//	race: {min: 2, max: 10, alpha: 0.05, indifference: 1%}  # optional: race each generation (below)
+//	race: {min: 2, max: 10, alpha: 0.05, indifference: 1%, final: 20, elite: 3}  # optional: race each generation (below)
 //	output: tune-depth.parquet        # per-cell results; evaluations in tune-depth.evals.parquet
 //
 // # Evaluations are farm cells
@@ -173,6 +173,19 @@
 // racing tune replays like any other: every round's cells come from the
 // journal until the first round not finished.
 //
+// With race.final: F (> max) a final race of the elite follows the last
+// generation (the "or a final race of the elite"): the
+// race.elite best distinct genomes never eliminated (feasible first, then
+// fitness; default ⌊2 + log₂ d⌋ for d searched parameters, irace's
+// number of a race's survivors) race on with the same rounds and the same
+// rule from the replications they have to F, and the winner — the last
+// left, or the survivor of lowest fitness over F — is the search's best.
+// The generations then race cheaply to max, and only the genomes that can
+// still be the answer get F replications; a genome outside the elite,
+// whose mean is over at most max, is never the best however low it is
+// (the winner's curse). Its eliminations are recorded as of the
+// generation after the last.
+//
 // # Results
 //
 // Besides the ordinary per-cell Parquet file, an evaluations table
@@ -182,7 +195,8 @@
 // CI; then a confirmation of the best genome with fresh seeds and more
 // replications (no winner's curse). A racing tune's table also has, per
 // evaluation, the replications it got and, for a genome a race
-// eliminated, the generation of that race, its round, the test
+// eliminated, the generation of that race (the last + 1: the final race),
+// its round, the test
 // (paired-t-holm) and the test's p-value before Holm (null otherwise),
 // and with an indifference zone, for a genome its last race stopped as
 // equivalent, that race's generation and round and the TOST p-value; its
