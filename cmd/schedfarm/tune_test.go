@@ -225,12 +225,7 @@ func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
 // is its first, uncached row's: a cached row is a copy from its
 // generation); report plots the table.
 func TestTuneRaceIndifference(t *testing.T) {
-	text := strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", "race: {min: 2, max: 5, alpha: 0.05, indifference: 5%}", 1)
-	dir, out := tuneRunSpec(t, text, nil, "--workers", "1")
-	tab := readEvals(t, dir)
-	if tab.Meta["schedfarm.race"] != "min 2 max 5 alpha 0.05 paired-t-holm indifference 5% paired-tost-holm" {
-		t.Errorf("schedfarm.race metadata %q", tab.Meta["schedfarm.race"])
-	}
+	dir, out, tab := tuneRace(t, "{min: 2, max: 5, alpha: 0.05, indifference: 5%}", "min 2 max 5 alpha 0.05 paired-t-holm indifference 5% paired-tost-holm")
 	stopped := map[string]bool{}
 	for r := range tab.Rows {
 		round, set := tab.Value(r, "equivalent_round").(int64)
@@ -265,16 +260,25 @@ func TestTuneRaceIndifference(t *testing.T) {
 	}
 }
 
+// tuneRace runs raceSpecText with its race block replaced by race on one
+// worker slot and returns the folder, the output and the evaluations
+// table, whose schedfarm.race metadata must read meta.
+func tuneRace(t *testing.T, race, meta string) (string, string, results.Table) {
+	t.Helper()
+	text := strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", "race: "+race, 1)
+	dir, out := tuneRunSpec(t, text, nil, "--workers", "1")
+	tab := readEvals(t, dir)
+	if tab.Meta["schedfarm.race"] != meta {
+		t.Errorf("schedfarm.race metadata %q; want %q", tab.Meta["schedfarm.race"], meta)
+	}
+	return dir, out, tab
+}
+
 // A tune with a final race of the elite (race.final) races the
 // generations to max, then only the elite on past it, and its best is the
 // final race's winner, with more replications than any generation gave.
 func TestTuneRaceFinal(t *testing.T) {
-	text := strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", "race: {min: 2, max: 3, alpha: 0.05, final: 6, elite: 3}", 1)
-	dir, out := tuneRunSpec(t, text, nil, "--workers", "1")
-	tab := readEvals(t, dir)
-	if tab.Meta["schedfarm.race"] != "min 2 max 3 alpha 0.05 paired-t-holm final 6 elite 3" {
-		t.Errorf("schedfarm.race metadata %q", tab.Meta["schedfarm.race"])
-	}
+	_, out, tab := tuneRace(t, "{min: 2, max: 3, alpha: 0.05, final: 6, elite: 3}", "min 2 max 3 alpha 0.05 paired-t-holm final 6 elite 3")
 	past := map[string]bool{}
 	for r := range tab.Rows {
 		if tab.Value(r, "phase") != "search" || tab.Value(r, "cached") == true {
