@@ -177,8 +177,9 @@
 // generation (the "or a final race of the elite"): the
 // race.elite best distinct genomes never eliminated (feasible first, then
 // fitness; default ⌊2 + log₂ d⌋ for d searched parameters, irace's
-// number of a race's survivors) race on with the same rounds and the same
-// rule from the replications they have to F, and the winner — the last
+// number of a race's survivors) race on with the same rule in rounds r =
+// max + 1, …, F (the rounds up to max were the generations'), and the
+// winner — the last
 // left, or the survivor of lowest fitness over F — is the search's best.
 // The generations then race cheaply to max, and only the genomes that can
 // still be the answer get F replications; a genome outside the elite,

@@ -61,7 +61,7 @@ func (s *search) evaluateRace(gs []*genome) error {
 	if fresh {
 		s.lastNew = s.gen
 	}
-	if _, err := s.race(cands, s.spec.Race.Max, s.gen); err != nil {
+	if _, err := s.race(cands, s.spec.Race.Min, s.spec.Race.Max, s.gen); err != nil {
 		return err
 	}
 	for _, p := range ps {
@@ -91,9 +91,10 @@ func (s *search) fitness(g *genome) float64 {
 }
 
 // race runs the rounds of one race among cands (in order: the incumbent
-// first, then the batch's), up to max replications, and returns the
-// survivors. Eliminations and stops are recorded as of generation gen.
-func (s *search) race(cands []*Eval, max, gen int) ([]*Eval, error) {
+// first, then the batch's), its rounds at r = from, from + 1, …, max
+// replications, and returns the survivors. Eliminations and stops are
+// recorded as of generation gen, round r − race.min + 1.
+func (s *search) race(cands []*Eval, from, max, gen int) ([]*Eval, error) {
 	rc := s.spec.Race
 	alive := cands
 	for _, e := range cands {
@@ -101,7 +102,7 @@ func (s *search) race(cands []*Eval, max, gen int) ([]*Eval, error) {
 		// longer holds.
 		e.EquivalentGeneration, e.EquivalentRound, e.EquivalentP = 0, 0, 0
 	}
-	for r := rc.Min; ; r++ {
+	for r := from; ; r++ {
 		if err := s.ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -139,9 +140,11 @@ func (s *search) race(cands []*Eval, max, gen int) ([]*Eval, error) {
 // finalRace runs the final race of the elite (Race.Final): the Race.Elite
 // best distinct evaluations never eliminated — feasible first, then by
 // fitness, ties to the earlier evaluated; a genome stopped as equivalent
-// takes part, its stop cleared — race on from the replications they have,
-// round by round, to Race.Final, with the generations' rule (eliminate),
-// their eliminations recorded as generation s.gen+1. It returns the
+// takes part, its stop cleared — race on, round by round, at r =
+// Race.Max + 1, …, Race.Final replications (the rounds up to Race.Max
+// were the generations' tests, on the same replications), with the
+// generations' rule (eliminate), their eliminations recorded as
+// generation s.gen+1. It returns the
 // winner: the last candidate left, or the survivor of lowest fitness over
 // the Final replications (feasible first; ties: the earlier in the elite),
 // which is then the search's best (search.best). It returns nil when
@@ -181,7 +184,7 @@ func (s *search) finalRace() (*Eval, error) {
 	if len(elite) == 0 {
 		return nil, nil
 	}
-	alive, err := s.race(elite, s.spec.Race.Final, s.gen+1)
+	alive, err := s.race(elite, s.spec.Race.Max+1, s.spec.Race.Final, s.gen+1)
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ func raceByHand(t *testing.T, s *search) []*Eval {
 		s.cache[e.key] = e
 		cands = append(cands, e)
 	}
-	if _, err := s.race(cands, s.spec.Race.Max, s.gen); err != nil {
+	if _, err := s.race(cands, s.spec.Race.Min, s.spec.Race.Max, s.gen); err != nil {
 		t.Fatal(err)
 	}
 	return cands
@@ -147,9 +147,8 @@ func TestRaceEliminationByHand(t *testing.T) {
 // over three rejects D (≤ 0.05/3) and stops at C (> 0.05/2).
 //
 // The final race, elite 4: the distinct evaluations never eliminated, by
-// fitness — A, B, C (D is eliminated, so only three). r = 2: the same
-// p-values as above for B and C, Holm over two: 0.04517 > 0.025, none.
-// r = 3: A and B tie at 12.333 (A, the earlier, is the best); B − A = {1,
+// fitness — A, B, C (D is eliminated, so only three); its rounds start
+// past max, at r = 3 (r = 2 was the generation's test). r = 3: A and B tie at 12.333 (A, the earlier, is the best); B − A = {1,
 // 2, −3}: p = 0.5; C − A = {3, 4, −0.5}: t = 1.588 at 2 degrees of freedom,
 // p = 0.1266; none. r = 4: B is the best (11.75 against A's 12.75); A − B
 // = {−1, −2, 3, 4}: t = 0.679 at 3 degrees of freedom, p = 0.2728; C − B =
@@ -167,8 +166,8 @@ func TestRaceEliminationByHand(t *testing.T) {
 //	k=2 B: 13 14 20 20   13.5, then 16.75
 //	k=3 C: 15 16 …       15.5 over its 2, outside the elite
 //
-// The final race (A, B) eliminates nothing (B − A over 2, 3, 4
-// replications: p = 0.1024, 0.1127, 0.107) and A wins at 16; C's 15.5 is
+// The final race (A, B) eliminates nothing (B − A over 3 and 4
+// replications: p = 0.1127, 0.107) and A wins at 16; C's 15.5 is
 // lower but over 2 replications, and the best is A.
 func TestRaceFinalByHand(t *testing.T) {
 	for _, elite := range []int{4, 2} {
@@ -271,7 +270,7 @@ func TestRaceEliminationMaximized(t *testing.T) {
 		e := &Eval{Values: v, key: key(v)}
 		cands = append(cands, e)
 	}
-	if _, err := s.race(cands, s.spec.Race.Max, s.gen); err != nil {
+	if _, err := s.race(cands, s.spec.Race.Min, s.spec.Race.Max, s.gen); err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(cands[0].EliminatedRound, cands[1].EliminatedRound, cands[2].EliminatedRound, cands[3].EliminatedRound)
