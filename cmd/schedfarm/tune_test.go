@@ -104,7 +104,7 @@ func TestTuneKilledAndRerunSameAsUninterrupted(t *testing.T) {
 	dirC, outC := tuneRun(t, nil, "--workers", "3")
 	sameSearch(t, "1 vs 3 workers", a, readEvals(t, dirC), outA, outC)
 
-	f, out := tuneKilledAndRerun(t, tuneSpecText, 12, "past the first generation")
+	f, out, _ := tuneKilledAndRerun(t, tuneSpecText, 12, "past the first generation")
 	sameSearch(t, "killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
 	for _, want := range []string{"generation 4/4 done", "; best scheduler.k=", "; ETA ", "confirmed with 3 fresh replications", "Pareto front"} {
 		if !strings.Contains(out, want) {
@@ -209,7 +209,7 @@ func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
 		t.Errorf("output lacks the race's summary:\n%s", outA)
 	}
 
-	f, out := tuneKilledAndRerun(t, raceSpecText, 14, "past the first round")
+	f, out, _ := tuneKilledAndRerun(t, raceSpecText, 14, "past the first round")
 	sameSearch(t, "racing, killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
 	rep := f.start(t, nil, "report", "-o", "rep", "out.evals.parquet")
 	if code := rep.wait(t, time.Minute); code != 0 {
@@ -305,11 +305,49 @@ func TestTuneRaceFinal(t *testing.T) {
 	}
 }
 
+// A tune killed with SIGKILL during its final race of the elite and run
+// again resumes and ends exactly as the uninterrupted tune. The
+// generations are the same with and without race.final (the final race
+// follows the last), so the same race without it says how many cells
+// they ask for; the kill comes once the journal holds one more, and the
+// test proves its point only if the final race was then unfinished.
+func TestTuneRaceFinalKilledAndRerun(t *testing.T) {
+	const race = "race: {min: 2, max: 3, alpha: 0.05}"
+	final := strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", "race: {min: 2, max: 3, alpha: 0.05, final: 6, elite: 3}", 1)
+	_, outGen := tuneRunSpec(t, strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", race, 1), nil, "--workers", "1")
+	dirA, outA := tuneRunSpec(t, final, nil, "--workers", "1")
+	asked := regexp.MustCompile(`the search asked for ([0-9]+) cells`)
+	mg, ma := asked.FindStringSubmatch(outGen), asked.FindStringSubmatch(outA)
+	if mg == nil || ma == nil {
+		t.Fatalf("no cell counts in the outputs:\n%s\n%s", outGen, outA)
+	}
+	gens, all := atoi(t, mg[1]), atoi(t, ma[1])
+	if all <= gens {
+		t.Fatalf("the final race asked for no cells (%d with it, %d without): the test proves nothing", all, gens)
+	}
+	t.Logf("the generations ask for %d cells, the search with its final race %d", gens, all)
+	f, out, atKill := tuneKilledAndRerun(t, final, gens+1, "inside the final race")
+	if atKill >= all {
+		t.Fatalf("killed after %d results, the search's %d all done: the kill missed the final race", atKill, all)
+	}
+	sameSearch(t, "final race, killed and rerun vs uninterrupted", readEvals(t, dirA), readEvals(t, f.dir), outA, out)
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // tuneKilledAndRerun runs the tune spec on a farm fixture, kills it with
 // SIGKILL once its journal holds atLeast results (why: what that proves),
 // reruns it to the end and checks that the rerun resumed; it returns the
-// fixture and the rerun's output.
-func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string) (*farmFixture, string) {
+// fixture, the rerun's output and the results the journal held at the
+// kill.
+func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string) (*farmFixture, string, int) {
 	t.Helper()
 	f := newFarmFixture(t, false)
 	spec := f.writeSpec(t, "tune.yaml", specText)
@@ -335,5 +373,5 @@ func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string) 
 	if !regexp.MustCompile(`resuming: ([1-9][0-9]+) cells already in`).MatchString(out) {
 		t.Errorf("the rerun does not say it resumed:\n%s", out)
 	}
-	return f, out
+	return f, out, atKill
 }
