@@ -119,11 +119,12 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		if rc.Indifference > 0 {
 			stopped = fmt.Sprintf(", %d stopped as equivalent to a round's best", res.Equivalent)
 		}
-		final := ""
+		final, fixed := "", fmt.Sprintf("%d at a fixed %d replications", res.Distinct*points*rc.Max, rc.Max)
 		if rc.Final > 0 {
 			final = fmt.Sprintf(", the final race of the %d best to %d", rc.Elite, rc.Final)
+			fixed += fmt.Sprintf(", %d at %d", res.Distinct*points*rc.Final, rc.Final)
 		}
-		fmt.Fprintf(stdout, "race: %d of %d distinct genomes eliminated%s; the search asked for %d cells%s (%d at a fixed %d replications)\n", res.Eliminated, res.Distinct, stopped, res.Cells, final, res.Distinct*points*rc.Max, rc.Max)
+		fmt.Fprintf(stdout, "race: %d of %d distinct genomes eliminated%s; the search asked for %d cells%s (%s)\n", res.Eliminated, res.Distinct, stopped, res.Cells, final, fixed)
 	}
 	if res.Best == nil {
 		fmt.Fprintln(stdout, "no feasible genome found")
