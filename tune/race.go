@@ -144,11 +144,10 @@ func (s *search) race(cands []*Eval, from, max, gen int) ([]*Eval, error) {
 // Race.Max + 1, …, Race.Final replications (the rounds up to Race.Max
 // were the generations' tests, on the same replications), with the
 // generations' rule (eliminate), their eliminations recorded as
-// generation s.gen+1. It returns the
-// winner: the last candidate left, or the survivor of lowest fitness over
-// the Final replications (feasible first; ties: the earlier in the elite),
-// which is then the search's best (search.best). It returns nil when
-// nothing was evaluated.
+// generation s.gen+1. It returns the winner: the last candidate left, or
+// the survivor of lowest fitness over the Final replications (feasible
+// first; ties: the earlier in the elite), which is then the search's best
+// (search.best). It returns nil when nothing was evaluated.
 //
 // Why: the generations' races run each candidate to Race.Max at most, so
 // the incumbent's mean is over few replications and the best of many
@@ -168,14 +167,9 @@ func (s *search) finalRace() (*Eval, error) {
 	}
 	slices.SortStableFunc(elite, func(a, b *Eval) int {
 		switch {
-		case a.Feasible != b.Feasible:
-			if a.Feasible {
-				return -1
-			}
-			return 1
-		case a.Fitness < b.Fitness:
+		case fitter(a.Feasible, a.Fitness, b.Feasible, b.Fitness):
 			return -1
-		case a.Fitness > b.Fitness:
+		case fitter(b.Feasible, b.Fitness, a.Feasible, a.Fitness):
 			return 1
 		}
 		return 0
@@ -190,11 +184,18 @@ func (s *search) finalRace() (*Eval, error) {
 	}
 	win := alive[0]
 	for _, e := range alive[1:] {
-		if e.Feasible && !win.Feasible || e.Feasible == win.Feasible && e.Fitness < win.Fitness {
+		if fitter(e.Feasible, e.Fitness, win.Feasible, win.Fitness) {
 			win = e
 		}
 	}
 	return win, nil
+}
+
+// fitter reports whether an evaluation (feasible, fitness) ranks before
+// another (feasible2, fitness2) in a race: feasible first, then lower
+// fitness.
+func fitter(feasible bool, fitness float64, feasible2 bool, fitness2 float64) bool {
+	return feasible && !feasible2 || feasible == feasible2 && fitness < fitness2
 }
 
 // extend returns the cells that bring an evaluation to r replications at
@@ -217,8 +218,9 @@ func (s *search) extend(e *Eval, r int) []runner.Cell {
 }
 
 // eliminate returns the survivors of round `round` of a race of
-// generation gen (r replications each shared): the round's best is the survivor of lowest fitness over those r
-// replications (feasible ones first; ties: the earlier candidate); every
+// generation gen (r replications each shared): the round's best is the
+// survivor of lowest fitness over those r replications (feasible ones
+// first; ties: the earlier candidate); every
 // other survivor's paired differences to it (paired) are tested one-sided
 // (stats.Sample.Greater(0): worse than the best), and Holm's procedure
 // (stats.Holm) at family-wise level race.alpha across the survivors
@@ -239,8 +241,7 @@ func (s *search) eliminate(alive []*Eval, r, round, gen int) []*Eval {
 	for i, e := range alive {
 		t := &Eval{}
 		s.measure(t, cellsBelow(e.raceCells, r), s.got)
-		better := best < 0 || t.Feasible && !bestFeasible || t.Feasible == bestFeasible && t.Fitness < bestFit
-		if better {
+		if best < 0 || fitter(t.Feasible, t.Fitness, bestFeasible, bestFit) {
 			best, bestFit, bestFeasible, bestObj = i, t.Fitness, t.Feasible, t.Objective
 		}
 	}

@@ -170,8 +170,14 @@ func (s *search) exhausted() bool {
 // report sends a progress report of the generation just evaluated.
 func (s *search) report(f func(Progress)) {
 	if f != nil {
-		f(Progress{Generation: s.gen, Generations: s.spec.Algorithm.Generations, Evaluated: len(s.evals), Distinct: len(s.cache), Best: s.best()})
+		f(s.state())
 	}
+}
+
+// state returns the search's state as a report: the generation, the
+// evaluations and the best so far.
+func (s *search) state() Progress {
+	return Progress{Generation: s.gen, Generations: s.spec.Algorithm.Generations, Evaluated: len(s.evals), Distinct: len(s.cache), Best: s.best()}
 }
 
 // limit keeps a batch within the budget: in order, every genome that would
@@ -274,8 +280,10 @@ func Search(ctx context.Context, spec *Spec, runner Runner, opt Options) (*Resul
 		return nil, err
 	}
 	if rc := spec.Race; rc != nil && rc.Final > 0 {
+		p := s.state()
+		p.FinalRace = true
 		if opt.Progress != nil {
-			opt.Progress(Progress{Generation: s.gen, Generations: a.Generations, Evaluated: len(s.evals), Distinct: len(s.cache), Best: s.best(), FinalRace: true})
+			opt.Progress(p)
 		}
 		win, err := s.finalRace()
 		if err != nil {
@@ -283,7 +291,9 @@ func Search(ctx context.Context, spec *Spec, runner Runner, opt Options) (*Resul
 		}
 		s.final = win
 		if opt.Progress != nil {
-			opt.Progress(Progress{Generation: s.gen, Generations: a.Generations, Evaluated: len(s.evals), Distinct: len(s.cache), Best: s.best(), FinalRace: true, Done: true})
+			p = s.state()
+			p.FinalRace, p.Done = true, true
+			opt.Progress(p)
 		}
 	}
 	res := &Result{Evals: s.evals, Best: s.best(), Generations: s.gen, Distinct: len(s.cache), Cells: len(s.asked)}

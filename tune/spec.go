@@ -153,9 +153,9 @@ type Race struct {
 	Relative     bool
 	// Final, when > 0, is the replications of the final race of the
 	// elite run after the last generation (race.final; 0: none): the
-	// Elite best distinct evaluations never eliminated race on, round by
-	// round from the replications they have to Final, and the winner is
-	// the search's best. Final > Max: the generations race cheaply to Max
+	// Elite best distinct evaluations never eliminated race on in rounds
+	// at Max + 1, …, Final replications, and the winner is the search's
+	// best. Final > Max: the generations race cheaply to Max
 	// and only the elite are run to Final.
 	Final int
 	// Elite is how many take part in the final race (race.elite; default
