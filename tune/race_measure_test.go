@@ -79,7 +79,7 @@ func envInt(t *testing.T, name string, def int) int {
 // -timeout 0 ./tune. For each space and workload (base seed) the true
 // optimum is found by evaluating every genome of the grid at
 // SCHEDFARM_RACE_TRUTH (30) replications; then SCHEDFARM_RACE_SEARCHES
-// (20) searches (search seeds 1, 2, …) run with R fixed replications and
+// (20) searches (search seeds SCHEDFARM_RACE_FIRST_SEED (1), the next, …) run with R fixed replications and
 // as many racing with min 2, max R, alpha 0.05 (SCHEDFARM_RACE_ALPHA),
 // the same budget. A search
 // succeeds when its best genome lies inside the true optimum's paired 95%
@@ -95,6 +95,7 @@ func TestRaceMeasure(t *testing.T) {
 		t.Skip("opt-in: SCHEDFARM_RACE_MEASURE=1")
 	}
 	searches := envInt(t, "SCHEDFARM_RACE_SEARCHES", 20)
+	first := uint64(envInt(t, "SCHEDFARM_RACE_FIRST_SEED", 1))
 	truth := envInt(t, "SCHEDFARM_RACE_TRUTH", 30)
 	spaces := []struct {
 		name, file string
@@ -169,7 +170,7 @@ func TestRaceMeasure(t *testing.T) {
 					if arm == 1 {
 						s.Race = envRace(t, R, len(spec.Params))
 					}
-					for seed := uint64(1); seed <= uint64(searches); seed++ {
+					for seed := first; seed < first+uint64(searches); seed++ {
 						cr := &countingRunner{r: shared, asked: map[string]bool{}}
 						reached := -1
 						res, err := Search(context.Background(), &s, cr, Options{Seed: &seed, Progress: func(p Progress) {
@@ -256,13 +257,14 @@ func evalValues(t *testing.T, spec *Spec, r Runner, vals [][]any) []*Eval {
 // succeeds when its best lies inside that reference's paired 95% CI. The
 // arms: SCHEDFARM_RACE_R (10) fixed replications against racing with
 // min 2, max R, alpha 0.05 (SCHEDFARM_RACE_ALPHA), SCHEDFARM_RACE_SEARCHES
-// (20) search seeds each.
+// (20) search seeds each, from SCHEDFARM_RACE_FIRST_SEED (1) on.
 func TestRaceMeasureShipped(t *testing.T) {
 	names := os.Getenv("SCHEDFARM_RACE_SHIPPED")
 	if os.Getenv("SCHEDFARM_RACE_MEASURE") == "" || names == "" {
 		t.Skip("opt-in: SCHEDFARM_RACE_MEASURE=1 SCHEDFARM_RACE_SHIPPED=tune-stms,…")
 	}
 	searches := envInt(t, "SCHEDFARM_RACE_SEARCHES", 20)
+	first := uint64(envInt(t, "SCHEDFARM_RACE_FIRST_SEED", 1))
 	truth := envInt(t, "SCHEDFARM_RACE_TRUTH", 30)
 	R := envInt(t, "SCHEDFARM_RACE_R", 10)
 	for _, name := range strings.Split(names, ",") {
@@ -290,7 +292,7 @@ func TestRaceMeasureShipped(t *testing.T) {
 			if arm == 1 {
 				s.Race = envRace(t, R, len(spec.Params))
 			}
-			for seed := uint64(1); seed <= uint64(searches); seed++ {
+			for seed := first; seed < first+uint64(searches); seed++ {
 				cr := &countingRunner{r: shared, asked: map[string]bool{}}
 				var rn run
 				res, err := Search(context.Background(), &s, cr, Options{Seed: &seed, Progress: func(p Progress) {
