@@ -164,13 +164,18 @@ type policy interface {
 // job runs to its end even past its deadline (holding its VMs, §1) and is
 // then unfinished, and a waiting job expires at its deadline.
 type scheduler struct {
-	w       *Workload
-	pol     policy
-	aware   bool
-	info    []jobInfo
-	byJob   map[*sim.Job]*jobInfo
-	busy    []bool
-	idle    int
+	w     *Workload
+	pol   policy
+	aware bool
+	info  []jobInfo
+	byJob map[*sim.Job]*jobInfo
+	busy  []bool
+	idle  int
+	// idleVMs lists, ascending, the VMs idle once the pass has taken in
+	// the ends; VMs only become busy for the rest of the pass. Where they
+	// are fewer than a task's capable VMs, the task's candidates are
+	// looked for among them (firstCandidateFrom, candidates).
+	idleVMs []int32
 	waiting []*jobInfo // arrival order
 	c       *sim.Cluster
 	now     float64
@@ -194,7 +199,10 @@ type scheduler struct {
 
 func newScheduler(w *Workload, p policy, aware bool) *scheduler {
 	s := &scheduler{w: w, pol: p, aware: aware, info: make([]jobInfo, len(w.Jobs)), byJob: make(map[*sim.Job]*jobInfo, len(w.Jobs)),
-		busy: make([]bool, len(w.VMs)), idle: len(w.VMs), taken: make([]uint32, len(w.VMs))}
+		busy: make([]bool, len(w.VMs)), idle: len(w.VMs), taken: make([]uint32, len(w.VMs)), idleVMs: make([]int32, len(w.VMs))}
+	for v := range s.idleVMs {
+		s.idleVMs[v] = int32(v)
+	}
 	for i := range w.Jobs {
 		s.info[i].idx = i
 		s.info[i].j = &w.Jobs[i]
@@ -225,6 +233,12 @@ func (s *scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		}
 		ji.state = gone
 	}
+	s.idleVMs = s.idleVMs[:0]
+	for v, b := range s.busy {
+		if !b {
+			s.idleVMs = append(s.idleVMs, int32(v))
+		}
+	}
 	for _, sj := range ch.Arrived {
 		ji := s.byJob[sj]
 		s.prepare(ji)
@@ -248,7 +262,7 @@ func (s *scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 	wake := math.Inf(1)
 	for _, ji := range s.waiting {
-		wake = math.Min(wake, ji.dropAt(s.aware))
+		wake = min(wake, ji.dropAt(s.aware))
 	}
 	if !math.IsInf(wake, 1) {
 		c.WakeAt(wake)
@@ -274,10 +288,10 @@ func (s *scheduler) prepare(ji *jobInfo) {
 				vm := &s.w.VMs[v]
 				if Fits(tk, vm) {
 					buf = append(buf, int32(v))
-					best = math.Min(best, s.w.ExecTime(j, tk, vm))
+					best = min(best, s.w.ExecTime(j, tk, vm))
 				}
 			}
-			maxmin = math.Max(maxmin, best)
+			maxmin = max(maxmin, best)
 		}
 		ends = append(ends, len(buf))
 	}
@@ -308,12 +322,14 @@ func (s *scheduler) drop(late func(*jobInfo) bool) {
 		if ji.state != waiting || !late(ji) {
 			continue
 		}
-		reason := fmt.Sprintf("cannot end by its deadline %g: no idle VMs could finish it in time", ji.abs)
+		// The reasons are constants: formatting the deadline into each
+		// was a tenth of FIFO's run (the job carries its deadline).
+		reason := "cannot end by its deadline: no idle VMs could finish it in time"
 		switch {
 		case !s.aware:
-			reason = fmt.Sprintf("its deadline %g came while it waited", ji.abs)
+			reason = "its deadline came while it waited"
 		case ji.infeasible:
-			reason = fmt.Sprintf("cannot end by its deadline %g on any VMs", ji.abs)
+			reason = "cannot end by its deadline on any VMs"
 		}
 		if err := s.c.Reject(ji.sj, reason); err != nil {
 			s.fail(err)
@@ -365,9 +381,24 @@ func (s *scheduler) free(v int) bool { return !s.busy[v] && s.taken[v] != s.mark
 // candidates calls fn for every VM that could run task t of ji now: idle,
 // not taken by the assignment being built, able to hold it, and —
 // deadline-aware — fast enough to end it by the deadline; in ascending VM
-// order.
+// order. It walks the shorter of the task's capable VMs and the pass's
+// idle ones (the same VMs in the same order: capable means Fits).
 func (s *scheduler) candidates(ji *jobInfo, t int, fn func(v int, et float64)) {
-	for _, v32 := range ji.capable[t] {
+	c := ji.capable[t]
+	if len(s.idleVMs) < len(c) {
+		tk := &ji.j.Tasks[t]
+		for _, v32 := range s.idleVMs {
+			v := int(v32)
+			if !s.free(v) || !Fits(tk, &s.w.VMs[v]) {
+				continue
+			}
+			if et := s.et(ji, t, v); s.inTime(ji, et) {
+				fn(v, et)
+			}
+		}
+		return
+	}
+	for _, v32 := range c {
 		v := int(v32)
 		if !s.free(v) {
 			continue
@@ -398,6 +429,9 @@ func (s *scheduler) assignEach(ji *jobInfo, key func(t, v int, et float64) float
 // the number of tasks): it returns pick, or nil if some task has no
 // candidate, and the job's duration.
 func (s *scheduler) assignInto(pick []int, ji *jobInfo, key func(t, v int, et float64) float64) ([]int, float64) {
+	if len(pick) > s.idle {
+		return nil, 0 // a VM per task, distinct: too few idle
+	}
 	s.newMark()
 	dur := 0.0
 	for t := range ji.j.Tasks {
@@ -412,7 +446,7 @@ func (s *scheduler) assignInto(pick []int, ji *jobInfo, key func(t, v int, et fl
 		}
 		s.taken[best] = s.mark
 		pick[t] = best
-		dur = math.Max(dur, bestEt)
+		dur = max(dur, bestEt)
 	}
 	return pick, dur
 }
@@ -456,7 +490,7 @@ func (s *scheduler) start(ji *jobInfo, groups [][]int) error {
 			}
 			s.taken[v] = s.mark
 		}
-		dur = math.Max(dur, s.w.GroupTime(j, &j.Tasks[t], g))
+		dur = max(dur, s.w.GroupTime(j, &j.Tasks[t], g))
 		n += len(g)
 	}
 	if !s.inTime(ji, dur) {
