@@ -514,36 +514,3 @@ func TestCPLMTTimesAsSorted(t *testing.T) {
 		t.Fatal("no task without transfer time")
 	}
 }
-
-// TestIdleWalkIsTheCapableWalk: every answer firstCandidateFrom takes from
-// the pass's idle VMs is the capable walk's, on the workloads of
-// TestPlainComputation under every scheduler and reading; and the idle walk
-// is taken (a run where the idle VMs are never the fewer would check
-// nothing).
-func TestIdleWalkIsTheCapableWalk(t *testing.T) {
-	calls := 0
-	checkFirstCandidate = func(v, next, w, wnext int) {
-		calls++
-		if v != w || next != wnext {
-			t.Errorf("idle walk: VM %d, next %d; capable walk: VM %d, next %d", v, next, w, wnext)
-		}
-	}
-	defer func() { checkFirstCandidate = nil }()
-	for _, v := range variants() {
-		for seed := uint64(1); seed <= 2; seed++ {
-			ws := plainWorkloads(seed)
-			names := make([]string, 0, len(ws))
-			for n := range ws {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			for _, n := range names {
-				runT(t, ws[n], v.name, v.params)
-			}
-		}
-	}
-	t.Logf("%d answers from the idle VMs checked", calls)
-	if calls < 1000 {
-		t.Fatalf("only %d answers came from the idle VMs: the check checked little", calls)
-	}
-}

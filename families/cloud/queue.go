@@ -1,7 +1,5 @@
 package cloud
 
-import "slices"
-
 // queue is FIFO (first fit) and ASJS (best score): jobs in arrival order;
 // a job that cannot start is passed over, or, blocking, holds back every
 // job behind it until it starts or is dropped. ASJS with waitBest scores
@@ -90,57 +88,13 @@ func firstCandidate(s *scheduler, ji *jobInfo, t int) int {
 // list's length if none). Within one assignment a task equal to the one
 // before it can start where that one's search ended: the VMs before it
 // were no candidates for the same task and, VMs only being taken, are
-// none now. Where the pass's idle VMs are fewer than the capable VMs left
-// to look at, it walks those instead (firstIdleCandidate), which gives the
-// same answer.
+// none now.
 func firstCandidateFrom(s *scheduler, ji *jobInfo, t, from int) (int, int) {
-	c := ji.capable[t]
-	if len(s.idleVMs) < len(c)-from {
-		v, next := firstIdleCandidate(s, ji, t, from)
-		if checkFirstCandidate != nil {
-			w, wnext := firstCapableCandidate(s, ji, t, from)
-			checkFirstCandidate(v, next, w, wnext)
-		}
-		return v, next
-	}
-	return firstCapableCandidate(s, ji, t, from)
-}
-
-// checkFirstCandidate, set by tests, is called with every answer
-// firstCandidateFrom took from the idle VMs and the capable walk's.
-var checkFirstCandidate func(v, next, w, wnext int)
-
-// firstCapableCandidate is firstCandidateFrom walking the task's capable
-// VMs from position from.
-func firstCapableCandidate(s *scheduler, ji *jobInfo, t, from int) (int, int) {
 	c := ji.capable[t]
 	for i := from; i < len(c); i++ {
 		v := int(c[i])
 		if s.free(v) && (!s.aware || ji.meets(s.now, s.et(ji, t, v))) {
 			return v, i + 1
-		}
-	}
-	return -1, len(c)
-}
-
-// firstIdleCandidate is firstCandidateFrom walking the pass's idle VMs
-// (ascending) from the VM at position from of the task's capable list: the
-// first that is still idle, not taken, holds the task (Fits: what made it
-// capable) and, deadline-aware, ends it in time is the first candidate at
-// or after position from; the position after it is found by binary search.
-func firstIdleCandidate(s *scheduler, ji *jobInfo, t, from int) (int, int) {
-	c := ji.capable[t]
-	if from >= len(c) {
-		return -1, len(c)
-	}
-	lo, tk := c[from], &ji.j.Tasks[t]
-	idle := s.idleVMs
-	i, _ := slices.BinarySearch(idle, lo)
-	for ; i < len(idle); i++ {
-		v := int(idle[i])
-		if s.free(v) && Fits(tk, &s.w.VMs[v]) && (!s.aware || ji.meets(s.now, s.et(ji, t, v))) {
-			k, _ := slices.BinarySearch(c, idle[i])
-			return v, k + 1
 		}
 	}
 	return -1, len(c)

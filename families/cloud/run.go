@@ -164,18 +164,13 @@ type policy interface {
 // job runs to its end even past its deadline (holding its VMs, §1) and is
 // then unfinished, and a waiting job expires at its deadline.
 type scheduler struct {
-	w     *Workload
-	pol   policy
-	aware bool
-	info  []jobInfo
-	byJob map[*sim.Job]*jobInfo
-	busy  []bool
-	idle  int
-	// idleVMs lists, ascending, the VMs idle once the pass has taken in
-	// the ends; VMs only become busy for the rest of the pass. Where they
-	// are fewer than a task's capable VMs, the task's candidates are
-	// looked for among them (firstCandidateFrom, candidates).
-	idleVMs []int32
+	w       *Workload
+	pol     policy
+	aware   bool
+	info    []jobInfo
+	byJob   map[*sim.Job]*jobInfo
+	busy    []bool
+	idle    int
 	waiting []*jobInfo // arrival order
 	c       *sim.Cluster
 	now     float64
@@ -199,10 +194,7 @@ type scheduler struct {
 
 func newScheduler(w *Workload, p policy, aware bool) *scheduler {
 	s := &scheduler{w: w, pol: p, aware: aware, info: make([]jobInfo, len(w.Jobs)), byJob: make(map[*sim.Job]*jobInfo, len(w.Jobs)),
-		busy: make([]bool, len(w.VMs)), idle: len(w.VMs), taken: make([]uint32, len(w.VMs)), idleVMs: make([]int32, len(w.VMs))}
-	for v := range s.idleVMs {
-		s.idleVMs[v] = int32(v)
-	}
+		busy: make([]bool, len(w.VMs)), idle: len(w.VMs), taken: make([]uint32, len(w.VMs))}
 	for i := range w.Jobs {
 		s.info[i].idx = i
 		s.info[i].j = &w.Jobs[i]
@@ -232,12 +224,6 @@ func (s *scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			}
 		}
 		ji.state = gone
-	}
-	s.idleVMs = s.idleVMs[:0]
-	for v, b := range s.busy {
-		if !b {
-			s.idleVMs = append(s.idleVMs, int32(v))
-		}
 	}
 	for _, sj := range ch.Arrived {
 		ji := s.byJob[sj]
@@ -381,24 +367,9 @@ func (s *scheduler) free(v int) bool { return !s.busy[v] && s.taken[v] != s.mark
 // candidates calls fn for every VM that could run task t of ji now: idle,
 // not taken by the assignment being built, able to hold it, and —
 // deadline-aware — fast enough to end it by the deadline; in ascending VM
-// order. It walks the shorter of the task's capable VMs and the pass's
-// idle ones (the same VMs in the same order: capable means Fits).
+// order.
 func (s *scheduler) candidates(ji *jobInfo, t int, fn func(v int, et float64)) {
-	c := ji.capable[t]
-	if len(s.idleVMs) < len(c) {
-		tk := &ji.j.Tasks[t]
-		for _, v32 := range s.idleVMs {
-			v := int(v32)
-			if !s.free(v) || !Fits(tk, &s.w.VMs[v]) {
-				continue
-			}
-			if et := s.et(ji, t, v); s.inTime(ji, et) {
-				fn(v, et)
-			}
-		}
-		return
-	}
-	for _, v32 := range c {
+	for _, v32 := range ji.capable[t] {
 		v := int(v32)
 		if !s.free(v) {
 			continue
