@@ -43,8 +43,11 @@ func TestHugeStartCutsTheFaults(t *testing.T) {
 	faults := minorFaults(t) - before
 	t.Logf("%d minor faults filling %d MB of heap (4 KB pages would take %d)", faults, n>>20, n/4096)
 	// 16 huge pages, the zeroing of the reused region included; the rest of
-	// the process (the test's goroutines) faults a few pages besides.
-	if faults > 1000 {
+	// the process (the test's goroutines) faults a few pages besides: 40–300
+	// measured. Half the 4 KB count leaves room for a kernel that cannot
+	// find a free huge page for some of them (it then falls back to 4 KB);
+	// without the advice it is 8,192 or more.
+	if faults > n/4096/2 {
 		t.Fatalf("%d minor faults filling %d MB of heap after hugeStart: the heap is still backed by 4 KB pages (%d faults)", faults, n>>20, n/4096)
 	}
 	sink = append(sink, b)
