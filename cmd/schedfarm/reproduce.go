@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -37,6 +38,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	var dataRoot string
 	registerDataRoot(fs, &dataRoot)
 	judgeOnly := fs.Bool("judge-only", false, "run nothing: judge the claims again from an earlier run's results in the output directory (after a claims file's causes or bands changed); the wall clocks reported are that run's, read from each spec's log")
+	specsAtOnce := fs.Int("specs-at-once", 2, "specs of a paper run side by side, each with --workers cells at once, so that one spec's last, longest cells do not leave the cores idle (embedded server only: 1 with --nats)")
 	maxReps := fs.Int("max-replications", 0, "cap on the replications undecided points may reach, for every spec (0: each claims file's specs[].replications.max; the first look only where it gives none)")
 	before := fs.String("before", "", "an earlier run's verdicts.json: the report adds a before → after table of the verdicts, each change attributed to the rule or to the results")
 	fs.Usage = func() {
@@ -47,6 +49,10 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	pos, exit := farmParseArgs(fs, args, stdout)
 	if exit >= 0 {
 		return exit
+	}
+	if *specsAtOnce < 1 {
+		fmt.Fprintf(stderr, "schedfarm reproduce: --specs-at-once %d; accepted: 1 or more\n", *specsAtOnce)
+		return 2
 	}
 	if *maxReps < 0 || *maxReps == 1 {
 		fmt.Fprintf(stderr, "schedfarm reproduce: --max-replications %d; accepted: 0 (the claims files' caps) or at least 2\n", *maxReps)
@@ -96,15 +102,17 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	if dataRoot != "" {
 		runFlags = append(runFlags, "--data-root", dataRoot)
 	}
+	stateDir := ""
 	if *natsURL != "" {
 		runFlags = append(runFlags, "--nats", *natsURL)
+		*specsAtOnce = 1
 	} else {
-		runFlags = append(runFlags, "--state", filepath.Join(dir, ".schedfarm"))
+		stateDir = filepath.Join(dir, ".schedfarm")
 	}
 	start := time.Now()
 	var sections []paperSection
 	code := 0
-	opts := reproduceOpts{dir: dir, quick: *quick, judgeOnly: *judgeOnly, runFlags: runFlags, maxReps: *maxReps, stdout: stdout, stderr: stderr}
+	opts := reproduceOpts{dir: dir, quick: *quick, judgeOnly: *judgeOnly, runFlags: runFlags, stateDir: stateDir, specsAtOnce: *specsAtOnce, maxReps: *maxReps, stdout: stdout, stderr: stderr}
 	for _, f := range papers {
 		sec, ok := reproducePaper(f, opts)
 		if !ok {
@@ -148,8 +156,13 @@ type reproduceOpts struct {
 	dir              string
 	quick, judgeOnly bool
 	runFlags         []string
-	maxReps          int
-	stdout, stderr   io.Writer
+	// stateDir holds each spec's embedded server store (a folder per
+	// spec, so that specs can run side by side); empty with --nats.
+	stateDir string
+	// specsAtOnce is how many of a paper's specs run side by side.
+	specsAtOnce    int
+	maxReps        int
+	stdout, stderr io.Writer
 }
 
 // reproducePaper runs a paper's specs, judges its claims and, while some
@@ -162,17 +175,24 @@ func reproducePaper(f *claims.File, o reproduceOpts) (paperSection, bool) {
 	var plans []*specPlan
 	for _, sp := range f.Specs {
 		pl, err := planSpec(f, sp, o)
-		if err == nil {
-			err = pl.run(o)
-		}
 		if err != nil {
 			fmt.Fprintf(o.stderr, "schedfarm reproduce: %v\n", err)
 			ok = false
 			continue
 		}
 		plans = append(plans, pl)
-		sec.schedules[pl.name] = pl.sched
 	}
+	var ran []*specPlan
+	for i, err := range runPlans(plans, o) {
+		if err != nil {
+			fmt.Fprintf(o.stderr, "schedfarm reproduce: %v\n", err)
+			ok = false
+			continue
+		}
+		ran = append(ran, plans[i])
+		sec.schedules[plans[i].name] = plans[i].sched
+	}
+	plans = ran
 	rule := claims.DefaultRule
 	rule.Looks = map[string]int{}
 	for name, s := range sec.schedules {
@@ -191,13 +211,17 @@ func reproducePaper(f *claims.File, o reproduceOpts) (paperSection, bool) {
 		if len(wants) == 0 {
 			break
 		}
-		ran := false
+		var more []*specPlan
 		for _, pl := range plans {
 			if !pl.want(wants) {
 				continue
 			}
 			fmt.Fprintf(o.stdout, "%s: look %d: %d cell groups (a side of an undecided point each) to up to %d replications\n", pl.name, look+1, pl.moreCells(), pl.topTarget())
-			if err := pl.run(o); err != nil {
+			more = append(more, pl)
+		}
+		ran := false
+		for _, err := range runPlans(more, o) {
+			if err != nil {
 				fmt.Fprintf(o.stderr, "schedfarm reproduce: %v\n", err)
 				ok = false
 				continue
@@ -218,6 +242,28 @@ func reproducePaper(f *claims.File, o reproduceOpts) (paperSection, bool) {
 	}
 	sec.verdicts = claims.Summarize(f, sec.results, rule.Alpha)
 	return sec, ok
+}
+
+// runPlans runs plans, o.specsAtOnce at a time, and returns each one's
+// error in the order of plans. Specs are independent experiments (their
+// own output, log and embedded server store), so the order they run in
+// changes no result; side by side, the cells of one keep the cores busy
+// while the last, longest cells of another finish.
+func runPlans(plans []*specPlan, o reproduceOpts) []error {
+	errs := make([]error, len(plans))
+	sem := make(chan struct{}, max(1, o.specsAtOnce))
+	var wg sync.WaitGroup
+	for i, pl := range plans {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = pl.run(o)
+		}()
+	}
+	wg.Wait()
+	return errs
 }
 
 // claimsFiles resolves the papers named on the command line: a file path,

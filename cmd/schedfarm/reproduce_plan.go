@@ -128,7 +128,11 @@ func (pl *specPlan) run(o reproduceOpts) error {
 		}
 		defer log.Close()
 		t0 := time.Now()
-		if code := runRun(append(slices.Clone(o.runFlags), pl.path), log, log); code != exitOK && code != exitCellsFailed { // failed cells are counted below
+		flags := slices.Clone(o.runFlags)
+		if o.stateDir != "" {
+			flags = append(flags, "--state", filepath.Join(o.stateDir, pl.name))
+		}
+		if code := runRun(append(flags, pl.path), log, log); code != exitOK && code != exitCellsFailed { // failed cells are counted below
 			return fmt.Errorf("%s: schedfarm run exited %d (see %s)", pl.name, code, log.Name())
 		}
 		pl.wall += time.Since(t0)

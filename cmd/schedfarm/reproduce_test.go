@@ -151,3 +151,86 @@ func TestReproduceTraceSpec(t *testing.T) {
 		}
 	}
 }
+
+// Specs run side by side (--specs-at-once 2, the default) give what they
+// give one after the other: a paper of two specs, each with an undecided
+// claim that takes a second look, run both ways, has the same cells with
+// the same metrics in each spec's output and the same verdicts; each spec
+// had an embedded server store of its own.
+func TestReproduceSpecsSideBySide(t *testing.T) {
+	paper := t.TempDir()
+	mini, err := os.ReadFile("testdata/reproduce/mini.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data string) {
+		if err := os.WriteFile(filepath.Join(paper, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.yaml", string(mini))
+	write("b.yaml", strings.NewReplacer("name: mini-repro", "name: mini-b", "output: mini-repro.parquet", "output: mini-b.parquet", "seed: 3", "seed: 5").Replace(string(mini)))
+	spec := func(path string) string {
+		return "  - path: " + path + `
+    quick:
+      - {set: replications, value: 3}
+      - {set: workload.generator.jobs, value: 400}
+      - {set: axes.workload.load, value: [0.8, 0.9]}
+    replications: {max: 6}
+`
+	}
+	claim := func(id, exp string) string {
+		return "  - {id: " + id + ", says: EASY waits less, why: backfilling, experiment: " + exp +
+			", metric: wait_mean, kind: diff, a: {scheduler: easy}, b: {scheduler: fcfs}, at: {workload.load: [0.9]}, expect: below}\n"
+	}
+	write("claims.yaml", "paper: \"two: specs side by side\"\nspecs:\n"+spec("a.yaml")+spec("b.yaml")+"claims:\n"+claim("wa", "mini-repro")+claim("wb", "mini-b"))
+	run := func(atOnce string) (string, map[string]string) {
+		out := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		if code := runReproduce([]string{"--quick", "-o", out, "--workers", "2", "--specs-at-once", atOnce, filepath.Join(paper, "claims.yaml")}, &stdout, &stderr); code != 0 {
+			t.Fatalf("--specs-at-once %s: exit %d\nstdout:\n%s\nstderr:\n%s", atOnce, code, stdout.String(), stderr.String())
+		}
+		for _, look := range []string{"mini-repro: look 2:", "mini-b: look 2:"} {
+			if !strings.Contains(stdout.String(), look) {
+				t.Errorf("--specs-at-once %s: no %q on stdout:\n%s", atOnce, look, stdout.String())
+			}
+		}
+		cells := map[string]string{}
+		for _, name := range []string{"mini-repro", "mini-b"} {
+			if _, err := os.Stat(filepath.Join(out, ".schedfarm", name)); err != nil {
+				t.Errorf("--specs-at-once %s: no store of its own for %s: %v", atOnce, name, err)
+			}
+			recs, err := results.ReadFile(filepath.Join(out, name+".parquet"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range recs {
+				cells[name+" "+r.Cell.ID] = fmt.Sprint(r.Result.Status, r.Result.Metrics)
+			}
+		}
+		vs, err := readVerdicts(filepath.Join(out, verdictsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, v := range vs {
+			for _, c := range v.Claims {
+				for _, r := range c.Readings {
+					fmt.Fprintf(&b, "%s %s %s %d\n", c.ID, r.Reading, r.Verdict, r.MaxReps)
+				}
+			}
+		}
+		return b.String(), cells
+	}
+	vSeq, cSeq := run("1")
+	vPar, cPar := run("2")
+	if len(cSeq) != 2*(2*2*3+2*3) {
+		t.Fatalf("%d cells one after the other, want 2 specs × (2 schedulers × 2 loads × 3 + 2 × 3)", len(cSeq))
+	}
+	if fmt.Sprint(cSeq) != fmt.Sprint(cPar) {
+		t.Errorf("cells differ side by side:\none after the other: %v\nside by side: %v", cSeq, cPar)
+	}
+	if vSeq != vPar || !strings.Contains(vSeq, "wa ") || !strings.Contains(vSeq, "wb ") {
+		t.Errorf("verdicts differ side by side:\none after the other:\n%s\nside by side:\n%s", vSeq, vPar)
+	}
+}
