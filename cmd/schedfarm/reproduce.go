@@ -33,7 +33,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "the specs' quick versions: fewer jobs and replications, the same structure (a smoke test of the pipeline; its verdicts mean little)")
 	out := fs.String("o", "", "output directory (default reproduction/, or reproduction-quick/ with --quick)")
-	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated concurrently in this process (0 with --nats: only remote workers)")
+	workers := fs.Int("workers", runtime.NumCPU(), "cells each running spec simulates concurrently in this process (0 with --nats: only remote workers)")
 	natsURL := fs.String("nats", os.Getenv("SCHEDFARM_NATS"), "NATS server URL of a farm to run on (credentials as for run, from the environment); default: an embedded server")
 	var dataRoot string
 	registerDataRoot(fs, &dataRoot)
@@ -135,7 +135,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	for _, s := range sections {
 		all = append(all, s.verdicts)
 	}
-	writeReproduction(&b, sections, earlier, *quick, *judgeOnly, wall, *workers, *natsURL != "", *maxReps)
+	writeReproduction(&b, sections, earlier, *quick, *judgeOnly, wall, *workers, *specsAtOnce, *natsURL != "", *maxReps)
 	if err := os.WriteFile(report, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
 		return 1

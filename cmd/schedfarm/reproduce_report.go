@@ -56,15 +56,18 @@ const rulePreamble = `**How a claim is judged** (claims/doc.go; error rates prov
 // writeReproduction renders the reproduction report: the rule, a summary
 // per paper, then per paper its specs' runs, readings, claims, checks of
 // our own and plots; with earlier verdicts, a before → after table.
-func writeReproduction(w *bytes.Buffer, secs []paperSection, earlier []claims.Verdicts, quick, judgeOnly bool, wall time.Duration, workers int, remote bool, maxReps int) {
+func writeReproduction(w *bytes.Buffer, secs []paperSection, earlier []claims.Verdicts, quick, judgeOnly bool, wall time.Duration, workers, specsAtOnce int, remote bool, maxReps int) {
 	mode := "full"
 	if quick {
 		mode = "quick (fewer jobs and replications; the verdicts are a smoke test, not findings)"
 	}
 	if judgeOnly {
-		mode += ", judged again from an earlier run's results (--judge-only: the wall clocks are that run's, the sum of its specs')"
+		mode += ", judged again from an earlier run's results (--judge-only: the wall clocks are that run's, the sum of its specs', which overlap where specs ran side by side)"
 	}
 	where := fmt.Sprintf("an embedded broker, %d local workers", workers)
+	if specsAtOnce > 1 {
+		where = fmt.Sprintf("an embedded broker, %d local workers for each of up to %d specs run side by side", workers, specsAtOnce)
+	}
 	if remote {
 		where = "a remote farm"
 	}
