@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf"
 	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
@@ -77,4 +79,41 @@ func sameResult(a, b *Result) bool {
 	x, y := *a, *b
 	x.bufs, y.bufs = nil, nil
 	return reflect.DeepEqual(x, y)
+}
+
+// TestReleasedBuffersSurviveCollections: the memory a released result
+// gives back serves the next run even after collections (a sync.Pool drops
+// it at the second), so a worker's cells of hundreds of thousands of jobs,
+// which collect several times each, do not allocate their slabs anew.
+func TestReleasedBuffersSurviveCollections(t *testing.T) {
+	for len(freeBuffers) > 0 { // what earlier tests released
+		<-freeBuffers
+	}
+	cfg := Config{Source: workload.NewSliceSource(syntheticJobs(500)), Procs: 32, Scheduler: "easy"}
+	first, err := New(families.Builtin()).Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, jobs := &first.Records[0], first.Jobs[0]
+	first.Release()
+	runtime.GC()
+	runtime.GC()
+	cfg.Source = workload.NewSliceSource(syntheticJobs(500))
+	second, err := New(families.Builtin()).Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Release()
+	if &second.Records[0] != records || second.Jobs[0] != jobs {
+		t.Errorf("the second run allocated its records and jobs anew after two collections: the released ones were dropped")
+	}
+}
+
+// syntheticJobs is n small SWF jobs a second apart.
+func syntheticJobs(n int) []workload.Job {
+	js := make([]workload.Job, n)
+	for i := range js {
+		js[i] = workload.Job{ID: int64(i + 1), Submit: float64(i), RunTime: float64(10 + i%50), AllocProcs: int64(1 + i%8), ReqProcs: int64(1 + i%8), ReqTime: 100, Status: 1}
+	}
+	return js
 }

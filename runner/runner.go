@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/family"
@@ -197,11 +197,11 @@ func (r *Result) Release() {
 		return
 	}
 	r.Jobs, r.Records = nil, nil
-	bufferPool.Put(r.bufs)
+	putBuffers(r.bufs)
 	r.bufs = nil
 }
 
-// buffers are a run's large allocations, recycled through bufferPool by
+// buffers are a run's large allocations, recycled through freeBuffers by
 // Result.Release.
 type buffers struct {
 	records []workload.Job
@@ -210,7 +210,31 @@ type buffers struct {
 	list    []*sim.Job
 }
 
-var bufferPool = sync.Pool{New: func() any { return new(buffers) }}
+// freeBuffers keeps released buffers for the next runs, one per core (as
+// many as a process runs cells at once). A sync.Pool would drop them at
+// every second collection, and a cell of 200,000 jobs collects several
+// times, so each such cell allocated its records and job slabs anew, and
+// the kernel zeroed and mapped them page by page again.
+var freeBuffers = make(chan *buffers, runtime.GOMAXPROCS(0))
+
+// getBuffers returns released buffers, or new ones if none are kept.
+func getBuffers() *buffers {
+	select {
+	case b := <-freeBuffers:
+		return b
+	default:
+		return new(buffers)
+	}
+}
+
+// putBuffers keeps b for a later run, or lets the collector have it when
+// as many are kept as there are cores.
+func putBuffers(b *buffers) {
+	select {
+	case freeBuffers <- b:
+	default:
+	}
+}
 
 // Run performs one simulation of an SWF workload.
 func (r *Runner) Run(cfg Config) (*Result, error) {
@@ -218,11 +242,11 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := bufferPool.Get().(*buffers)
+	b := getBuffers()
 	res := &Result{Config: cfg, LoadFactor: 1}
 	records, err := readRecords(cfg, res, b.records[:0], !r.noCache)
 	if err != nil {
-		bufferPool.Put(b)
+		putBuffers(b)
 		return nil, err
 	}
 	b.records = records

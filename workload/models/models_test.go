@@ -219,3 +219,38 @@ func TestEstBinsErrors(t *testing.T) {
 		t.Errorf("want a *ParamError for est_bins, got %v", err)
 	}
 }
+
+// TestSourceSaysItsLength: every model's source tells how many jobs it has
+// left (Len), exactly, before each job and at the end, so that a reader
+// allocates the records once (runner.readRecords); with and without
+// estimates and load targeting, the wrappers of New included.
+func TestSourceSaysItsLength(t *testing.T) {
+	for _, name := range swfNames() {
+		for _, params := range []map[string]any{
+			{"jobs": 700},
+			{"jobs": 700, "estimates": "tsafrir05", "load": 0.6, "load_method": "measured"},
+		} {
+			src, info, err := New(name, params, rng(5))
+			if err != nil {
+				t.Fatalf("%s %v: %v", name, params, err)
+			}
+			n, ok := src.(interface{ Len() int })
+			if !ok {
+				t.Fatalf("%s %v: the source (%T) does not tell its length", name, params, src)
+			}
+			got := 0
+			for {
+				if left := n.Len(); left != info.Jobs-got {
+					t.Fatalf("%s %v: Len %d after %d of %d jobs", name, params, left, got, info.Jobs)
+				}
+				if _, err := src.Next(); err != nil {
+					break
+				}
+				got++
+			}
+			if got != 700 || info.Jobs != 700 {
+				t.Fatalf("%s %v: %d jobs read, info says %d, want 700", name, params, got, info.Jobs)
+			}
+		}
+	}
+}
