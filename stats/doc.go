@@ -1,7 +1,8 @@
 // Package stats holds the statistical tests behind schedfarm's verdicts:
 // one-sample tests on paired differences (Student t), equivalence by two
-// one-sided tests (TOST), Holm's step-down control of the family-wise error
-// rate, and the sample size a test needs. It is small numerics in the
+// one-sided tests (TOST), score intervals for proportions and their
+// differences, Holm's step-down control of the family-wise error rate,
+// and the sample size a test needs. It is small numerics in the
 // manner of gonum/stat, which it builds on; it knows nothing of claims,
 // cells or schedulers.
 //
@@ -31,6 +32,13 @@
 // Holm (1979) rejects, among m hypotheses with p-values p_(1) ≤ … ≤ p_(m),
 // the first k where p_(i) ≤ α/(m − i + 1) for every i ≤ k: the probability
 // of rejecting any true hypothesis is at most α whatever their dependence.
+//
+// # Proportions
+//
+// Wilson returns the score interval of one binomial proportion and
+// NewcombeDiff the hybrid score interval of a difference of two independent
+// ones (Newcombe 1998, method 10), by which a non-inferiority margin on two
+// success rates is judged (the tuner's racing measurements, docs/tuning.md).
 //
 // # Sample size
 //

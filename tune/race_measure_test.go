@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/stats"
 )
 
 // countingRunner counts the distinct cells one search asks for, over a
@@ -366,5 +367,9 @@ func TestRaceMeasureShipped(t *testing.T) {
 		t.Logf("%s, R = %d: race  %s", name, R, r)
 		t.Logf("%s, R = %d, race %s: race/fixed cells %.3f, cells to reach the CI %.3f; success %d/%d vs %d/%d (%d cells simulated)",
 			name, R, envRace(t, R, len(spec.Params)), r.meanCells()/f.meanCells(), r.meanReach()/f.meanReach(), r.success, r.n, f.success, f.n, shared.Ran)
+		// Non-inferiority of racing's success rate (docs/tuning.md): the
+		// one-sided 95% lower limit of Newcombe's interval for race − fixed.
+		lo, _ := stats.NewcombeDiff(r.success, r.n, f.success, f.n, 1.6448536)
+		t.Logf("%s: success race − fixed %+.3f, one-sided 95%% lower limit %.3f (Newcombe hybrid score)", name, float64(r.success)/float64(r.n)-float64(f.success)/float64(f.n), lo)
 	}
 }
