@@ -74,4 +74,13 @@
 // cannot hold (missing, malformed in strict mode, or more than
 // TraceCacheBytes of jobs) is read by the streaming reader as before, which
 // reports any problem; results are the same with or without the cache.
+//
+// Likewise the workloads a cell's generator model makes (generated.go, at
+// most GeneratedCacheBytes of jobs): the cells of one grid point and
+// replication share their workload (common random numbers), so the first
+// generates it and the others copy it. A workload is keyed by the catalog's
+// model registry, the model, the cell's generator parameters with their
+// exact values and the cell seed — all the model is given. A runner
+// WithoutTraceCache (`schedfarm sim`) streams the model's jobs as before
+// (TestGeneratedCacheGivesTheSameCells compares the two).
 package runner

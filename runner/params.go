@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/param"
+	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/models"
 	"github.com/schedfarm/schedfarm/workload/tsafrir05"
 )
@@ -254,14 +255,37 @@ func (r *Runner) ConfigOf(c Cell) (Config, error) {
 	if model != "" {
 		// The generator draws from a PCG stream of the cell seed; the
 		// second word only separates it from other uses of the seed.
-		rng := rand.New(rand.NewPCG(c.Seed, family.GeneratorStream))
-		src, info, err := r.cat.Models().New(model, gen, rng)
+		newSource := func() (workload.Source, int, error) {
+			rng := rand.New(rand.NewPCG(c.Seed, family.GeneratorStream))
+			src, info, err := r.cat.Models().New(model, gen, rng)
+			return src, info.Procs, err
+		}
+		var src workload.Source
+		var procs int
+		var err error
+		if r.noCache || generatedCache == nil {
+			src, procs, err = newSource()
+		} else {
+			// Through the process's cache of generated workloads: the
+			// same jobs, generated once for the cells that share them.
+			var jobs []workload.Job
+			key := genKey{r.cat.Models(), genKeyOf(model, gen, c.Seed)}
+			jobs, procs, err = generatedCache.load(key, func() ([]workload.Job, int, error) {
+				s, p, err := newSource()
+				if err != nil {
+					return nil, 0, err
+				}
+				jobs, err := drain(s)
+				return jobs, p, err
+			})
+			src = workload.NewSliceSource(jobs)
+		}
 		if err != nil {
 			return d.cfg, fmt.Errorf("workload.generator: %w", err)
 		}
 		d.cfg.Source = src
 		if d.cfg.Procs == 0 {
-			d.cfg.Procs = info.Procs
+			d.cfg.Procs = procs
 		}
 	} else if len(gen) > 0 {
 		return d.cfg, fmt.Errorf("generator parameters without workload.generator.model")
