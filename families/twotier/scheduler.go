@@ -242,20 +242,24 @@ func (s *Scheduler) schedule(now float64, g group) {
 	s.batch = s.batch[:0]
 	for _, j := range g.jobs {
 		r := &Reservation{Job: j, Project: g.p, Dur: dur(j), Demand: j.Demand}
+		placed := false
 		if flexible {
 			s.bts = s.plan.FeasibleBackfillingTimes(now, r.Dur, r.Demand, s.bts)
-		} else {
-			s.bts = append(s.bts[:0], s.plan.EarliestStartingTime(now, r.Dur, r.Demand))
-		}
-		placed := false
-		for _, bt := range s.bts {
-			r.Start, r.LTS = bt, bt // the job itself is pinned while it is placed
-			if s.plan.TryReservation(r, s.cfg.PL) {
-				placed = true
-				break
+			for _, bt := range s.bts {
+				r.Start, r.LTS = bt, bt // the job itself is pinned while it is placed
+				if s.plan.TryReservation(r, s.cfg.PL) {
+					placed = true
+					break
+				}
 			}
 		}
-		if !placed { // unreachable: the earliest starting time needs no shift
+		if !placed {
+			// A job that may not shift others (2TSB, 2TPB's low
+			// priority) goes to its earliest starting time, where it fits
+			// without shifting anyone: what TryReservation there would
+			// book after finding no conflict, without looking for one.
+			// For a flexible job this is unreachable (its earliest
+			// starting time is the last backfilling time tried).
 			r.Start = s.plan.EarliestStartingTime(now, r.Dur, r.Demand)
 			r.LTS = r.Start
 			s.plan.AddReservation(r)
