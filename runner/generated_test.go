@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
@@ -100,5 +102,38 @@ func TestGeneratedCacheEvicts(t *testing.T) {
 	c.load(k("e"), gen(4000)) // bigger than the whole cache: served, not kept
 	if _, ok := c.entries[k("e")]; ok || len(c.entries) != 3 {
 		t.Fatalf("a workload over the limit was kept")
+	}
+}
+
+// TestGeneratedCacheGeneratesOnce: cells that ask for a workload while it
+// is being generated wait for it instead of generating it again.
+func TestGeneratedCacheGeneratesOnce(t *testing.T) {
+	c := newGenCache(GeneratedCacheBytes)
+	started, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	gen := func() ([]workload.Job, int, error) {
+		if calls.Add(1) == 1 {
+			close(started)
+			<-release
+		}
+		return make([]workload.Job, 10), 64, nil
+	}
+	key := genKey{nil, "w"}
+	got := make([][]workload.Job, 4)
+	var wg sync.WaitGroup
+	wg.Go(func() { got[0], _, _ = c.load(key, gen) })
+	<-started // the first is generating; the others find its entry
+	for i := 1; i < len(got); i++ {
+		wg.Go(func() { got[i], _, _ = c.load(key, gen) })
+	}
+	close(release)
+	wg.Wait()
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("generated %d times; want once", n)
+	}
+	for i, g := range got {
+		if len(g) != 10 || &g[0] != &got[0][0] {
+			t.Fatalf("caller %d got a different workload", i)
+		}
 	}
 }
