@@ -49,18 +49,22 @@ func prepareTwoTiers(r *strategies.RunSetup) error {
 // DrawCPU gives every job the CPU usage of each of its processes, and what
 // the scheduler is told of it, under model p, drawing from PCG(seed,
 // CPUStream) job after job in order. The usages of all jobs share two
-// arrays.
+// arrays. What is drawn depends only on the seed, p and the jobs' process
+// counts in order, so the cells of a grid point and replication (KEASY,
+// REASY, MEASY at every migration cost, CMBF: the same seed and jobs)
+// share one draw through the process's cache (drawnUsages).
 func DrawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64) {
+	procs := make([]int32, len(jobs))
 	total := 0
-	for _, j := range jobs {
+	for i, j := range jobs {
+		procs[i] = int32(j.Procs())
 		total += j.Procs()
 	}
-	actual := make([]float64, total)
-	var est []float64
-	if p.Estimate != cpuusage.None {
-		est = make([]float64, total)
+	actual, est, ok := drawnUsages.find(seed, p, procs)
+	if !ok {
+		actual, est = draw(procs, total, p, seed)
+		drawnUsages.add(seed, p, procs, actual, est)
 	}
-	rng := rand.New(rand.NewPCG(seed, CPUStream))
 	at := 0
 	for _, j := range jobs {
 		n := j.Procs()
@@ -69,10 +73,30 @@ func DrawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64) {
 		if est != nil {
 			e = est[at : at+n : at+n]
 		}
-		p.Fill(a, e, rng)
 		j.SetCPU(a, e)
 		at += n
 	}
+}
+
+// draw fills the usages of jobs of the given process counts (total
+// processes in all) from PCG(seed, CPUStream).
+func draw(procs []int32, total int, p cpuusage.Params, seed uint64) (actual, est []float64) {
+	actual = make([]float64, total)
+	if p.Estimate != cpuusage.None {
+		est = make([]float64, total)
+	}
+	rng := rand.New(rand.NewPCG(seed, CPUStream))
+	at := 0
+	for _, n32 := range procs {
+		n := int(n32)
+		var e []float64
+		if est != nil {
+			e = est[at : at+n : at+n]
+		}
+		p.Fill(actual[at:at+n:at+n], e, rng)
+		at += n
+	}
+	return actual, est
 }
 
 // CPUModel returns the CPU-usage model the workload fields give (SpecFields;
