@@ -183,7 +183,12 @@ const (
 
 // jstate is the scheduler's record of one job.
 type jstate struct {
-	sj    *sim.Job
+	sj *sim.Job
+	// GB-STMS's backfill reads these of every ready job (backfill, through
+	// its copy gbReady): the job's column index in gbPET (its ID − 1) and
+	// the weight its PET is multiplied by, max(deadline − submit, 1e-9).
+	gbIdx int
+	gbW   float64
 	a     Job
 	chain []int     // resources: primary, then backups
 	slots []float64 // reserved start of each chain stage (planner.slots)
@@ -262,10 +267,13 @@ type Scheduler struct {
 	scratch   []Stage
 	one       [1]Resource
 	plan      *planner
-	// gbPET[i·len(res) + r] is α × eq. 4 of job ID i+1 on resource r, filled
+	// gbPET[r·len(jobs) + i] is α × eq. 4 of job ID i+1 on resource r (a
+	// column per resource, which backfill scans), filled
 	// on arrival under GBS (its backfill check reads it for every ready job
 	// on every idle resource, every pass).
 	gbPET []float64
+	// gbReady: backfill's copy of the ready jobs' gbIdx and gbW.
+	gbReady []gbReady
 	// failHook, when set (tests), replaces the failure draw: the delay
 	// before job id fails on resource r.
 	failHook func(id int64, r int) float64

@@ -79,8 +79,14 @@ func (s *Scheduler) voidEnd(r int, now float64) (end float64, ok bool) {
 // last mapped (eq. 9 is per batch: GBS assigns ready jobs "after a batch of
 // jobs is allocated", and only "the rest of jobs in the job ready queue
 // will be included in a new batch of the next scheduling cycle", §3.2).
+//
+// The ready queue is scanned once per void; what the scan reads of each job
+// (its column index and weight) is first copied, in queue order, into
+// s.gbReady, so that the scans of a pass read one array rather than every
+// job's state.
 func (s *Scheduler) backfill(c *sim.Cluster) {
 	now := c.Now()
+	copied := false
 	for r := range s.rs {
 		if len(s.ready) == 0 {
 			return
@@ -89,15 +95,23 @@ func (s *Scheduler) backfill(c *sim.Cluster) {
 		if !ok {
 			continue
 		}
+		if !copied {
+			s.gbReady = s.gbReady[:0]
+			for _, js := range s.ready {
+				s.gbReady = append(s.gbReady, gbReady{js.gbIdx, js.gbW})
+			}
+			copied = true
+		}
 		void := end - now
 		best, bestKey := -1, math.Inf(1)
-		nr := len(s.res)
-		for i, js := range s.ready {
-			pet := s.gbPET[int(js.sj.ID-1)*nr+r]
+		n := len(s.jobs)
+		col := s.gbPET[r*n : (r+1)*n]
+		for i, e := range s.gbReady {
+			pet := col[e.idx]
 			if pet > void {
 				continue
 			}
-			key := pet * math.Max(js.a.Deadline-js.sj.Submit, 1e-9) // PET / weight
+			key := pet * e.w // PET / weight
 			if key < bestKey {
 				best, bestKey = i, key
 			}
@@ -107,6 +121,7 @@ func (s *Scheduler) backfill(c *sim.Cluster) {
 		}
 		js := s.ready[best]
 		s.ready = slices.Delete(s.ready, best, best+1)
+		s.gbReady = slices.Delete(s.gbReady, best, best+1)
 		if s.groups == 0 { // before the first batch: a group of its own
 			s.groups++
 		}
@@ -139,14 +154,22 @@ func (s *Scheduler) fillIRS(c *sim.Cluster) {
 	}
 }
 
+// gbReady is what backfill reads of a ready job: its column index in gbPET
+// and its weight (jstate.gbIdx, gbW).
+type gbReady struct {
+	idx int
+	w   float64
+}
+
 // cacheIRS fills gbPET for a job that arrives.
 func (s *Scheduler) cacheIRS(js *jstate) {
-	nr := len(s.res)
+	n := len(s.jobs)
 	if s.gbPET == nil {
-		s.gbPET = make([]float64, len(s.jobs)*nr)
+		s.gbPET = make([]float64, n*len(s.res))
 	}
-	i := int(js.sj.ID-1) * nr
+	js.gbIdx = int(js.sj.ID - 1)
+	js.gbW = math.Max(js.a.Deadline-js.sj.Submit, 1e-9)
 	for r, res := range s.res {
-		s.gbPET[i+r] = s.cfg.Alpha * PETIRS(js.a, js.a.Size, res)
+		s.gbPET[r*n+js.gbIdx] = s.cfg.Alpha * PETIRS(js.a, js.a.Size, res)
 	}
 }
