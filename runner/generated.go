@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,22 +136,4 @@ func (c *genCache) evictOldest(keep *genEntry) {
 	}
 	delete(c.entries, oldest)
 	c.size -= found.bytes
-}
-
-// drain reads a model's whole source into a slice of its exact size.
-func drain(src workload.Source) ([]workload.Job, error) {
-	var jobs []workload.Job
-	if n, ok := src.(interface{ Len() int }); ok {
-		jobs = make([]workload.Job, 0, n.Len())
-	}
-	for {
-		j, err := src.Next()
-		if err == io.EOF {
-			return jobs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, j)
-	}
 }

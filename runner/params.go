@@ -275,7 +275,7 @@ func (r *Runner) ConfigOf(c Cell) (Config, error) {
 				if err != nil {
 					return nil, 0, err
 				}
-				jobs, err := drain(s)
+				jobs, err := workload.ReadAll(s)
 				return jobs, p, err
 			})
 			src = workload.NewSliceSource(jobs)

@@ -62,10 +62,15 @@ type Sink interface {
 	Write(j *Job) error
 }
 
-// ReadAll drains a source into a slice. It is meant for workloads that fit in
-// memory (traces, tests); simulations of generated workloads stream instead.
+// ReadAll drains a source into a slice, allocated once when the source says
+// how many jobs it has left (a Len method, as SliceSource and the models'
+// sources have). It is meant for workloads that fit in memory (traces,
+// tests, a process's cache of generated workloads).
 func ReadAll(src Source) ([]Job, error) {
 	var jobs []Job
+	if n, ok := src.(interface{ Len() int }); ok {
+		jobs = make([]Job, 0, n.Len())
+	}
 	for {
 		j, err := src.Next()
 		if err == io.EOF {
