@@ -227,6 +227,27 @@ func TestGreedyBackfillCondition2(t *testing.T) {
 	}
 }
 
+// GBS judges a void by the PET on the void's own resource (§3.2,
+// Condition 2). A fast R0 (1,000 flops/s) and a slow R1 (10 flops/s),
+// cycles at 100, 200, 300. J1 (150,000 flops, submitted at 0) fits no void
+// before the first cycle (150 s on R0, 15,000 s on R1, against 100 s) and
+// is mapped at 100 to R0, where it runs to 250. J2 (4,000 flops) arrives
+// at 205: R0 is busy, R1 idle until the cycle at 300, a void of 95 s, but
+// J2 takes 400 s on R1, so it is not backfilled there (on R0 it would take
+// 4 s). At 250 R0's void lasts until 300, 50 s ≥ 4 s: J2 is backfilled on
+// R0 at 250. Read with R0's PET for R1's void, J2 would start at 205.
+func TestGreedyBackfillUsesTheVoidsResource(t *testing.T) {
+	res := []Resource{{Speed: 1000, Bandwidth: 10}, {Speed: 10, Bandwidth: 10}}
+	attrs := []Job{{Size: 0.15, Deadline: 1e6}, {Size: 0.004, Deadline: 1e6}}
+	s, jobs := testRun(t, plainConfig(GBSTMS), res, attrs, []float64{0, 205}, nil)
+	if jobs[0].Start() != 100 || jobs[0].End() != 250 || jobs[1].Start() != 250 || jobs[1].End() != 254 {
+		t.Errorf("J1 runs %g–%g, J2 %g–%g; want 100–250 and 250–254 (J2 backfilled on R0)", jobs[0].Start(), jobs[0].End(), jobs[1].Start(), jobs[1].End())
+	}
+	if s.cnt.Backfilled != 1 {
+		t.Errorf("%d backfilled; want 1", s.cnt.Backfilled)
+	}
+}
+
 // checker wraps a Scheduler and checks after every pass that every
 // resource runs at most one job, that the engine's running jobs are
 // exactly the resources' jobs, and that no job runs before its submit time.
