@@ -77,6 +77,36 @@ func TestChainsPaperExample(t *testing.T) {
 	}
 }
 
+// A Decoder reused: the paper's example, then a genome naming only job 3
+// (once, on resource 0), then the example again with a template that names
+// job 1 on resources 4 and 0. Each call's chains are its own: no job keeps
+// a chain, or resources, from an earlier call.
+func TestDecoderReused(t *testing.T) {
+	d := NewDecoder(5, 3)
+	g := Genome{{0, 2}, {3, 1}, {2, 2}, {0, 1}, {3, 3}, {4, 1}, {0, 4}}
+	for i, c := range []struct {
+		g      Genome
+		tmpl   bool
+		order  []int
+		chains [][]int
+	}{
+		{g, false, []int{0, 3, 2, 4}, [][]int{{2, 1, 4}, nil, {2}, {1, 3}, {1}}},
+		{Genome{{3, 0}}, false, []int{3}, [][]int{nil, nil, nil, {0}, nil}},
+		{g, true, []int{0, 3, 2, 4, 1}, [][]int{{2, 1, 4}, {4, 0}, {2}, {1, 3}, {1}}},
+		{Genome{{3, 0}}, false, []int{3}, [][]int{nil, nil, nil, {0}, nil}},
+	} {
+		if c.tmpl {
+			d.SetTemplate([]int{1}, [][]int{nil, {4, 0}, nil, nil, nil})
+		} else {
+			d.SetTemplate(nil, nil)
+		}
+		order, chains := d.Decode(c.g)
+		if !reflect.DeepEqual(order, c.order) || !reflect.DeepEqual(chains, c.chains) {
+			t.Errorf("call %d: order %v chains %v; want %v %v", i, order, chains, c.order, c.chains)
+		}
+	}
+}
+
 // Eq. 7, 8, 10 by hand for three genomes: ms 10, 20, 15; au 0.5, 0.9, 0.7;
 // unfairness 0, 0.2, 0.1; penalty 0, 0, 1; δ = 0.6, ω = 0.4, κ = −0.5, ρ = 2.
 //
