@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
+	"github.com/schedfarm/schedfarm/internal/memo"
 	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/models"
@@ -35,30 +35,17 @@ type genKey struct {
 	s   string // model, generator parameters and seed (genKeyOf)
 }
 
-type genEntry struct {
-	ready chan struct{} // closed once jobs (or err) is set
+// generated is a workload as a model made it, and the machine size it is
+// meant for.
+type generated struct {
 	jobs  []workload.Job
 	procs int
-	err   error
-	bytes int64
-	used  uint64
 }
 
-// genCache is a least-recently-used cache of generated workloads, limited
-// in bytes. It is safe for concurrent use; concurrent cells that need the
-// same workload generate it once, the others wait.
-type genCache struct {
-	limit int64
-
-	mu      sync.Mutex
-	size    int64
-	clock   uint64
-	entries map[genKey]*genEntry
-	hits    int // loads answered from memory, for tests
-}
-
-func newGenCache(limit int64) *genCache {
-	return &genCache{limit: limit, entries: map[genKey]*genEntry{}}
+func newGenCache(limit int64) *memo.Cache[genKey, generated] {
+	return memo.New[genKey](limit, func(g generated) int64 {
+		return int64(cap(g.jobs)) * int64(unsafe.Sizeof(workload.Job{}))
+	})
 }
 
 // genKeyOf is the model's name, the generator parameters sorted by name
@@ -78,62 +65,4 @@ func genKeyOf(model string, gen map[string]any, seed uint64) string {
 	}
 	b.WriteString("\x00seed\x00" + strconv.FormatUint(seed, 10))
 	return b.String()
-}
-
-// load returns the jobs and machine size of the workload under key, from
-// memory or by calling generate now. An error is returned to every caller
-// waiting for it and not kept.
-func (c *genCache) load(key genKey, generate func() ([]workload.Job, int, error)) ([]workload.Job, int, error) {
-	c.mu.Lock()
-	if e, ok := c.entries[key]; ok {
-		c.clock++
-		e.used = c.clock
-		c.hits++
-		c.mu.Unlock()
-		<-e.ready
-		return e.jobs, e.procs, e.err
-	}
-	e := &genEntry{ready: make(chan struct{})}
-	c.entries[key] = e
-	c.mu.Unlock()
-
-	jobs, procs, err := generate()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e.jobs, e.procs, e.err = jobs, procs, err
-	e.bytes = int64(cap(jobs)) * int64(unsafe.Sizeof(workload.Job{}))
-	close(e.ready)
-	if err != nil || e.bytes > c.limit {
-		delete(c.entries, key) // waiters already hold e
-		return jobs, procs, err
-	}
-	c.clock++
-	e.used = c.clock
-	c.size += e.bytes
-	for c.size > c.limit {
-		c.evictOldest(e)
-	}
-	return jobs, procs, err
-}
-
-// evictOldest drops the least recently used ready entry other than keep.
-func (c *genCache) evictOldest(keep *genEntry) {
-	var oldest genKey
-	var found *genEntry
-	for k, e := range c.entries {
-		select {
-		case <-e.ready:
-		default:
-			continue // still being generated: not counted in size
-		}
-		if e != keep && (found == nil || e.used < found.used) {
-			oldest, found = k, e
-		}
-	}
-	if found == nil {
-		c.size = 0 // unreachable: keep alone fits the limit
-		return
-	}
-	delete(c.entries, oldest)
-	c.size -= found.bytes
 }

@@ -4,12 +4,9 @@ import (
 	"context"
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
-	"github.com/schedfarm/schedfarm/workload"
 )
 
 // TestGeneratedCacheGivesTheSameCells runs generator cells without the
@@ -62,8 +59,8 @@ func TestGeneratedCacheGivesTheSameCells(t *testing.T) {
 	}
 	// Cell 1 shares cell 0's workload (both passes hit); every other cell
 	// generates once and hits once.
-	if want := 2*len(cells) - (len(cells) - 1); generatedCache.hits != want {
-		t.Errorf("%d loads answered from memory; want %d", generatedCache.hits, want)
+	if want := 2*len(cells) - (len(cells) - 1); generatedCache.Hits() != want {
+		t.Errorf("%d loads answered from memory; want %d", generatedCache.Hits(), want)
 	}
 
 	// A bad generator parameter fails the same way with and without it.
@@ -79,61 +76,6 @@ func TestGeneratedCacheGivesTheSameCells(t *testing.T) {
 	for range 2 {
 		if got := msg(New(cat)); got != want || !strings.Contains(got, "workload.generator") {
 			t.Fatalf("bad parameter: error %q through the cache; want %q", got, want)
-		}
-	}
-}
-
-// TestGeneratedCacheEvicts keeps the cache within its bytes: the least
-// recently used workload goes first.
-func TestGeneratedCacheEvicts(t *testing.T) {
-	c := newGenCache(3 * 1000 * 144)
-	gen := func(n int) func() ([]workload.Job, int, error) {
-		return func() ([]workload.Job, int, error) { return make([]workload.Job, n), 1, nil }
-	}
-	k := func(s string) genKey { return genKey{nil, s} }
-	for _, s := range []string{"a", "b", "c"} {
-		c.load(k(s), gen(1000))
-	}
-	c.load(k("a"), gen(1000)) // a used again: b is now the oldest
-	c.load(k("d"), gen(1000))
-	if _, ok := c.entries[k("b")]; ok || len(c.entries) != 3 || c.size != 3*1000*144 {
-		t.Fatalf("after d: %d entries, %d bytes, b kept %v; want a, c, d and 432000 bytes", len(c.entries), c.size, ok)
-	}
-	c.load(k("e"), gen(4000)) // bigger than the whole cache: served, not kept
-	if _, ok := c.entries[k("e")]; ok || len(c.entries) != 3 {
-		t.Fatalf("a workload over the limit was kept")
-	}
-}
-
-// TestGeneratedCacheGeneratesOnce: cells that ask for a workload while it
-// is being generated wait for it instead of generating it again.
-func TestGeneratedCacheGeneratesOnce(t *testing.T) {
-	c := newGenCache(GeneratedCacheBytes)
-	started, release := make(chan struct{}), make(chan struct{})
-	var calls atomic.Int32
-	gen := func() ([]workload.Job, int, error) {
-		if calls.Add(1) == 1 {
-			close(started)
-			<-release
-		}
-		return make([]workload.Job, 10), 64, nil
-	}
-	key := genKey{nil, "w"}
-	got := make([][]workload.Job, 4)
-	var wg sync.WaitGroup
-	wg.Go(func() { got[0], _, _ = c.load(key, gen) })
-	<-started // the first is generating; the others find its entry
-	for i := 1; i < len(got); i++ {
-		wg.Go(func() { got[i], _, _ = c.load(key, gen) })
-	}
-	close(release)
-	wg.Wait()
-	if n := calls.Load(); n != 1 {
-		t.Fatalf("generated %d times; want once", n)
-	}
-	for i, g := range got {
-		if len(g) != 10 || &g[0] != &got[0][0] {
-			t.Fatalf("caller %d got a different workload", i)
 		}
 	}
 }

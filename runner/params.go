@@ -263,22 +263,22 @@ func (r *Runner) ConfigOf(c Cell) (Config, error) {
 		var src workload.Source
 		var procs int
 		var err error
-		if r.noCache || generatedCache == nil {
+		if r.noCache {
 			src, procs, err = newSource()
 		} else {
 			// Through the process's cache of generated workloads: the
 			// same jobs, generated once for the cells that share them.
-			var jobs []workload.Job
+			var g generated
 			key := genKey{r.cat.Models(), genKeyOf(model, gen, c.Seed)}
-			jobs, procs, err = generatedCache.load(key, func() ([]workload.Job, int, error) {
+			g, err = generatedCache.Get(key, func() (generated, error) {
 				s, p, err := newSource()
 				if err != nil {
-					return nil, 0, err
+					return generated{}, err
 				}
 				jobs, err := workload.ReadAll(s)
-				return jobs, p, err
+				return generated{jobs, p}, err
 			})
-			src = workload.NewSliceSource(jobs)
+			src, procs = workload.NewSliceSource(g.jobs), g.procs
 		}
 		if err != nil {
 			return d.cfg, fmt.Errorf("workload.generator: %w", err)

@@ -54,49 +54,47 @@ func prepareTwoTiers(r *strategies.RunSetup) error {
 // REASY, MEASY at every migration cost, CMBF: the same seed and jobs)
 // share one draw through the process's cache (drawnUsages).
 func DrawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64) {
-	procs := make([]int32, len(jobs))
-	total := 0
+	procs := make([]int, len(jobs))
 	for i, j := range jobs {
-		procs[i] = int32(j.Procs())
-		total += j.Procs()
+		procs[i] = j.Procs()
 	}
-	actual, est, ok := drawnUsages.find(seed, p, procs)
-	if !ok {
-		actual, est = draw(procs, total, p, seed)
-		drawnUsages.add(seed, p, procs, actual, est)
-	}
+	u, _ := drawnUsages.Get(usageKey{seed, p, procsKey(procs)}, func() (usages, error) {
+		return draw(procs, p, seed), nil
+	})
 	at := 0
-	for _, j := range jobs {
-		n := j.Procs()
-		a := actual[at : at+n : at+n]
+	for i, j := range jobs {
+		n := procs[i]
 		var e []float64
-		if est != nil {
-			e = est[at : at+n : at+n]
+		if u.est != nil {
+			e = u.est[at : at+n : at+n]
 		}
-		j.SetCPU(a, e)
+		j.SetCPU(u.actual[at:at+n:at+n], e)
 		at += n
 	}
 }
 
-// draw fills the usages of jobs of the given process counts (total
-// processes in all) from PCG(seed, CPUStream).
-func draw(procs []int32, total int, p cpuusage.Params, seed uint64) (actual, est []float64) {
-	actual = make([]float64, total)
+// draw fills the usages of jobs of the given process counts from
+// PCG(seed, CPUStream), job after job.
+func draw(procs []int, p cpuusage.Params, seed uint64) usages {
+	total := 0
+	for _, n := range procs {
+		total += n
+	}
+	u := usages{actual: make([]float64, total)}
 	if p.Estimate != cpuusage.None {
-		est = make([]float64, total)
+		u.est = make([]float64, total)
 	}
 	rng := rand.New(rand.NewPCG(seed, CPUStream))
 	at := 0
-	for _, n32 := range procs {
-		n := int(n32)
+	for _, n := range procs {
 		var e []float64
-		if est != nil {
-			e = est[at : at+n : at+n]
+		if u.est != nil {
+			e = u.est[at : at+n : at+n]
 		}
-		p.Fill(actual[at:at+n:at+n], e, rng)
+		p.Fill(u.actual[at:at+n:at+n], e, rng)
 		at += n
 	}
-	return actual, est
+	return u
 }
 
 // CPUModel returns the CPU-usage model the workload fields give (SpecFields;
