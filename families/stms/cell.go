@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/internal/memo"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload/seed002"
 )
@@ -89,7 +89,7 @@ func runCell(c family.Cell) (*family.Result, error) {
 	var base *Baseline
 	if c.Scheduler == STMS.String() {
 		// This run is the baseline of the cell's other schemes.
-		baselines.get(baselineKey(c.Params, c.Seed, c.SchedulerParams), func() (Baseline, error) {
+		baselines.Get(baselineKey(c.Params, c.Seed, c.SchedulerParams), func() (Baseline, error) {
 			return baselineOf(s, out), nil
 		})
 	} else {
@@ -129,7 +129,7 @@ func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp ma
 // cell (workload params, seed) with the mGA settings of sp.
 func seed002Baseline(params map[string]any, seed uint64, sp map[string]any) (Baseline, error) {
 	shared := sharedParams(sp)
-	return baselines.get(baselineKey(params, seed, shared), func() (Baseline, error) {
+	return baselines.Get(baselineKey(params, seed, shared), func() (Baseline, error) {
 		s, out, err := simulateSeed002(params, seed, STMS.String(), shared)
 		if err != nil {
 			return Baseline{}, err
@@ -175,37 +175,14 @@ func canonParams(m map[string]any) string {
 	return b.String()
 }
 
-// baselineCache keeps the last few STMS baselines; a value is computed
-// once even when several goroutines ask for it at the same time.
-type baselineCache struct {
-	mu    sync.Mutex
-	order []string
-	m     map[string]*baselineEntry
-}
-
-type baselineEntry struct {
-	once sync.Once
-	b    Baseline
-	err  error
-}
+// baselines keeps the last baselineCacheSize STMS baselines a process
+// computed (least recently used dropped first); a value is computed once
+// even when several goroutines ask for it at the same time, and an error
+// is not kept (the next cell that needs the baseline tries again).
+var baselines = newBaselines()
 
 const baselineCacheSize = 32
 
-var baselines = &baselineCache{m: map[string]*baselineEntry{}}
-
-func (c *baselineCache) get(key string, compute func() (Baseline, error)) (Baseline, error) {
-	c.mu.Lock()
-	e, ok := c.m[key]
-	if !ok {
-		e = &baselineEntry{}
-		c.m[key] = e
-		c.order = append(c.order, key)
-		if len(c.order) > baselineCacheSize {
-			delete(c.m, c.order[0])
-			c.order = c.order[1:]
-		}
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.b, e.err = compute() })
-	return e.b, e.err
+func newBaselines() *memo.Cache[string, Baseline] {
+	return memo.New[string](baselineCacheSize, func(Baseline) int64 { return 1 })
 }

@@ -1,11 +1,13 @@
 package stms
 
 import (
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/internal/memo"
 )
 
 // Every STMS scheme runs a small seed002 cell; metrics follow
@@ -62,7 +64,7 @@ func BenchmarkSeed002Fig07Cell(b *testing.B) {
 	for _, s := range ModelSchedulers("seed002") {
 		b.Run(s, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				baselines = &baselineCache{m: map[string]*baselineEntry{}}
+				baselines = newBaselines()
 				if _, err := RunModel(ModelCell{Model: "seed002", Params: params, Scheduler: s, Seed: uint64(i + 1)}); err != nil {
 					b.Fatal(err)
 				}
@@ -85,4 +87,52 @@ func ModelMetricNames(string) []string { return platformRunner().MetricNames() }
 
 func CheckModelScheduler(_, name string, params map[string]any) error {
 	return Registry().Check(name, params)
+}
+
+// The kept STMS baselines (eq. 12's denominators) are the ones a fresh run
+// gives, for cells that differ in seed, a workload parameter and an mGA
+// setting STMS shares, asked in turn through one cache; the fresh values
+// differ, so a key that left one of them out would hand back another
+// cell's baseline.
+func TestBaselinesKeptAreFresh(t *testing.T) {
+	small := map[string]any{"jobs": 300, "resources": 10, "regime": "calibrated", "lambda_min": 1e-4, "lambda_max": 1e-3}
+	bigger := maps.Clone(small)
+	bigger["jobs"] = 400
+	cells := []struct {
+		params map[string]any
+		seed   uint64
+		sp     map[string]any
+	}{
+		{small, 1, nil}, {small, 2, nil}, {bigger, 1, nil}, {small, 1, map[string]any{"population": 20}},
+	}
+	defer func(old *memo.Cache[string, Baseline]) { baselines = old }(baselines)
+	fresh := make([]Baseline, len(cells))
+	for i, c := range cells {
+		baselines = newBaselines()
+		b, err := seed002Baseline(c.params, c.seed, c.sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh[i] = b
+		for j := range i {
+			if fresh[j] == b {
+				t.Fatalf("cells %d and %d have the same baseline %+v: the test cannot tell them apart", j, i, b)
+			}
+		}
+	}
+	baselines = newBaselines()
+	for round := range 2 {
+		for i, c := range cells {
+			b, err := seed002Baseline(c.params, c.seed, c.sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b != fresh[i] {
+				t.Fatalf("round %d, cell %d: kept baseline %+v, fresh %+v", round, i, b, fresh[i])
+			}
+		}
+	}
+	if h := baselines.Hits(); h != len(cells) {
+		t.Fatalf("%d answers from memory, want %d (the second round)", h, len(cells))
+	}
 }

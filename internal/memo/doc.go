@@ -4,7 +4,8 @@
 // when several goroutines ask for it at the same time.
 //
 // The runner keeps the workloads its cells' generator models made with it,
-// and the consolidation family the CPU usages its runs drew; in both, the
-// cells of one grid point and replication share the value (common random
-// numbers). A value is shared by every caller and must not be modified.
+// the consolidation family the CPU usages its runs drew, and the STMS
+// family the STMS baselines of eq. 12 (bounded by count: each weighs 1);
+// in all three, the cells of one grid point and replication share the
+// value (common random numbers). A value is shared by every caller and must not be modified.
 package memo
