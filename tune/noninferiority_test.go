@@ -1,13 +1,10 @@
 package tune
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
@@ -48,21 +45,10 @@ func niReference() []any { return []any{1.07, int64(1)} }
 
 // niRecord is one search of the test, one line of the records file.
 type niRecord struct {
-	Spec string `json:"spec"`
-	Arm  string `json:"arm"` // "fixed" or "race"
-	// Setting is the arm's exact setting ("fixed R=10", or the race's
-	// String()), checked against the pre-registration when combined.
-	Setting string `json:"setting"`
-	Seed    uint64 `json:"seed"`
-	// Commit is the build that ran the search.
-	Commit string `json:"commit"`
-	// Cells the search asked for; Reached the cells it had asked for when
-	// its incumbent first lay inside the reference's CI (−1: never).
-	Cells   int `json:"cells"`
+	searchRecord
+	// Reached is the cells the search had asked for when its incumbent
+	// first lay inside the reference's CI (−1: never).
 	Reached int `json:"reached"`
-	// Eliminated and Equivalent as in Result.
-	Eliminated int `json:"eliminated"`
-	Equivalent int `json:"equivalent"`
 	// Best is the search's final best; BestMinusRef its paired mean
 	// difference to the reference at niTruth replications and HalfWidth
 	// that difference's 95% half-width.
@@ -81,32 +67,6 @@ func niSetting(arm int) string {
 		return fmt.Sprintf("fixed R=%d", niFixedR)
 	}
 	return "race " + niRace().String()
-}
-
-func readNIRecords(path string) ([]niRecord, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []niRecord
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var r niRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		out = append(out, r)
-	}
-	return out, sc.Err()
 }
 
 // TestNonInferiorityShard runs the pre-registered test's searches that the
@@ -131,7 +91,7 @@ func TestNonInferiorityShard(t *testing.T) {
 			t.Fatalf("SCHEDFARM_RACE_SHARD=%q: want i/n with 0 ≤ i < n", s)
 		}
 	}
-	have, err := readNIRecords(path)
+	have, err := readJSONLines[niRecord](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,8 +166,8 @@ func TestNonInferiorityShard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := niRecord{Spec: niSpec, Arm: name, Setting: niSetting(arm), Seed: seed, Commit: buildinfo.Commit(),
-				Cells: res.Cells, Reached: -1, Eliminated: res.Eliminated, Equivalent: res.Equivalent}
+			rec := niRecord{searchRecord: searchRecord{Spec: niSpec, Arm: name, Setting: niSetting(arm), Seed: seed, Commit: buildinfo.Commit(),
+				Cells: res.Cells, Eliminated: res.Eliminated, Equivalent: res.Equivalent}, Reached: -1}
 			seen := map[string]bool{}
 			for _, st := range steps {
 				if k := key(st.best); !seen[k] {
@@ -225,16 +185,7 @@ func TestNonInferiorityShard(t *testing.T) {
 				rec.Success, d = inCI(e)
 				rec.BestMinusRef, rec.HalfWidth = d.mean, d.hw
 			}
-			line, err := json.Marshal(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.Write(append(line, '\n')); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Sync(); err != nil {
-				t.Fatal(err)
-			}
+			appendJSONLine(t, f, rec)
 			t.Logf("seed %d %s: %d cells, %s (%d cells simulated in this process)", seed, name, rec.Cells, rec.Best, shared.Ran)
 		}
 	}
@@ -257,7 +208,7 @@ func TestNonInferiorityRecords(t *testing.T) {
 	if p := os.Getenv("SCHEDFARM_RACE_RECORDS"); p != "" {
 		path = p
 	}
-	recs, err := readNIRecords(path)
+	recs, err := readJSONLines[niRecord](path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,18 +66,27 @@ type raceStep struct {
 	Values []string `json:"values"`
 }
 
+// searchRecord is what every records file says of one search.
+type searchRecord struct {
+	Spec string `json:"spec"`
+	Arm  string `json:"arm"` // "fixed" or "race"
+	// Setting is the arm's exact setting ("fixed R=10", or the race's
+	// String()), checked against the pre-registration.
+	Setting string `json:"setting"`
+	Seed    uint64 `json:"seed"`
+	// Commit is the build that ran the search.
+	Commit string `json:"commit"`
+	// Cells the search asked for; Eliminated and Equivalent as in Result.
+	Cells      int `json:"cells"`
+	Eliminated int `json:"eliminated"`
+	Equivalent int `json:"equivalent"`
+}
+
 // raceRecord is one search, one line of a plan's records file.
 type raceRecord struct {
-	Spec       string     `json:"spec"`
-	Arm        string     `json:"arm"` // "fixed" or "race"
-	Setting    string     `json:"setting"`
-	Seed       uint64     `json:"seed"`
-	Commit     string     `json:"commit"`
-	Cells      int        `json:"cells"`
-	Eliminated int        `json:"eliminated"`
-	Equivalent int        `json:"equivalent"`
-	Best       []string   `json:"best"` // nil: no feasible genome
-	Steps      []raceStep `json:"steps"`
+	searchRecord
+	Best  []string   `json:"best"` // nil: no feasible genome
+	Steps []raceStep `json:"steps"`
 }
 
 // valueKeys writes a genome's values exactly, with their Go types
@@ -133,7 +142,9 @@ func TestValueKeysRoundTrip(t *testing.T) {
 	}
 }
 
-func readRaceRecords(path string) ([]raceRecord, error) {
+// readJSONLines reads a records file, one JSON value a line (blank lines
+// skipped); a file that does not exist holds none.
+func readJSONLines[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -142,20 +153,51 @@ func readRaceRecords(path string) ([]raceRecord, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var out []raceRecord
+	var out []T
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
 		}
-		var r raceRecord
+		var r T
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		out = append(out, r)
 	}
 	return out, sc.Err()
+}
+
+// appendJSONLine appends v to f as one line, in one write, and syncs it:
+// a process killed at any point leaves whole lines.
+func appendJSONLine(t *testing.T, f *os.File, v any) {
+	t.Helper()
+	line, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loadRaceRecords reads p's records file and checks it, reporting every
+// record not made under p as a test error; ok is false if there was one.
+func loadRaceRecords(t *testing.T, p racePlan) (byArm [2][]raceRecord, ok bool) {
+	t.Helper()
+	recs, err := readJSONLines[raceRecord](p.records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byArm, errs := checkRaceRecords(p, recs)
+	for _, err := range errs {
+		t.Error(err)
+	}
+	return byArm, len(errs) == 0
 }
 
 // checkRaceRecords returns the records of p's file by arm, with an error
@@ -236,15 +278,8 @@ func TestRacePlanShard(t *testing.T) {
 func runRacePlanShard(t *testing.T, p racePlan, shard, shards int) int {
 	t.Helper()
 	ran := 0
-	recs, err := readRaceRecords(p.records)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byArm, errs := checkRaceRecords(p, recs)
-	for _, err := range errs {
-		t.Error(err)
-	}
-	if len(errs) > 0 {
+	byArm, ok := loadRaceRecords(t, p)
+	if !ok {
 		t.FailNow()
 	}
 	done := map[string]bool{}
@@ -280,7 +315,7 @@ func runRacePlanShard(t *testing.T, p racePlan, shard, shards int) int {
 				s.Race = p.race()
 			}
 			cr := &countingRunner{r: shared, asked: map[string]bool{}}
-			rec := raceRecord{Spec: p.spec, Arm: [2]string{"fixed", "race"}[arm], Setting: p.setting(arm), Seed: seed, Commit: buildinfo.Commit()}
+			rec := raceRecord{searchRecord: searchRecord{Spec: p.spec, Arm: [2]string{"fixed", "race"}[arm], Setting: p.setting(arm), Seed: seed, Commit: buildinfo.Commit()}}
 			res, err := Search(context.Background(), &s, cr, Options{Seed: &seed, Progress: func(pr Progress) {
 				if pr.Best != nil {
 					rec.Steps = append(rec.Steps, raceStep{len(cr.asked), valueKeys(pr.Best.Values)})
@@ -293,16 +328,7 @@ func runRacePlanShard(t *testing.T, p racePlan, shard, shards int) int {
 			if res.Best != nil {
 				rec.Best = valueKeys(res.Best.Values)
 			}
-			line, err := json.Marshal(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.Write(append(line, '\n')); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Sync(); err != nil {
-				t.Fatal(err)
-			}
+			appendJSONLine(t, f, rec)
 			ran++
 			t.Logf("seed %d %s: %d cells (%d simulated in this process)", seed, rec.Arm, rec.Cells, shared.Ran)
 		}
@@ -328,14 +354,7 @@ func TestRacePlanRecords(t *testing.T) {
 		if judge.spec != "" && judge.spec == name {
 			p = judge
 		}
-		recs, err := readRaceRecords(p.records)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byArm, errs := checkRaceRecords(p, recs)
-		for _, err := range errs {
-			t.Error(err)
-		}
+		byArm, _ := loadRaceRecords(t, p)
 		t.Logf("%s: %d fixed and %d race searches of the pre-registered %d each", p.records, len(byArm[0]), len(byArm[1]), p.searches)
 		if judge.spec != name {
 			continue
@@ -451,7 +470,7 @@ func TestRacePlanEndToEnd(t *testing.T) {
 	if n := runRacePlanShard(t, p, 0, 1); n != 0 {
 		t.Fatalf("a complete plan ran %d searches again", n)
 	}
-	recs, err := readRaceRecords(p.records)
+	recs, err := readJSONLines[raceRecord](p.records)
 	if err != nil {
 		t.Fatal(err)
 	}
