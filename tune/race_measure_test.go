@@ -131,14 +131,7 @@ func TestRaceMeasure(t *testing.T) {
 			tb.Replications = truth
 			ts.Base = &tb
 			grid := gridEvals(t, &ts, shared)
-			byKey := map[string]*Eval{}
-			var opt *Eval
-			for _, e := range grid {
-				byKey[e.key] = e
-				if e.Feasible && (opt == nil || e.Objective < opt.Objective) {
-					opt = e
-				}
-			}
+			byKey, opt := indexEvals(grid)
 			if opt == nil {
 				t.Fatalf("%s workload %d: no feasible genome", sp.name, base)
 			}
@@ -224,6 +217,19 @@ func (a armStats) meanReach() float64 { return a.reach / float64(max(a.reachedN,
 func (a armStats) String() string {
 	return fmt.Sprintf("%d searches: %.1f cells each; inside the optimum's CI %d/%d (the optimum itself %d); reached it in %d, after %.1f cells on average; %.1f genomes eliminated and %.1f stopped as equivalent per search",
 		a.n, a.meanCells(), a.success, a.n, a.exact, a.reachedN, a.meanReach(), float64(a.eliminated)/float64(a.n), float64(a.equivalent)/float64(a.n))
+}
+
+// indexEvals maps evaluations by genome key and returns the feasible one
+// of lowest fitness (nil: none), the reference a search is judged by.
+func indexEvals(evals []*Eval) (byKey map[string]*Eval, best *Eval) {
+	byKey = map[string]*Eval{}
+	for _, e := range evals {
+		byKey[e.key] = e
+		if e.Feasible && (best == nil || e.Fitness < best.Fitness) {
+			best = e
+		}
+	}
+	return byKey, best
 }
 
 // evalValues evaluates genomes given by their values (spec's replications,
@@ -330,14 +336,7 @@ func TestRaceMeasureShipped(t *testing.T) {
 			}
 		}
 		tr := evalValues(t, &ts, shared, vals)
-		byKey := map[string]*Eval{}
-		var opt *Eval
-		for _, e := range tr {
-			byKey[e.key] = e
-			if e.Feasible && (opt == nil || e.Fitness < opt.Fitness) {
-				opt = e
-			}
-		}
+		byKey, opt := indexEvals(tr)
 		inCI := func(v []any) bool {
 			if v == nil || opt == nil {
 				return false

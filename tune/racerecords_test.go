@@ -393,15 +393,7 @@ func judgeRacePlan(t *testing.T, p racePlan, byArm [2][]raceRecord) [2]armStats 
 		}
 	}
 	shared := &LocalRunner{Sim: runner.New(families.Builtin()), Workers: runtime.GOMAXPROCS(0)}
-	evals := evalValues(t, &ts, shared, vals)
-	byKey := map[string]*Eval{}
-	var opt *Eval
-	for _, e := range evals {
-		byKey[e.key] = e
-		if e.Feasible && (opt == nil || e.Fitness < opt.Fitness) {
-			opt = e
-		}
-	}
+	byKey, opt := indexEvals(evalValues(t, &ts, shared, vals))
 	if opt == nil {
 		t.Fatalf("%s: no incumbent is feasible", p.spec)
 	}
