@@ -45,8 +45,9 @@
 //     fit throughout are copied out, those that fit nowhere skipped. The
 //     result itself can hold most of the breakpoints.
 //
-// The scheduler tries every feasible backfilling time of a 2TFB job in turn,
-// and most attempts fail. It therefore calls TryReservation, which runs
+// The scheduler tries the feasible backfilling times of a 2TFB job in turn,
+// passing over those that a failed attempt proved would fail too
+// (Plan.tryReservation), and most attempts fail. It therefore calls TryReservation, which runs
 // ShiftReservations' loop as a what-if: the new reservation and every delay
 // the loop decides are overlays that the scans add to the availability
 // (earliestWith, firstConflict), not bookings, and they are booked only if

@@ -438,14 +438,45 @@ func cmpDesc(a, b float64) int { return cmp.Compare(b, a) }
 // if the loop succeeds are r and the delays booked. In 2TFB and 2TFB-SF
 // most attempts fail, and then nothing is booked or undone.
 func (p *Plan) TryReservation(r *Reservation, pl int) bool {
+	ok, _ := p.tryReservation(r, pl)
+	return ok
+}
+
+// tryReservation is TryReservation that also returns, when the attempt
+// fails at its first over-committed instant t before any delay was
+// decided, that instant (otherwise −Inf). Then the attempt with r at any
+// start s in (r.Start, t], on the same plan and with the same pl, fails
+// too, because with r at s:
+//
+//   - t is still the first over-committed instant of r's window: over
+//     [s, t) r takes what it took there from r.Start, where nothing was
+//     short, and t lies in [s, s+Dur) as it lay in [r.Start, r.Start+Dur);
+//   - the availability at t is the same, so the same pools are short and
+//     the candidates (reservations overlapping t that use a short pool and
+//     have slack) are the same, in the same order (largest LTS, later
+//     start, later booking: nothing depends on r);
+//   - each candidate v is asked for the earliest start ≥ t at which it
+//     fits up to v.LTS; from t on, r now takes units over [t, s+Dur) ⊇
+//     [t, r.Start+Dur), so v's answer can only be later: a v that could
+//     not be moved before its LTS still cannot, and one that was refused
+//     by the preemption limit (admit) ends later and is refused again
+//     (with nothing counted yet, admit's answer depends only on whether
+//     its project's departure moves, which a later end only makes so).
+//
+// So every candidate is refused again and the attempt fails at t.
+// Scheduler.schedule uses this to pass over those starts.
+func (p *Plan) tryReservation(r *Reservation, pl int) (bool, float64) {
 	ov := append(p.ov[:0], overlay{r.Start, r.End(), r.Demand, -1})
 	moves, deps := p.simMoves[:0], p.simDeps[:0]
 	p.counted = p.counted[:0]
-	ok := true
+	ok, stuck := true, math.Inf(-1)
 	for ok {
 		t, bad := p.tl.firstConflict(r.Start, r.End(), nil, ov)
 		if !bad {
 			break
+		}
+		if len(moves) == 0 {
+			stuck = t
 		}
 		p.tl.availAt(t, p.scratch)
 		for _, o := range ov {
@@ -507,11 +538,14 @@ func (p *Plan) TryReservation(r *Reservation, pl int) bool {
 			}
 		}
 	}
+	if ok || len(moves) > 0 {
+		stuck = math.Inf(-1)
+	}
 	clear(ov)
 	clear(moves)
 	clear(deps)
 	p.ov, p.simMoves, p.simDeps = ov[:0], moves[:0], deps[:0]
-	return ok
+	return ok, stuck
 }
 
 // movedStart returns where TryReservation's what-if would move v, a
