@@ -12,11 +12,13 @@
 // does for its own starting heap. Memory is bounded by that size until the
 // first collection and behaves as usual after it.
 //
-// On Linux, Grow also has the kernel back the heap's next tens of megabytes
-// with transparent huge pages (madvise MADV_HUGEPAGE on a region it maps
-// and frees at once), which Go no longer asks for itself: the usual
-// system setting ("madvise") gives a heap 4 KB pages, each a page fault on
-// first touch, and in some virtual machines a fault costs 10–15 µs. There,
-// a one-shot `schedfarm sim` of KTH-SP2 took 5,400 faults and 105 ms
-// before and about 1,800 faults and 67 ms after (docs/performance.md).
+// Grow once also had the kernel back the heap's next 64 MB with
+// transparent huge pages (madvise MADV_HUGEPAGE on a region mapped and
+// freed at once; d391888 to its removal on 29 Nov 2026). On the virtual
+// machines this project is measured on, the guest reports free 2 MB blocks
+// to the host (virtio-balloon free page reporting), which discards them,
+// so a huge page fault a few seconds after other work drew a discarded
+// block and cost the process 25–45 ms more than 4 KB faults did; only
+// back-to-back runs gained, and by 0–5 ms (docs/performance.md, "Page
+// faults").
 package startheap

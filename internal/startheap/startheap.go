@@ -8,12 +8,9 @@ import (
 
 // Grow lets the heap grow to size bytes before the first collection and
 // restores the collector's settings (GOGC's percentage, no memory limit) once
-// that collection has run. On Linux it first maps the heap's next
-// min(size, hugeRegion) bytes and advises the kernel to back them with
-// transparent huge pages (hugeStart), so that filling them costs a page
-// fault per 2 MB instead of per 4 KB. It does nothing, and reports false,
-// when GOGC or GOMEMLIMIT is set in the environment (the user's settings
-// win) or when collection is off already (an earlier Grow still waiting).
+// that collection has run. It does nothing, and reports false, when GOGC or
+// GOMEMLIMIT is set in the environment (the user's settings win) or when
+// collection is off already (an earlier Grow still waiting).
 //
 // The restoration is a finalizer on an object nothing refers to, which the
 // first collection queues; until it runs the collector is paced by the
@@ -28,7 +25,6 @@ func Grow(size int64) bool {
 		debug.SetGCPercent(percent)
 		return false
 	}
-	hugeStart(min(size, hugeRegion))
 	limit := debug.SetMemoryLimit(size)
 	s := &sentinel{}
 	runtime.SetFinalizer(s, func(*sentinel) {
@@ -47,10 +43,3 @@ type sentinel struct{ _ [32]byte }
 
 // restored, when set (tests), hears of each restoration.
 var restored chan struct{}
-
-// hugeRegion bounds the heap Grow advises huge pages for: about what a
-// one-shot simulation of a trace of tens of thousands of jobs fills
-// (KTH-SP2: about 50 MB). Measured on KTH-SP2 with `schedfarm sim`
-// (docs/performance.md): 32, 64 and 128 MB gave the same time; 256 MB
-// spent more in the kernel.
-const hugeRegion = 64 << 20

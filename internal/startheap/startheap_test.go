@@ -23,7 +23,6 @@ func TestGrowPostponesTheFirstCollection(t *testing.T) {
 	if !Grow(256 << 20) {
 		t.Fatal("Grow did nothing with GOGC and GOMEMLIMIT unset")
 	}
-	// Grow's own collection (hugeStart's) has run by now.
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for range 64 { // 64 MB live: 16 times the default first goal
