@@ -35,6 +35,16 @@ type Adjustments struct {
 	PyssOneSecond  int // pyss: runtime ≤ 0, allocated processors ≤ 0 or submit < 0: kept as a 1-second job
 }
 
+// plus returns the counts of a and b together.
+func (a Adjustments) plus(b Adjustments) Adjustments {
+	return Adjustments{
+		DroppedRuntime: a.DroppedRuntime + b.DroppedRuntime, DroppedProcs: a.DroppedProcs + b.DroppedProcs,
+		DroppedSubmit: a.DroppedSubmit + b.DroppedSubmit, ClampedProcs: a.ClampedProcs + b.ClampedProcs,
+		NoEstimate: a.NoEstimate + b.NoEstimate, Extended: a.Extended + b.Extended, Limited: a.Limited + b.Limited,
+		PyssRaised: a.PyssRaised + b.PyssRaised, PyssCut: a.PyssCut + b.PyssCut, PyssOneSecond: a.PyssOneSecond + b.PyssOneSecond,
+	}
+}
+
 // Dropped returns the number of jobs dropped.
 func (a Adjustments) Dropped() int { return a.DroppedRuntime + a.DroppedProcs + a.DroppedSubmit }
 

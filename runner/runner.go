@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/family"
@@ -283,24 +284,21 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	if cap(b.list) < n {
 		b.list = make([]*sim.Job, 0, n)
 	}
-	conv := &converter{mode: cfg.Estimates, overrun: cfg.Overrun, procs: procs, store: b.jobs[:n], demand: b.demand[:n]}
-	jobs := b.list[:0]
-	kept := records[:0]
-	for i := range records {
-		if j := conv.convert(&records[i]); j != nil {
-			jobs = append(jobs, j)
-			kept = append(kept, records[i])
-		}
+	parts := 1
+	if r.noCache && cfg.Trace != "" {
+		// A one-shot run of a trace file (cells of a sweep already keep
+		// every core busy).
+		parts = min(runtime.GOMAXPROCS(0), n/convertPartMin)
 	}
-	clear(conv.store) // slots of dropped records: no stale pointers from an earlier run
-	if conv.adj.PyssOneSecond > 0 {
+	jobs, kept, adj := convertRecords(cfg, procs, records, b.jobs[:n], b.demand[:n], b.list[:0], parts)
+	if adj.PyssOneSecond > 0 {
 		// pyss submits its problem records at 1 s at the earliest, which
 		// may move one behind later records: restore submit order (stable,
 		// as pyss's event queue keeps the file order of equal times).
 		sortBySubmit(jobs, kept)
 	}
 	res.Records = kept
-	res.Adjust = conv.adj
+	res.Adjust = adj
 	res.OfferedLoad = offeredLoad(jobs, procs)
 	entry, err := cfg.Registry.Lookup(cfg.Scheduler)
 	if err != nil {
@@ -330,6 +328,67 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	}
 	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: cfg.Gamma, WarmupJobs: cfg.WarmupJobs})
 	return res, nil
+}
+
+// convertPartMin is the least number of records a goroutine of
+// convertRecords is given: below it a goroutine costs more than it saves.
+const convertPartMin = 8192
+
+// convertRecords converts records into simulation jobs carved from store
+// and demand (one slot per record), appended to list in record order, and
+// returns them with the records kept (records compacted in place) and the
+// counts of what the estimate semantics changed. With parts > 1 the records
+// are converted in that many consecutive stretches at once, each on its own
+// goroutine with its own stretch of store and demand: a record's conversion
+// depends on the record, the modes and the machine size only, so the jobs,
+// their order and the counts are the same as with one stretch.
+func convertRecords(cfg Config, procs int, records []workload.Job, store []sim.Job, demand []int, list []*sim.Job, parts int) ([]*sim.Job, []workload.Job, Adjustments) {
+	n := len(records)
+	parts = max(1, min(parts, n))
+	convs := make([]converter, parts)
+	lists := make([][]*sim.Job, parts) // part k's jobs, in list[lo:hi] of its records
+	dropped := make([][]int, parts)    // the indices of the records part k dropped
+	one := func(k int) {
+		lo, hi := k*n/parts, (k+1)*n/parts
+		c := &convs[k]
+		*c = converter{mode: cfg.Estimates, overrun: cfg.Overrun, procs: procs, store: store[lo:hi], demand: demand[lo:hi]}
+		l := list[lo:lo:hi]
+		for i := lo; i < hi; i++ {
+			if j := c.convert(&records[i]); j != nil {
+				l = append(l, j)
+			} else {
+				dropped[k] = append(dropped[k], i)
+			}
+		}
+		clear(c.store) // slots of dropped records: no stale pointers from an earlier run
+		lists[k] = l
+	}
+	var wg sync.WaitGroup
+	for k := 1; k < parts; k++ {
+		wg.Go(func() { one(k) })
+	}
+	one(0)
+	wg.Wait()
+	jobs := lists[0]
+	adj := convs[0].adj
+	for k := 1; k < parts; k++ {
+		jobs = append(jobs, lists[k]...) // moves down within list, never up
+		adj = adj.plus(convs[k].adj)
+	}
+	kept := records
+	if len(jobs) < n {
+		kept = records[:0]
+		next := 0 // of the dropped records, in order
+		all := slices.Concat(dropped...)
+		for i := range records {
+			if next < len(all) && all[next] == i {
+				next++
+				continue
+			}
+			kept = append(kept, records[i])
+		}
+	}
+	return jobs, kept, adj
 }
 
 // sortBySubmit stably sorts jobs by submit time, permuting recs alike. Only

@@ -2,9 +2,11 @@ package swf
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 
 	"github.com/schedfarm/schedfarm/workload"
@@ -25,6 +27,12 @@ var partMinBytes = 512 << 10
 // and the caller then reads the file with a Reader as usual, which reports
 // any problem exactly.
 //
+// The file is mapped, not read into a buffer of its size (where the system
+// maps files; mapfile_*.go): its pages are the page cache's, so a trace
+// costs no fresh pages and no copy before the parse. A file cut short while
+// it is mapped makes the read fault on the pages it lost; that fault is
+// recovered and answers ok false (TestReadPartsFileCutShort).
+//
 // Each part starts after a newline. The parts are independent except for
 // what a Reader carries from line to line: the header (only the first part
 // may have comment lines), the submit order (checked here across the
@@ -35,7 +43,12 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 		return Header{}, nil, false
 	}
 	limits := opts.Limits.resolve()
-	st, err := os.Stat(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, nil, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		return Header{}, nil, false
 	}
@@ -43,9 +56,28 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 	if n < 2 || (limits.MaxBytes >= 0 && st.Size() > limits.MaxBytes) {
 		return Header{}, nil, false
 	}
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) < 2 || (data[0] == 0x1f && data[1] == 0x8b) ||
-		(limits.MaxBytes >= 0 && int64(len(data)) > limits.MaxBytes) {
+	data, release, err := mapFile(f, st.Size())
+	if err != nil {
+		data, release = make([]byte, st.Size()), func() {}
+		if _, err := io.ReadFull(f, data); err != nil {
+			return Header{}, nil, false
+		}
+	}
+	// Nothing returned refers to data: the parts' Readers copy it.
+	defer release()
+	// A mapped file cut short under us faults on its missing pages: the
+	// read is then refused, and the Reader reports what the file holds.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			if !isFault(p) {
+				panic(p)
+			}
+			hdr, jobs, ok = Header{}, nil, false
+		}
+	}()
+	partsStage("mapped", path)
+	if len(data) < 2 || (data[0] == 0x1f && data[1] == 0x8b) {
 		return Header{}, nil, false
 	}
 	bounds := partBounds(data, n)
@@ -57,6 +89,7 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 		room[i+1] = room[i] + bytes.Count(data[bounds[i]:bounds[i+1]], []byte{'\n'}) + 1
 	}
 	slab := make([]workload.Job, room[len(parts)])
+	partsStage("parsing", path)
 	var wg sync.WaitGroup
 	for i := 1; i < len(parts); i++ {
 		wg.Go(func() { parts[i] = readPart(data[bounds[i]:bounds[i+1]], path, opts, slab[room[i]:room[i]:room[i+1]]) })
@@ -88,6 +121,17 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 	return parts[0].header, jobs, true
 }
 
+// partsStage lets a test act at a stage of ReadParts (the file mapped; the
+// parts about to be parsed) by replacing it; it does nothing otherwise.
+var partsStage = func(stage, path string) {}
+
+// isFault reports whether a recovered panic is a memory fault turned into a
+// panic by debug.SetPanicOnFault (it carries the faulting address).
+func isFault(p any) bool {
+	_, ok := p.(interface{ Addr() uintptr })
+	return ok
+}
+
 // part is what a Reader made of one part.
 type part struct {
 	header      Header // as NewReader returned it
@@ -100,13 +144,22 @@ type part struct {
 
 // readPart reads one part's jobs into jobs, which has room for as many as
 // the part has lines.
-func readPart(text []byte, name string, opts Options, jobs []workload.Job) part {
+func readPart(text []byte, name string, opts Options, jobs []workload.Job) (p part) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if f := recover(); f != nil {
+			if !isFault(f) {
+				panic(f)
+			}
+			p = part{err: fmt.Errorf("%s: %v (the file changed while it was read)", name, f)}
+		}
+	}()
 	r, err := NewReader(bytes.NewReader(text), name, opts)
 	if err != nil {
 		return part{err: err}
 	}
 	defer r.Close()
-	p := part{header: r.Header(), jobs: jobs}
+	p = part{header: r.Header(), jobs: jobs}
 	for {
 		j, err := r.Next()
 		if err == io.EOF {

@@ -128,3 +128,52 @@ func TestReadPartsLeavesTheHardCases(t *testing.T) {
 		t.Error("a clean file of two parts was not read in parts")
 	}
 }
+
+// TestReadPartsFileCutShort cuts the file to nothing while ReadParts holds
+// it mapped — once before the parts are found (the calling goroutine
+// touches the missing pages) and once before they are parsed (every part's
+// goroutine does) — and requires a refusal, not a crash, after which the
+// Reader reports what the file now holds. Where the file is read into a
+// buffer instead of mapped, the cut comes too late to matter and the read
+// must then equal the Reader's of the whole file.
+func TestReadPartsFileCutShort(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func(b int) { partMinBytes = b }(partMinBytes)
+	partMinBytes = 4096
+	line := "1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+	text := "; MaxProcs: 64\n" + strings.Repeat(line, 8*partMinBytes/len(line))
+	defer func(f func(string, string)) { partsStage = f }(partsStage)
+	for _, at := range []string{"mapped", "parsing"} {
+		path := filepath.Join(t.TempDir(), "cut.swf")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h, whole, err := readLoop(path, Options{})
+		if err != nil || len(whole) < 100 {
+			t.Fatalf("the Reader reads %d jobs (%v)", len(whole), err)
+		}
+		cut := false
+		partsStage = func(stage, p string) {
+			if stage == at && p == path {
+				if err := os.Truncate(p, 0); err != nil {
+					t.Error(err)
+				}
+				cut = true
+			}
+		}
+		ph, jobs, ok := ReadParts(path, Options{})
+		partsStage = func(string, string) {}
+		if !cut {
+			t.Fatalf("%s: ReadParts never reached the stage", at)
+		}
+		switch {
+		case mapsFiles && ok:
+			t.Fatalf("%s: the file was cut to nothing while mapped, and ReadParts still returned %d jobs", at, len(jobs))
+		case !mapsFiles && (!ok || !reflect.DeepEqual(ph, h) || !reflect.DeepEqual(jobs, whole)):
+			t.Fatalf("%s: read into a buffer before the cut, ReadParts differs from the Reader (ok %v, %d jobs)", at, ok, len(jobs))
+		}
+		if _, now, err := readLoop(path, Options{}); err != nil || len(now) != 0 {
+			t.Fatalf("%s: after the cut the Reader reads %d jobs (%v), want 0", at, len(now), err)
+		}
+	}
+}
