@@ -52,10 +52,28 @@ func (e *Event) Queued() bool { return e.index >= 0 }
 
 // Queue is a binary min-heap of events ordered by (At, Class, insertion
 // sequence). Ties on time and class pop in insertion order, so a simulation
-// is deterministic.
+// is deterministic. The heap holds each event's order key beside it, so
+// that sifting compares without reading the events themselves.
 type Queue struct {
-	heap []*Event
+	heap []slotOf
 	seq  uint64
+}
+
+// slotOf is a heap entry: the event and its order key (At; then Class in
+// the top byte of key and the insertion sequence below it).
+type slotOf struct {
+	at  Time
+	key uint64
+	ev  *Event
+}
+
+// seqBits is the room for the insertion sequence below the class in a
+// slot's key: 2^56 pushes, far beyond any run.
+const seqBits = 56
+
+// before reports whether a pops before b.
+func (a *slotOf) before(b *slotOf) bool {
+	return a.at < b.at || a.at == b.at && a.key < b.key
 }
 
 // Len returns the number of queued events.
@@ -66,7 +84,7 @@ func (q *Queue) Push(e *Event) {
 	q.seq++
 	e.seq = q.seq
 	e.index = len(q.heap)
-	q.heap = append(q.heap, e)
+	q.heap = append(q.heap, slotOf{at: e.At, key: uint64(e.Class)<<seqBits | q.seq, ev: e})
 	q.up(e.index)
 }
 
@@ -75,7 +93,7 @@ func (q *Queue) Peek() *Event {
 	if len(q.heap) == 0 {
 		return nil
 	}
-	return q.heap[0]
+	return q.heap[0].ev
 }
 
 // Pop removes and returns the next event, or nil when the queue is empty.
@@ -83,14 +101,14 @@ func (q *Queue) Pop() *Event {
 	if len(q.heap) == 0 {
 		return nil
 	}
-	e := q.heap[0]
+	e := q.heap[0].ev
 	q.removeAt(0)
 	return e
 }
 
 // Cancel removes e from the queue. It returns false if e was not queued.
 func (q *Queue) Cancel(e *Event) bool {
-	if e == nil || e.index < 0 || e.index >= len(q.heap) || q.heap[e.index] != e {
+	if e == nil || e.index < 0 || e.index >= len(q.heap) || q.heap[e.index].ev != e {
 		return false
 	}
 	q.removeAt(e.index)
@@ -99,12 +117,12 @@ func (q *Queue) Cancel(e *Event) bool {
 
 func (q *Queue) removeAt(i int) {
 	last := len(q.heap) - 1
-	e := q.heap[i]
+	e := q.heap[i].ev
 	if i != last {
 		q.heap[i] = q.heap[last]
-		q.heap[i].index = i
+		q.heap[i].ev.index = i
 	}
-	q.heap[last] = nil
+	q.heap[last] = slotOf{}
 	q.heap = q.heap[:last]
 	if i != last {
 		if !q.down(i) {
@@ -114,51 +132,46 @@ func (q *Queue) removeAt(i int) {
 	e.index = -1
 }
 
-func less(a, b *Event) bool {
-	if a.At != b.At {
-		return a.At < b.At
-	}
-	if a.Class != b.Class {
-		return a.Class < b.Class
-	}
-	return a.seq < b.seq
-}
-
+// up moves the entry at i towards the root to its place.
 func (q *Queue) up(i int) {
 	h := q.heap
+	x := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !less(h[i], h[p]) {
+		if !x.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
-		h[i].index = i
-		h[p].index = p
+		h[i] = h[p]
+		h[i].ev.index = i
 		i = p
 	}
+	h[i] = x
+	x.ev.index = i
 }
 
-// down sifts element i down and reports whether it moved.
+// down sifts the entry at i down to its place and reports whether it moved.
 func (q *Queue) down(i int) bool {
 	h := q.heap
 	start := i
 	n := len(h)
+	x := h[i]
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && less(h[r], h[l]) {
+		if r := l + 1; r < n && h[r].before(&h[l]) {
 			m = r
 		}
-		if !less(h[m], h[i]) {
+		if !h[m].before(&x) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
-		h[i].index = i
-		h[m].index = m
+		h[i] = h[m]
+		h[i].ev.index = i
 		i = m
 	}
+	h[i] = x
+	x.ev.index = i
 	return i > start
 }
