@@ -83,4 +83,14 @@
 // exact values and the cell seed — all the model is given. A runner
 // WithoutTraceCache (`schedfarm sim`) streams the model's jobs as before
 // (TestGeneratedCacheGivesTheSameCells compares the two).
+//
+// # One-shot runs
+//
+// A runner WithoutTraceCache runs one trace once (`schedfarm sim`), so it
+// uses every core for what a sweep's cells would otherwise share: a plain
+// trace is mapped and parsed in parts (swf.ReadParts), and its records are
+// converted into jobs in as many stretches at once (convertRecords, each of
+// at least convertPartMin records), with the same jobs, order and counts
+// as one converter record by record. Cells of a sweep convert in one
+// stretch: their process already runs a cell on every core.
 package runner
