@@ -14,7 +14,7 @@ const mapsFiles = true
 // the page cache, so that ReadParts reads the pages the kernel already
 // holds instead of copying them into a fresh buffer of as many pages. The
 // caller calls release once nothing refers to the bytes; a file cut short
-// while mapped faults on the missing pages, which readMapped turns into a
+// while mapped faults on the missing pages, which ReadParts recovers as a
 // refusal.
 func mapFile(f *os.File, size int64) (data []byte, release func(), err error) {
 	if size <= 0 || int64(int(size)) != size {

@@ -43,6 +43,12 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 		return Header{}, nil, false
 	}
 	limits := opts.Limits.resolve()
+	// Stat before opening: opening a named pipe would wait for a writer,
+	// and closing it again would cut that writer off before the Reader
+	// takes over.
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return Header{}, nil, false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Header{}, nil, false
