@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
+	"github.com/schedfarm/schedfarm/internal/cputime"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -99,24 +99,15 @@ func BenchmarkFarmOverheadPerCell(b *testing.B) {
 			for b.Loop() {
 				n++
 				cells := ownIDs(makeCells(fmt.Sprintf("overhead-%d-%d", size, n), size))
-				c0 := processCPU(b)
+				c0 := cputime.Process()
 				total += sweep(b, f, cells[0].Experiment, cells, 2, okRunner)
-				cpu += processCPU(b) - c0
+				cpu += cputime.Process() - c0
 				cellsRun += len(cells)
 			}
 			b.ReportMetric(float64(total.Microseconds())/1000/float64(cellsRun), "ms/cell")
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(cellsRun), "cpu-ms/cell")
 		})
 	}
-}
-
-// processCPU returns the CPU time (user and system) this process has used.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkFarmSpeedup2Over1 runs the same CPU-bound real cells (EASY and CONS
