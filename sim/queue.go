@@ -43,7 +43,6 @@ type Event struct {
 	At    Time
 	Class Class
 	Job   *Job
-	seq   uint64
 	index int // position in the heap; -1 when not queued
 }
 
@@ -82,7 +81,6 @@ func (q *Queue) Len() int { return len(q.heap) }
 // Push queues e. An event must not be pushed twice while queued.
 func (q *Queue) Push(e *Event) {
 	q.seq++
-	e.seq = q.seq
 	e.index = len(q.heap)
 	q.heap = append(q.heap, slotOf{at: e.At, key: uint64(e.Class)<<seqBits | q.seq, ev: e})
 	q.up(e.index)

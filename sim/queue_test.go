@@ -17,8 +17,8 @@ func TestQueueIsTheSortedOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	for trial := range 300 {
 		var q Queue
-		var queued []*Event // in push order
-		pushed := 0
+		var queued []*Event              // in push order
+		pushed := map[*Event]int{}       // each event's push number
 		order := func(a, b *Event) int { // the reference order
 			switch {
 			case a.At != b.At:
@@ -26,20 +26,20 @@ func TestQueueIsTheSortedOrder(t *testing.T) {
 			case a.Class != b.Class:
 				return int(a.Class) - int(b.Class)
 			}
-			return int(a.seq) - int(b.seq)
+			return pushed[a] - pushed[b]
 		}
 		for step := range 400 {
 			switch r := rng.IntN(10); {
 			case r < 5 || len(queued) == 0:
 				e := &Event{At: float64(rng.IntN(6)), Class: Class(rng.IntN(int(ClassPass) + 1))}
 				q.Push(e)
-				pushed++
+				pushed[e] = len(pushed)
 				queued = append(queued, e)
 			case r < 8:
 				want := slices.MinFunc(queued, order)
 				got := q.Pop()
 				if got != want {
-					t.Fatalf("trial %d step %d: popped %v@%g (push %d), want %v@%g (push %d)", trial, step, got.Class, got.At, got.seq, want.Class, want.At, want.seq)
+					t.Fatalf("trial %d step %d: popped %v@%g (push %d), want %v@%g (push %d)", trial, step, got.Class, got.At, pushed[got], want.Class, want.At, pushed[want])
 				}
 				if got.Queued() {
 					t.Fatalf("trial %d step %d: a popped event says it is queued", trial, step)
