@@ -209,11 +209,11 @@ func (c *Cluster) scheduleEnd(j *Job) {
 func (c *Cluster) release(j *Job) {
 	if c.tiers != nil {
 		c.vacate(j)
-		if j.resumeEv != nil {
-			c.eng.q.Cancel(j.resumeEv)
-			c.eng.recycle(j.resumeEv)
-			j.resumeEv = nil
-			j.pausedTo = 0
+		if tj := j.tx; tj.resumeEv != nil {
+			c.eng.q.Cancel(tj.resumeEv)
+			c.eng.recycle(tj.resumeEv)
+			tj.resumeEv = nil
+			tj.pausedTo = 0
 		}
 	} else {
 		for i, d := range j.Demand {

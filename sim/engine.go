@@ -151,6 +151,7 @@ func (e *engine) pullArrival() error {
 	}
 	e.lastSubmit = j.Submit
 	j.seq = len(e.jobs)
+	j.tx = nil // a tiered platform's state is the run's (occupy sets it)
 	j.state = Submitted
 	e.jobs = append(e.jobs, j)
 	e.event(j.Submit, ClassArrival, j)

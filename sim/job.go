@@ -69,33 +69,33 @@ type Job struct {
 
 	work  Time // actual work at rate 1
 	limit Time // wall-clock limit after start; 0 means none
+	start Time
+	end   Time
 
-	state  State
-	start  Time
-	end    Time
 	reason string
 
 	// Progress bookkeeping while running.
-	rate    float64
-	done    Time // work done up to lastAt
-	lastAt  Time
-	endEv   *Event
-	seq     int  // arrival order, for the backfilled flag
-	backfil bool // started while an earlier-submitted job waited
+	rate   float64
+	done   Time // work done up to lastAt
+	lastAt Time
+	endEv  *Event
 
-	// Tiered platforms (tiers.go).
-	cpu       []float64 // actual CPU usage per process; nil: 100% each
-	tier      int       // tier it runs in
-	procs     []int     // processor of each process
-	pausedTo  Time      // no progress before this time (a migration)
-	resumeEv  *Event
-	share     [2]float64 // the sharing model's per-job draws
-	shareSet  bool
+	// cpu is the actual CPU usage per process on a tiered platform; nil:
+	// 100% each. The rest of a job's tiered state (its tier, processors,
+	// migration pause, kept rate, sharing draws) is tx, set at its first
+	// placement on a tiered platform; a dedicated machine's jobs carry only
+	// the nil pointer.
+	cpu []float64
+	tx  *tierJob
+
+	seq      int   // arrival order, for the backfilled flag
+	restarts int32 // runs killed and started again from scratch
+	moves    int32 // relocations to other processors, progress kept
+	swaps    int32 // tier changes on the same processors
+
+	state     State
+	backfil   bool // started while an earlier-submitted job waited
 	stretched bool // ran at a rate other than 1 or was relocated
-	dirty     bool // queued for a rate update
-	restarts  int32
-	moves     int32 // relocations to other processors, progress kept
-	swaps     int32 // tier changes on the same processors
 }
 
 // NewJob returns a job that arrives at submit, needs demand, is estimated to

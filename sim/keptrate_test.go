@@ -63,7 +63,7 @@ func keptRatesScript(t *testing.T, tiers int, model Sharing, seed uint64) (check
 	plat := Processors(procs)
 	plat.Tiers, plat.Sharing = tiers, model
 	fresh := func(c *Cluster, j *Job) float64 {
-		if c.now < j.pausedTo {
+		if c.now < j.tx.pausedTo {
 			return 0
 		}
 		return freshRate(c, j, model, tiers)
@@ -81,7 +81,7 @@ func keptRatesScript(t *testing.T, tiers int, model Sharing, seed uint64) (check
 	var suspended []*Job
 	s := &script{hook: func(c *Cluster, q []*Job) {
 		for _, j := range c.Running() {
-			if j.dirty {
+			if j.tx.dirty {
 				t.Fatalf("t=%g job %d dirty at a pass", c.now, j.ID)
 			}
 			if want := fresh(c, j); j.rate != want {
@@ -104,7 +104,7 @@ func keptRatesScript(t *testing.T, tiers int, model Sharing, seed uint64) (check
 				}
 			case r <= 3: // relocate: swap, move or restart, maybe paused
 				tier := rng.IntN(tiers)
-				own := append([]int(nil), j.procs...)
+				own := append([]int(nil), j.tx.procs...)
 				free := true
 				for _, p := range own {
 					if o, _ := c.Occupant(tier, p); o != nil && o != j {
@@ -152,7 +152,8 @@ func keptRatesScript(t *testing.T, tiers int, model Sharing, seed uint64) (check
 func freshRate(c *Cluster, j *Job, model Sharing, tiers int) float64 {
 	rate := math.Inf(1)
 	occ := make([]float64, tiers)
-	for i, p := range j.procs {
+	tj := j.tx
+	for i, p := range tj.procs {
 		for k := range tiers {
 			if o, op := c.Occupant(k, p); o != nil {
 				occ[k] = o.CPU(op)
@@ -160,7 +161,7 @@ func freshRate(c *Cluster, j *Job, model Sharing, tiers int) float64 {
 				occ[k] = 0
 			}
 		}
-		rate = min(rate, model.Speed(j, i, j.tier, occ))
+		rate = min(rate, model.Speed(j, i, int(tj.tier), occ))
 	}
 	return rate
 }

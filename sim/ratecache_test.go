@@ -56,7 +56,7 @@ func TestKeptSpeedsMatchFreshRates(t *testing.T) {
 			if j.State() == Running {
 				running[k] = j
 				k++
-				if !j.dirty && c.now >= j.pausedTo {
+				if tj := j.tx; !tj.dirty && c.now >= tj.pausedTo {
 					if want := fresh(c, j); j.rate != want {
 						t.Errorf("t=%g job %d: rate %g, from scratch %g", c.now, j.ID, j.rate, want)
 					}

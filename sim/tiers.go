@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 )
 
 // MaxTiers is the largest number of VM tiers per processor a platform may
@@ -78,23 +77,29 @@ func (m *TwoTier) Validate() error {
 // on TwoTier (seed 003's K tiers) read them here.
 func (m *TwoTier) Draws(j *Job) (loss, eff float64) { return m.draws(j) }
 
-// draws returns j's loss and eff, drawing them on first use.
+// draws returns j's loss and eff, drawing them on first use in the run
+// (kept with the job's platform state; a job not placed yet is drawn each
+// time, with the same result).
 func (m *TwoTier) draws(j *Job) (loss, eff float64) {
-	if !j.shareSet {
-		if m.rng == nil {
-			m.rng = rand.New(&m.pcg)
-		}
-		m.pcg.Seed(m.Seed, uint64(j.ID))
-		r := m.rng
-		loss = m.LossLo + r.Float64()*(m.LossHi-m.LossLo)
-		if len(j.Demand) > 0 && j.Demand[0] == 1 {
-			eff = m.EffSingleLo + r.Float64()*(m.EffSingleHi-m.EffSingleLo)
-		} else {
-			eff = math.Min(m.EffMax, math.Max(m.EffMin, m.EffMean+m.EffSD*r.NormFloat64()))
-		}
-		j.share, j.shareSet = [2]float64{loss, eff}, true
+	tx := j.tx
+	if tx != nil && tx.shareSet {
+		return tx.share[0], tx.share[1]
 	}
-	return j.share[0], j.share[1]
+	if m.rng == nil {
+		m.rng = rand.New(&m.pcg)
+	}
+	m.pcg.Seed(m.Seed, uint64(j.ID))
+	r := m.rng
+	loss = m.LossLo + r.Float64()*(m.LossHi-m.LossLo)
+	if len(j.Demand) > 0 && j.Demand[0] == 1 {
+		eff = m.EffSingleLo + r.Float64()*(m.EffSingleHi-m.EffSingleLo)
+	} else {
+		eff = math.Min(m.EffMax, math.Max(m.EffMin, m.EffMean+m.EffSD*r.NormFloat64()))
+	}
+	if tx != nil {
+		tx.share, tx.shareSet = [2]float64{loss, eff}, true
+	}
+	return loss, eff
 }
 
 // Speed implements Sharing for two tiers (eq. 3.1 and 3.2 of seed 000, with
@@ -166,13 +171,43 @@ type tierState struct {
 	// changedBase counts the entries dropped before changed[0].
 	changed     []int
 	changedBase uint64
-	// kept[j.seq] is the slowest kept speed of j's processes and how many
-	// are that slow, while ok; stale lists the VMs whose speed went stale
-	// by touch (not by occupy) since the last flushRates.
-	kept  []keptRate
-	stale []vmRef
+	// txSlab is carved into the jobs' platform state (Job.tx) at their
+	// first placement; stale lists the VMs whose speed went stale by touch
+	// (not by occupy) since the last flushRates.
+	txSlab []tierJob
+	stale  []vmRef
 	// keptUsed counts the rates taken from a kept minimum (tests).
 	keptUsed int
+}
+
+// tierJob is a job's state on a tiered platform (Job.tx), from its first
+// placement in the run (occupy) on. It lives apart from Job so that the
+// jobs of a dedicated machine, most runs, do not carry it.
+type tierJob struct {
+	procs    []int // processor of each process
+	pausedTo Time  // no progress before this time (a migration)
+	resumeEv *Event
+	kept     keptRate
+	share    [2]float64 // the sharing model's per-job draws (TwoTier)
+	tier     int32
+	shareSet bool
+	dirty    bool // queued for a rate update
+}
+
+// newTierJob returns a zero tierJob from the slab, which holds one per job
+// of the run when the engine knows how many (chunks of 1,024 otherwise).
+func (c *Cluster) newTierJob() *tierJob {
+	t := c.tiers
+	if len(t.txSlab) == 0 {
+		n := 1024
+		if c.eng != nil && t.txSlab == nil {
+			n = max(n, cap(c.eng.jobs))
+		}
+		t.txSlab = make([]tierJob, n)
+	}
+	tx := &t.txSlab[0]
+	t.txSlab = t.txSlab[1:]
+	return tx
 }
 
 // keptRate is a job's slowest kept process speed and how many processes
@@ -291,7 +326,12 @@ func (c *Cluster) ObservedCPU(tier, p int) float64 {
 // Placement returns the tier a running job is in and the processor of each
 // of its processes (the cluster's own slice: do not modify it). On a
 // dedicated machine it returns 0 and nil.
-func (c *Cluster) Placement(j *Job) (tier int, procs []int) { return j.tier, j.procs }
+func (c *Cluster) Placement(j *Job) (tier int, procs []int) {
+	if j.tx == nil {
+		return 0, nil
+	}
+	return int(j.tx.tier), j.tx.procs
+}
 
 // Progress returns the work a running job has done so far, in seconds of a
 // dedicated processor (what a state-tracking server would observe).
@@ -334,7 +374,7 @@ func (c *Cluster) Relocate(j *Job, tier int, procs []int, how Relocation) error 
 		return c.fail(fmt.Errorf("sim: relocation pause %g for job %d; accepted: finite and ≥ 0", how.Pause, j.ID))
 	}
 	c.settle(j)
-	old, oldTier := j.procs, j.tier
+	old, oldTier := j.tx.procs, int(j.tx.tier)
 	c.vacate(j)
 	if err := c.checkSlots(j, tier, procs); err != nil {
 		c.occupy(j, oldTier, old)
@@ -380,8 +420,8 @@ func (c *Cluster) PauseInPlace(j *Job, d Time) error {
 	c.settle(j)
 	j.stretched = true
 	c.pauseUntil(j, c.now+d)
-	if !j.dirty {
-		j.dirty = true
+	if tj := j.tx; !tj.dirty {
+		tj.dirty = true
 		c.tiers.dirty = append(c.tiers.dirty, j) // flushRates sets rate 0
 	}
 	return nil
@@ -391,18 +431,19 @@ func (c *Cluster) PauseInPlace(j *Job, d Time) error {
 // the event that ends the pause (none for t = +Inf), replacing any earlier
 // pause; t ≤ now ends the pause under way.
 func (c *Cluster) pauseUntil(j *Job, t Time) {
-	if j.resumeEv != nil {
-		c.eng.q.Cancel(j.resumeEv)
-		c.eng.recycle(j.resumeEv)
-		j.resumeEv = nil
+	tj := j.tx
+	if tj.resumeEv != nil {
+		c.eng.q.Cancel(tj.resumeEv)
+		c.eng.recycle(tj.resumeEv)
+		tj.resumeEv = nil
 	}
 	if t <= c.now {
-		j.pausedTo = min(j.pausedTo, c.now)
+		tj.pausedTo = min(tj.pausedTo, c.now)
 		return
 	}
-	j.pausedTo = t
+	tj.pausedTo = t
 	if !math.IsInf(t, 1) {
-		j.resumeEv = c.eng.event(t, ClassTimer, j)
+		tj.resumeEv = c.eng.event(t, ClassTimer, j)
 	}
 }
 
@@ -444,42 +485,41 @@ func (c *Cluster) checkSlots(j *Job, tier int, procs []int) error {
 // processors for a rate update.
 func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 	t := c.tiers
-	j.tier = tier
-	if cap(j.procs) < len(procs) {
+	if j.tx == nil {
+		j.tx = c.newTierJob()
+	}
+	tj := j.tx
+	tj.tier = int32(tier)
+	if cap(tj.procs) < len(procs) {
 		if len(t.slab) < len(procs) {
 			t.slab = make([]int, max(4096, len(procs)))
 		}
-		j.procs, t.slab = t.slab[:0:len(procs)], t.slab[len(procs):]
+		tj.procs, t.slab = t.slab[:0:len(procs)], t.slab[len(procs):]
 	}
-	j.procs = append(j.procs[:0], procs...)
-	for i, p := range j.procs {
+	tj.procs = append(tj.procs[:0], procs...)
+	for i, p := range tj.procs {
 		t.slots[tier][p] = slot{job: j, proc: i, stale: true}
 	}
-	if j.seq >= len(t.kept) {
-		if t.kept == nil && c.eng != nil {
-			t.kept = make([]keptRate, 0, cap(c.eng.jobs)) // the run's jobs, when known
-		}
-		t.kept = slices.Grow(t.kept, j.seq+1-len(t.kept))[:j.seq+1]
-	}
-	t.kept[j.seq].ok = false // every speed is new
+	tj.kept.ok = false // every speed is new
 	t.free[tier] -= len(procs)
 	if tier == 0 {
 		c.free[0] = t.free[0]
 	}
-	c.touch(j.procs)
+	c.touch(tj.procs)
 }
 
 // vacate frees j's VMs and marks the jobs sharing its processors.
 func (c *Cluster) vacate(j *Job) {
 	t := c.tiers
-	for _, p := range j.procs {
-		t.slots[j.tier][p] = slot{}
+	tj := j.tx
+	for _, p := range tj.procs {
+		t.slots[tj.tier][p] = slot{}
 	}
-	t.free[j.tier] += len(j.procs)
-	if j.tier == 0 {
+	t.free[tj.tier] += len(tj.procs)
+	if tj.tier == 0 {
 		c.free[0] = t.free[0]
 	}
-	c.touch(j.procs)
+	c.touch(tj.procs)
 }
 
 // touch marks every running job on the processors for a rate update and
@@ -498,9 +538,11 @@ func (c *Cluster) touch(procs []int) {
 				t.stale = append(t.stale, vmRef{int32(k), int32(p)})
 			}
 			s.stale = true
-			if o := s.job; o != nil && !o.dirty {
-				o.dirty = true
-				t.dirty = append(t.dirty, o)
+			if o := s.job; o != nil {
+				if ot := o.tx; !ot.dirty {
+					ot.dirty = true
+					t.dirty = append(t.dirty, o)
+				}
 			}
 		}
 	}
@@ -541,14 +583,14 @@ func (c *Cluster) flushRates() {
 	if len(t.slots) != 2 {
 		two = nil
 	}
-	speed := func(j *Job, i, p int) float64 {
+	speed := func(j *Job, tier, i, p int) float64 {
 		if two != nil {
-			return two.speed(j, i, j.tier, t.slots[0][p].cpu(), t.slots[1][p].cpu())
+			return two.speed(j, i, tier, t.slots[0][p].cpu(), t.slots[1][p].cpu())
 		}
 		for k := range t.slots {
 			t.occ[k] = t.slots[k][p].cpu()
 		}
-		return sh.Speed(j, i, j.tier, t.occ)
+		return sh.Speed(j, i, tier, t.occ)
 	}
 	for _, r := range t.stale {
 		s := &t.slots[r.tier][r.proc]
@@ -556,16 +598,17 @@ func (c *Cluster) flushRates() {
 		if j == nil || !s.stale || j.state != Running {
 			continue
 		}
-		k := &t.kept[j.seq]
+		tj := j.tx
+		k := &tj.kept
 		if !k.ok {
 			continue // every speed is computed below
 		}
-		if c.now < j.pausedTo {
+		if c.now < tj.pausedTo {
 			k.ok = false // this speed waits for the pause's end
 			continue
 		}
 		old := s.speed
-		s.speed, s.stale = speed(j, s.proc, int(r.proc)), false
+		s.speed, s.stale = speed(j, int(tj.tier), s.proc, int(r.proc)), false
 		switch {
 		case s.speed < k.min:
 			k.min, k.n = s.speed, 1
@@ -579,25 +622,26 @@ func (c *Cluster) flushRates() {
 	}
 	t.stale = t.stale[:0]
 	for _, j := range t.dirty {
-		j.dirty = false
+		tj := j.tx
+		tj.dirty = false
 		if j.state != Running {
 			continue
 		}
 		rate := math.Inf(1)
-		k := &t.kept[j.seq]
+		k := &tj.kept
 		switch {
-		case c.now < j.pausedTo:
+		case c.now < tj.pausedTo:
 			rate = 0
 		case k.ok:
 			rate = k.min
 			t.keptUsed++
 		default:
-			row := t.slots[j.tier]
+			row := t.slots[tj.tier]
 			n := int32(0)
-			for i, p := range j.procs {
+			for i, p := range tj.procs {
 				own := &row[p]
 				if own.stale {
-					own.speed, own.stale = speed(j, i, p), false
+					own.speed, own.stale = speed(j, int(tj.tier), i, p), false
 				}
 				// Speeds are ≥ +0 and never NaN, so a plain comparison
 				// is math.Min without its NaN and signed-zero cases.
@@ -622,9 +666,10 @@ func (c *Cluster) flushRates() {
 
 // resume ends a job's migration pause.
 func (c *Cluster) resume(j *Job) {
-	j.resumeEv = nil
-	if j.state == Running && !j.dirty {
-		j.dirty = true
+	tj := j.tx
+	tj.resumeEv = nil
+	if j.state == Running && !tj.dirty {
+		tj.dirty = true
 		c.tiers.dirty = append(c.tiers.dirty, j)
 	}
 	c.flushRates()
