@@ -89,3 +89,29 @@ func TestConvertRecordsInPartsIsOnePass(t *testing.T) {
 		}
 	}
 }
+
+// TestAdjustmentsCountsEveryField sets each count of Adjustments alone and
+// checks that plus adds it (a part's counts of the parallel conversion
+// would be lost otherwise) and that Dropped or Altered, exactly one of
+// them, counts it: a count added to Adjustments later fails here until
+// plus and one of the two sums take it in.
+func TestAdjustmentsCountsEveryField(t *testing.T) {
+	typ := reflect.TypeFor[Adjustments]()
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		var a, b Adjustments
+		if typ.Field(i).Type.Kind() != reflect.Int {
+			t.Fatalf("Adjustments.%s is a %s; the test expects int counts", name, typ.Field(i).Type)
+		}
+		reflect.ValueOf(&a).Elem().Field(i).SetInt(1)
+		reflect.ValueOf(&b).Elem().Field(i).SetInt(2)
+		var want Adjustments
+		reflect.ValueOf(&want).Elem().Field(i).SetInt(3)
+		if got := a.plus(b); got != want {
+			t.Errorf("plus with only %s set: %+v; want %+v", name, got, want)
+		}
+		if d, al := a.Dropped(), a.Altered(); d+al != 1 {
+			t.Errorf("Adjustments{%s: 1}: Dropped %d, Altered %d; want the count in exactly one of them", name, d, al)
+		}
+	}
+}
