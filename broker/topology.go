@@ -337,6 +337,17 @@ func JobsStore(ctx context.Context, js jetstream.JetStream, t Topology) (jetstre
 	return os, nil
 }
 
+// workersConsumer is the consumer every worker takes cells from. It has no
+// filter subject: the cells stream holds cellsPrefix + ">" only, so
+// unfiltered it delivers the same messages, and the server finds the next
+// one from the stream's totals. With the filter cellsPrefix + ">" (before
+// issue 25's change) the file store counted the pending messages subject
+// by subject (fileStore.LoadNextMsg → numFilteredPending, a walk of its
+// per-subject index) whenever the next message was the stream's first —
+// every take of a worker that acks before it fetches again, since a work
+// queue drops acked cells — and every cell has a subject of its own, so a
+// take cost time in proportion to the cells waiting (BenchmarkFarmPrimitives,
+// cell-take). Ensure drops the filter from a consumer made earlier.
 func (t Topology) workersConsumer() jetstream.ConsumerConfig {
 	return jetstream.ConsumerConfig{
 		Durable:       WorkersConsumer,
@@ -344,7 +355,6 @@ func (t Topology) workersConsumer() jetstream.ConsumerConfig {
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       t.AckWait,
 		MaxDeliver:    t.MaxDeliver,
-		FilterSubject: cellsPrefix + ">",
 		MaxAckPending: -1,
 	}
 }

@@ -87,20 +87,27 @@ func ownIDs(cells []runner.Cell) []runner.Cell {
 // flush and ack) with a simulation that does nothing, on the embedded file
 // store with 2 worker slots, in sweeps of 500 and of 5,000 cells: each
 // sweep is an experiment of its own (its consumers made and removed), so
-// the smaller sweep also carries that fixed cost per cell. ms/cell is wall
-// time; cpu-ms/cell the CPU time of the whole process (broker,
+// the smaller sweep also carries that fixed cost per cell; and in sweeps
+// of 5,000 cells with 1 slot, where every take finds the cell it gets at
+// the head of the work queue (see broker's workersConsumer). ms/cell is
+// wall time; cpu-ms/cell the CPU time of the whole process (broker,
 // coordinator and worker all run in it) over the sweeps, from getrusage.
 func BenchmarkFarmOverheadPerCell(b *testing.B) {
-	for _, size := range []int{500, 5000} {
-		b.Run(fmt.Sprintf("cells=%d", size), func(b *testing.B) {
+	for _, sc := range []struct{ size, slots int }{{500, 2}, {5000, 2}, {5000, 1}} {
+		size, slots := sc.size, sc.slots
+		name := fmt.Sprintf("cells=%d", size)
+		if slots != 2 {
+			name += fmt.Sprintf(",slots=%d", slots)
+		}
+		b.Run(name, func(b *testing.B) {
 			f := startFarm(b)
 			n, cellsRun := 0, 0
 			var total, cpu time.Duration
 			for b.Loop() {
 				n++
-				cells := ownIDs(makeCells(fmt.Sprintf("overhead-%d-%d", size, n), size))
+				cells := ownIDs(makeCells(fmt.Sprintf("overhead-%d-%d-%d", size, slots, n), size))
 				c0 := cputime.Process()
-				total += sweep(b, f, cells[0].Experiment, cells, 2, okRunner)
+				total += sweep(b, f, cells[0].Experiment, cells, slots, okRunner)
 				cpu += cputime.Process() - c0
 				cellsRun += len(cells)
 			}
