@@ -1,0 +1,113 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/broker/brokertest"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// TestWorkerAcksEveryCell runs a worker on cells published straight to the
+// cells stream, with no coordinator (whose tidying would purge the
+// stream), and checks that after their results are in, every cell message
+// is acked — the workers consumer has none pending or awaiting an ack and
+// redelivered none, and the work queue is empty — well before the
+// consumer's AckWait would redeliver an unacked one. The worker sends its
+// acks without awaiting the server's reply (worker.settle), so the check
+// waits for them to land.
+func TestWorkerAcksEveryCell(t *testing.T) {
+	const n = 20
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, js := brokertest.Start(t)
+	if err := broker.Ensure(ctx, js, broker.Topology{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		c := runner.Cell{Experiment: "acks", ID: fmt.Sprintf("c%02d", i), Index: i, Scheduler: "fcfs", Seed: uint64(i)}
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(ctx, broker.CellSubject(c.Experiment, c.ID), data, jetstream.WithMsgID(c.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wctx, stopWorker := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() {
+		stopped <- worker.Run(wctx, js, worker.Config{ID: "acker", Slots: 2, Gate: worker.DecodeOnly{},
+			Runner: worker.RunnerFunc(func(_ context.Context, c runner.Cell) runner.CellResult {
+				return runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "seed", Value: float64(c.Seed)}}}
+			})})
+	}()
+	defer func() {
+		stopWorker()
+		if err := <-stopped; err != nil {
+			t.Error(err)
+		}
+	}()
+	results, err := js.Stream(ctx, broker.ResultsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := js.Stream(ctx, broker.CellsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, broker.CellsStream, broker.WorkersConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every result in: the worker has sent every ack after its result.
+	waitFor(t, ctx, "the 20 results", func() (bool, string) {
+		info, err := results.Info(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		return info.State.Msgs == n, fmt.Sprintf("%d results", info.State.Msgs)
+	})
+	// The acks land within seconds; an unacked cell would wait for the
+	// 30 s AckWait and be redelivered.
+	actx, acancel := context.WithTimeout(ctx, 20*time.Second)
+	defer acancel()
+	waitFor(t, actx, "every cell acked", func() (bool, string) {
+		ci, err := cons.Info(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		si, err := cells.Info(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		state := fmt.Sprintf("%d pending, %d awaiting an ack, %d redelivered, %d cells in the work queue",
+			ci.NumPending, ci.NumAckPending, ci.NumRedelivered, si.State.Msgs)
+		return ci.NumPending == 0 && ci.NumAckPending == 0 && ci.NumRedelivered == 0 && si.State.Msgs == 0, state
+	})
+}
+
+// waitFor polls cond until it holds or ctx ends, then fails the test with
+// cond's last description of the state.
+func waitFor(t *testing.T, ctx context.Context, what string, cond func() (bool, string)) {
+	t.Helper()
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v; last state: %s", what, ctx.Err(), state)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
