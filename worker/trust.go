@@ -44,7 +44,10 @@ func (d DecodeOnly) Admit(subject string, data []byte) (runner.Cell, error) {
 
 // DecodeCell decodes a cell message strictly: at most maxBytes
 // (DefaultMaxCellBytes when ≤ 0), valid UTF-8, one JSON object with the
-// fields of runner.Cell and no others, nothing after it. The cell
+// fields of runner.Cell and no others, nothing after it. Each parameter's
+// own object is read by runner.Param's decoder, which ignores keys other
+// than name, value and type (what a parameter is made of comes through
+// whole; Trust re-checks it against the spec). The cell
 // must have an experiment, an id, a scheduler, parameters sorted by unique
 // non-empty names, and a replication and index ≥ 0; when subject is not
 // empty it must be the cell's own subject (broker.CellSubject).
