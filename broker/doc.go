@@ -7,8 +7,9 @@
 //   - stream SCHEDFARM_CELLS, work-queue retention, subjects
 //     "schedfarm.cells.<experiment>.<cell id>": one message per cell to run,
 //     published by the coordinator with Nats-Msg-Id = cell id;
-//   - one durable pull consumer "workers" on it, shared by every worker on
-//     every machine; a message that exhausts its MaxDeliver stays in the stream
+//   - one durable pull consumer "workers" on it, without a filter subject
+//     (the stream holds cells only), shared by every worker on every
+//     machine; a message that exhausts its MaxDeliver stays in the stream
 //     and the server publishes a max-deliveries advisory;
 //   - stream SCHEDFARM_RESULTS, work-queue retention, subjects
 //     "schedfarm.results.<experiment>.<cell id>": one message per finished

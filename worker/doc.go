@@ -4,7 +4,9 @@
 // A worker has N slots; each slot fetches one cell at a time (prefetch 1, so
 // no cell waits in a local buffer while its ack timer runs), runs it while
 // sending in-progress heartbeats, publishes the result to the results stream
-// and waits for the publish ack, and only then acks the cell. That settling
+// and waits for the publish ack, and only then acks the cell (without
+// waiting for the ack's reply: a lost ack only runs the cell again, and its
+// result is dropped as a duplicate). That settling
 // runs in the background while the slot fetches and runs its next cell (at
 // most one settle per slot at a time), so the slot is not idle for those
 // round trips. A cell that
