@@ -8,9 +8,9 @@ import (
 // TestJobStaysSmall guards the size of Job: a one-shot run writes one per
 // trace record (28,489 for KTH-SP2), and on a fresh process each 4 KiB of
 // them is a page fault. Moving the tiered platforms' state out of Job into
-// tierJob (Job.tx) took it from 296 to 224 bytes: 550–570 fewer faults and
-// about 6% less elapsed time for `schedfarm sim` of EASY on KTH-SP2
-// (docs/performance.md, "The job slab"). A field that only some platforms
+// tierJob (Job.tx) took it from 296 to 224 bytes: 510–575 fewer faults and
+// 5–10% less elapsed time for `schedfarm sim` of EASY on KTH-SP2, back to
+// back (docs/performance.md, "Runs 11a–11d"). A field that only some platforms
 // or families need belongs in a side structure like tierJob.
 func TestJobStaysSmall(t *testing.T) {
 	if n := unsafe.Sizeof(Job{}); n > 224 {

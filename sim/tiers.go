@@ -583,7 +583,8 @@ func (c *Cluster) flushRates() {
 	if len(t.slots) != 2 {
 		two = nil
 	}
-	speed := func(j *Job, tier, i, p int) float64 {
+	speed := func(j *Job, i, p int) float64 {
+		tier := int(j.tx.tier)
 		if two != nil {
 			return two.speed(j, i, tier, t.slots[0][p].cpu(), t.slots[1][p].cpu())
 		}
@@ -608,7 +609,7 @@ func (c *Cluster) flushRates() {
 			continue
 		}
 		old := s.speed
-		s.speed, s.stale = speed(j, int(tj.tier), s.proc, int(r.proc)), false
+		s.speed, s.stale = speed(j, s.proc, int(r.proc)), false
 		switch {
 		case s.speed < k.min:
 			k.min, k.n = s.speed, 1
@@ -641,7 +642,7 @@ func (c *Cluster) flushRates() {
 			for i, p := range tj.procs {
 				own := &row[p]
 				if own.stale {
-					own.speed, own.stale = speed(j, int(tj.tier), i, p), false
+					own.speed, own.stale = speed(j, i, p), false
 				}
 				// Speeds are ≥ +0 and never NaN, so a plain comparison
 				// is math.Min without its NaN and signed-zero cases.
