@@ -1,9 +1,13 @@
 // Package worker pulls schedfarm cells from the JetStream work queue, runs
 // them and publishes their results.
 //
-// A worker has N slots; each slot fetches one cell at a time (prefetch 1, so
-// no cell waits in a local buffer while its ack timer runs), runs it while
-// sending in-progress heartbeats, publishes the result to the results stream
+// A worker has N slots; each slot takes one cell at a time, or, while its
+// cells run in microseconds, up to eight that are in the queue already
+// (take.go: as many as its last cells say would run within 10 ms; a pull
+// request costs the broker about as much as the delivery it brings). It
+// runs them one after the other while sending in-progress heartbeats for
+// the cell it runs and the ones waiting after it (so no cell's ack timer
+// runs out in the slot), publishes each result to the results stream
 // and waits for the publish ack, and only then acks the cell (without
 // waiting for the ack's reply: a lost ack only runs the cell again, and its
 // result is dropped as a duplicate). That settling
@@ -13,7 +17,9 @@
 // panics is reported as failed with the panic text and the head of its stack;
 // the slot goes on. When the context given to Run is cancelled the worker
 // stops fetching, lets running cells finish within a grace period, naks the
-// ones that do not, and returns.
+// ones that do not and the ones still waiting in a slot, and returns. A
+// worker killed outright leaves its running and waiting cells to the
+// consumer's AckWait, as before: each is delivered again, once.
 //
 // A worker trusts nothing on the wire (trust.go, dataroot.go): every cell
 // message passes a Gate before it runs. The default one, Trust, decodes it

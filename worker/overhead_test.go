@@ -113,7 +113,7 @@ func BenchmarkCellOverhead(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, ok := w.run("bench/0", nil, c)
+		res, _, ok := w.run("bench/0", nil, nil, c)
 		if !ok {
 			b.Fatal("the cell did not finish")
 		}

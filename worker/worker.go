@@ -155,45 +155,74 @@ type worker struct {
 	stop context.Context
 }
 
-// slot fetches and runs one cell at a time until w.stop is done. A finished
-// cell is settled (result published, then the cell acked) in the background
-// while the slot fetches and starts the next one, so the slot does not sit
+// slot takes cells and runs them one at a time until w.stop is done. It asks
+// for one cell, waiting for one to come, or, while its cells run in
+// microseconds, for several that are there already (nextTake, take.go).
+// A finished cell is settled (result published, then the cell acked) in the
+// background while the slot runs the next one, so the slot does not sit
 // idle for those two round trips; at most one settle per slot is in flight,
 // and the slot waits for it before it settles the next cell or returns.
 func (w *worker) slot(id string) {
 	var settling sync.WaitGroup
 	defer settling.Wait()
 	backoff := 100 * time.Millisecond
+	take := 1
+	var held []jetstream.Msg
 	for w.stop.Err() == nil {
-		// The fetch ends early when the worker is told to stop, so an idle
-		// worker stops at once.
-		fetchCtx, cancel := context.WithTimeout(w.stop, w.cfg.FetchWait)
-		batch, err := w.cons.Fetch(1, jetstream.FetchContext(fetchCtx))
-		if err != nil {
-			cancel()
-			w.cfg.Logf("worker %s: fetch: %v (retrying)", id, err)
-			select {
-			case <-w.stop.Done():
-			case <-time.After(backoff):
+		held = held[:0]
+		if take > 1 {
+			// Only what is there now: no cell waits here for a request
+			// to fill up.
+			if batch, err := w.cons.FetchNoWait(take); err == nil {
+				for msg := range batch.Messages() {
+					held = append(held, msg)
+				}
 			}
-			backoff = min(2*backoff, 5*time.Second)
-			continue
+			if len(held) == 0 {
+				take = 1 // the queue is empty (or the request failed): wait for one
+			}
 		}
-		backoff = 100 * time.Millisecond
-		for msg := range batch.Messages() {
-			w.handle(id, msg, &settling)
+		if len(held) == 0 {
+			// The fetch ends early when the worker is told to stop, so an
+			// idle worker stops at once.
+			fetchCtx, cancel := context.WithTimeout(w.stop, w.cfg.FetchWait)
+			batch, err := w.cons.Fetch(1, jetstream.FetchContext(fetchCtx))
+			if err != nil {
+				cancel()
+				w.cfg.Logf("worker %s: fetch: %v (retrying)", id, err)
+				select {
+				case <-w.stop.Done():
+				case <-time.After(backoff):
+				}
+				backoff = min(2*backoff, 5*time.Second)
+				continue
+			}
+			backoff = 100 * time.Millisecond
+			for msg := range batch.Messages() {
+				held = append(held, msg)
+			}
+			cancel()
 		}
-		cancel()
+		var slowest time.Duration
+		for i, msg := range held {
+			slowest = max(slowest, w.handle(id, msg, held[i+1:], &settling))
+		}
+		if len(held) > 0 {
+			take = nextTake(len(held), slowest)
+		}
+		clear(held)
 	}
 }
 
 // handle runs one delivered cell and settles its message: a nak at once,
 // or, once the previous settle of the slot is done, the result and the ack
-// in the background (tracked by settling).
-func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGroup) {
+// in the background (tracked by settling). waiting are the cells the slot
+// took with this one and runs after it: they are kept in progress while
+// this one runs. It returns how long the cell ran.
+func (w *worker) handle(slotID string, msg jetstream.Msg, waiting []jetstream.Msg, settling *sync.WaitGroup) time.Duration {
 	if w.stop.Err() != nil {
 		_ = msg.Nak()
-		return
+		return 0
 	}
 	var seq uint64
 	if md, err := msg.Metadata(); err == nil {
@@ -205,6 +234,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 		}
 	}
 	var res runner.CellResult
+	var ran time.Duration
 	resultSubject := broker.ResultSubjectFor(msg.Subject())
 	digest := Digest(msg.Data())
 	cell, err := w.cfg.Gate.Admit(msg.Subject(), msg.Data())
@@ -219,16 +249,17 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, settling *sync.WaitGro
 		w.cfg.Logf("worker %s: refused the cell message on %s: %v", slotID, msg.Subject(), err)
 	} else {
 		var ok bool
-		res, ok = w.run(slotID, msg, cell)
+		res, ran, ok = w.run(slotID, msg, waiting, cell)
 		if !ok {
 			w.cfg.Logf("worker %s: cell %s did not finish within the %v grace period; nak'ed", slotID, cell.ID, w.cfg.Grace)
 			_ = msg.Nak()
-			return
+			return ran
 		}
 	}
 	res = w.complete(res, cell.ID, slotID, digest)
 	settling.Wait()
 	settling.Go(func() { w.settle(slotID, msg, cell, resultSubject, seq, res) })
+	return ran
 }
 
 // complete fills in what the worker adds to a cell's result: the cell id,
@@ -281,9 +312,11 @@ func (w *worker) settle(slotID string, msg jetstream.Msg, cell runner.Cell, resu
 	}
 }
 
-// run runs the cell with heartbeats and panic recovery. ok is false when the
-// worker is stopping and the cell did not finish within the grace period.
-func (w *worker) run(slotID string, msg jetstream.Msg, cell runner.Cell) (res runner.CellResult, ok bool) {
+// run runs the cell with heartbeats and panic recovery, and returns how long
+// it ran. The heartbeats keep in progress the cell and the ones waiting
+// after it in the slot. ok is false when the worker is stopping and the
+// cell did not finish within the grace period.
+func (w *worker) run(slotID string, msg jetstream.Msg, waiting []jetstream.Msg, cell runner.Cell) (res runner.CellResult, ran time.Duration, ok bool) {
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	defer cancelRun()
 	done := make(chan runner.CellResult, 1)
@@ -304,16 +337,22 @@ func (w *worker) run(slotID string, msg jetstream.Msg, cell runner.Cell) (res ru
 	for {
 		select {
 		case res = <-done:
+			ran = time.Since(start)
 			if grace != nil && runCtx.Err() != nil {
-				return res, false
+				return res, ran, false
 			}
 			if res.WallSeconds == 0 {
-				res.WallSeconds = time.Since(start).Seconds()
+				res.WallSeconds = ran.Seconds()
 			}
-			return res, true
+			return res, ran, true
 		case <-hb.C:
 			if err := msg.InProgress(); err != nil {
 				w.cfg.Logf("worker %s: cell %s: heartbeat: %v", slotID, cell.ID, err)
+			}
+			for _, m := range waiting {
+				if err := m.InProgress(); err != nil {
+					w.cfg.Logf("worker %s: %s, waiting in the slot: heartbeat: %v", slotID, m.Subject(), err)
+				}
 			}
 		case <-stopping:
 			stopping = nil
@@ -328,7 +367,7 @@ func (w *worker) run(slotID string, msg jetstream.Msg, cell runner.Cell) (res ru
 			case <-done:
 			case <-time.After(time.Second):
 			}
-			return runner.CellResult{}, false
+			return runner.CellResult{}, time.Since(start), false
 		}
 	}
 }

@@ -1,0 +1,275 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/broker/brokertest"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
+)
+
+// TestNextTake checks the take policy by hand: as many cells as run within
+// holdBudget (10 ms) at the slowest's speed, at most twice the last take
+// and at most maxTake (8), at least one.
+func TestNextTake(t *testing.T) {
+	for _, c := range []struct {
+		took    int
+		slowest time.Duration
+		want    int
+	}{
+		{1, 10 * time.Microsecond, 2},   // instant, but one cell is not much evidence
+		{2, 10 * time.Microsecond, 4},   // doubling
+		{4, 10 * time.Microsecond, 8},   // up to maxTake
+		{8, 10 * time.Microsecond, 8},   // never more
+		{8, 2 * time.Millisecond, 5},    // 10 ms / 2 ms
+		{8, 3 * time.Millisecond, 3},    // 10 ms / 3 ms, rounded down
+		{8, 6 * time.Millisecond, 1},    // 10 ms / 6 ms
+		{8, 10 * time.Millisecond, 1},   // the budget itself: one at a time
+		{8, time.Minute, 1},             // long cells: one at a time, as before
+		{1, 0, 2},                       // a refused cell ran nothing
+		{0, time.Microsecond, 2},        // no take yet counts as one
+		{3, 1250 * time.Microsecond, 6}, // 10 ms / 1.25 ms = 8, but at most 2 × 3
+	} {
+		if got := nextTake(c.took, c.slowest); got != c.want {
+			t.Errorf("nextTake(%d, %v) = %d; want %d", c.took, c.slowest, got, c.want)
+		}
+	}
+}
+
+// farmCells publishes n cells of experiment exp straight to the cells stream
+// (no coordinator, whose tidying would purge it).
+func farmCells(t *testing.T, ctx context.Context, js jetstream.JetStream, exp string, n int) {
+	t.Helper()
+	for i := range n {
+		c := runner.Cell{Experiment: exp, ID: fmt.Sprintf("c%03d", i), Index: i, Scheduler: "fcfs", Seed: uint64(i)}
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(ctx, broker.CellSubject(c.Experiment, c.ID), data, jetstream.WithMsgID(c.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// instant is a runner whose cells return at once.
+var instant = RunnerFunc(func(_ context.Context, c runner.Cell) runner.CellResult {
+	return runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "seed", Value: float64(c.Seed)}}}
+})
+
+// pollUntil polls cond every 20 ms until it holds or ctx ends, then fails
+// the test with cond's last description of the state.
+func pollUntil(t *testing.T, ctx context.Context, what string, cond func() (bool, string)) {
+	t.Helper()
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v; last state: %s", what, ctx.Err(), state)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// resultsIn waits until the results stream holds n results.
+func resultsIn(t *testing.T, ctx context.Context, js jetstream.JetStream, n uint64) {
+	t.Helper()
+	results, err := js.Stream(ctx, broker.ResultsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, ctx, fmt.Sprintf("%d results", n), func() (bool, string) {
+		info, err := results.Info(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		return info.State.Msgs == n, fmt.Sprintf("%d results", info.State.Msgs)
+	})
+}
+
+// TestSlotTakesSeveralInstantCells runs one worker slot on 64 instant cells
+// and watches its pull requests on the consumer's API subject: the slot
+// must ask for several cells at once (no-wait requests of more than one),
+// in far fewer requests than cells, and still run every cell once, each
+// acked, none redelivered. A slot that kept asking for one cell at a time
+// sends 64 requests or more.
+func TestSlotTakesSeveralInstantCells(t *testing.T) {
+	const n = 64
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, js := brokertest.Start(t)
+	if err := broker.Ensure(ctx, js, broker.Topology{}); err != nil {
+		t.Fatal(err)
+	}
+	farmCells(t, ctx, js, "takes", n)
+	var mu sync.Mutex
+	var requests, several int
+	sub, err := js.Conn().Subscribe("$JS.API.CONSUMER.MSG.NEXT."+broker.CellsStream+"."+broker.WorkersConsumer, func(m *nats.Msg) {
+		var req struct {
+			Batch  int  `json:"batch"`
+			NoWait bool `json:"no_wait"`
+		}
+		if err := json.Unmarshal(m.Data, &req); err != nil {
+			t.Errorf("pull request %q: %v", m.Data, err)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		requests++
+		if req.Batch > 1 {
+			several++
+			if !req.NoWait {
+				t.Errorf("pull request %s asks for %d cells and waits for them; want several only of those there (no_wait)", m.Data, req.Batch)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	if err := js.Conn().Flush(); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stopWorker := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() {
+		stopped <- Run(wctx, js, Config{ID: "taker", Slots: 1, Gate: DecodeOnly{}, Runner: instant})
+	}()
+	resultsIn(t, ctx, js, n)
+	stopWorker()
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, broker.CellsStream, broker.WorkersConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := cons.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ci.NumRedelivered != 0 || ci.NumPending != 0 || ci.NumAckPending != 0 {
+		t.Errorf("workers consumer: %d redelivered, %d pending, %d awaiting an ack; want none", ci.NumRedelivered, ci.NumPending, ci.NumAckPending)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("%d cells in %d pull requests, %d of them for several cells", n, requests, several)
+	if several == 0 || requests >= n/2 {
+		t.Errorf("%d cells in %d pull requests, %d of them for several cells; want several-cell requests and fewer than %d requests", n, requests, several, n/2)
+	}
+}
+
+// TestCellsWaitingInASlotAreKeptInProgress checks that cells a slot took
+// with others do not time out while an earlier one runs long. Worker A (one
+// slot, AckWait 3 s) runs instant cells until it holds at least two cells
+// behind the one it runs (the consumer has four or more awaiting an ack: the
+// one running, at most one whose ack is on its way, and those waiting);
+// that cell then runs for 2.5 AckWaits while an idle worker B asks for
+// cells. Had the waiting cells no heartbeats, the server would redeliver
+// them to B after AckWait; the test wants every cell run once and none
+// redelivered.
+func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
+	const n = 64
+	const ackWait = 3 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	_, js := brokertest.Start(t)
+	if err := broker.Ensure(ctx, js, broker.Topology{AckWait: ackWait}); err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, broker.CellsStream, broker.WorkersConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	farmCells(t, ctx, js, "waiting", n)
+	var slow atomic.Bool // set by the one cell that ran long
+	startB := make(chan struct{})
+	runs := make(map[string]int)
+	var mu sync.Mutex
+	var logs []string
+	logf := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logs = append(logs, fmt.Sprintf(format, args...))
+	}
+	counted := func(r Runner) Runner {
+		return RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
+			mu.Lock()
+			runs[c.ID]++
+			mu.Unlock()
+			return r.Run(ctx, c)
+		})
+	}
+	a := counted(RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
+		if !slow.Load() {
+			ci, err := cons.Info(ctx)
+			if err == nil && ci.NumAckPending >= 4 && !slow.Swap(true) {
+				close(startB)
+				time.Sleep(ackWait * 5 / 2)
+			}
+		}
+		return instant(ctx, c)
+	}))
+	wctx, stopWorkers := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	wg.Go(func() {
+		errs <- Run(wctx, js, Config{ID: "A", Slots: 1, Gate: DecodeOnly{}, Runner: a, Logf: logf})
+	})
+	wg.Go(func() {
+		select {
+		case <-startB:
+		case <-wctx.Done():
+			return
+		}
+		errs <- Run(wctx, js, Config{ID: "B", Slots: 1, Gate: DecodeOnly{}, Runner: counted(instant), Logf: logf})
+	})
+	resultsIn(t, ctx, js, n)
+	stopWorkers()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if !slow.Load() {
+		t.Fatalf("worker A never held two cells behind the one it ran (four awaiting an ack); the test proves nothing")
+	}
+	ci, err := cons.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ci.NumRedelivered != 0 {
+		t.Errorf("%d cells redelivered; want none (the cells waiting in A's slot were not kept in progress)", ci.NumRedelivered)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for id, k := range runs {
+		if k != 1 {
+			t.Errorf("cell %s ran %d times; want once", id, k)
+		}
+	}
+	if len(runs) != n {
+		t.Errorf("%d cells ran; want %d", len(runs), n)
+	}
+	for _, l := range logs {
+		if strings.Contains(l, "redelivered") || strings.Contains(l, "heartbeat") {
+			t.Errorf("worker log: %s", l)
+		}
+	}
+}
