@@ -2,17 +2,12 @@ package worker_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/broker/brokertest"
-	"github.com/schedfarm/schedfarm/family"
-	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -32,23 +27,11 @@ func TestWorkerAcksEveryCell(t *testing.T) {
 	if err := broker.Ensure(ctx, js, broker.Topology{}); err != nil {
 		t.Fatal(err)
 	}
-	for i := range n {
-		c := runner.Cell{Experiment: "acks", ID: fmt.Sprintf("c%02d", i), Index: i, Scheduler: "fcfs", Seed: uint64(i)}
-		data, err := json.Marshal(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := js.Publish(ctx, broker.CellSubject(c.Experiment, c.ID), data, jetstream.WithMsgID(c.ID)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	publishCells(t, ctx, js, "acks", n)
 	wctx, stopWorker := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
 	go func() {
-		stopped <- worker.Run(wctx, js, worker.Config{ID: "acker", Slots: 2, Gate: worker.DecodeOnly{},
-			Runner: worker.RunnerFunc(func(_ context.Context, c runner.Cell) runner.CellResult {
-				return runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "seed", Value: float64(c.Seed)}}}
-			})})
+		stopped <- worker.Run(wctx, js, worker.Config{ID: "acker", Slots: 2, Gate: worker.DecodeOnly{}, Runner: instant})
 	}()
 	defer func() {
 		stopWorker()
@@ -93,21 +76,4 @@ func TestWorkerAcksEveryCell(t *testing.T) {
 			ci.NumPending, ci.NumAckPending, ci.NumRedelivered, si.State.Msgs)
 		return ci.NumPending == 0 && ci.NumAckPending == 0 && ci.NumRedelivered == 0 && si.State.Msgs == 0, state
 	})
-}
-
-// waitFor polls cond until it holds or ctx ends, then fails the test with
-// cond's last description of the state.
-func waitFor(t *testing.T, ctx context.Context, what string, cond func() (bool, string)) {
-	t.Helper()
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("waiting for %s: %v; last state: %s", what, ctx.Err(), state)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
 }

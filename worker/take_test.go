@@ -1,4 +1,4 @@
-package worker
+package worker_test
 
 import (
 	"context"
@@ -11,95 +11,12 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/broker/brokertest"
-	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/worker"
 )
-
-// TestNextTake checks the take policy by hand: as many cells as run within
-// holdBudget (10 ms) at the slowest's speed, at most twice the last take
-// and at most maxTake (8), at least one.
-func TestNextTake(t *testing.T) {
-	for _, c := range []struct {
-		took    int
-		slowest time.Duration
-		want    int
-	}{
-		{1, 10 * time.Microsecond, 2},   // instant, but one cell is not much evidence
-		{2, 10 * time.Microsecond, 4},   // doubling
-		{4, 10 * time.Microsecond, 8},   // up to maxTake
-		{8, 10 * time.Microsecond, 8},   // never more
-		{8, 2 * time.Millisecond, 5},    // 10 ms / 2 ms
-		{8, 3 * time.Millisecond, 3},    // 10 ms / 3 ms, rounded down
-		{8, 6 * time.Millisecond, 1},    // 10 ms / 6 ms
-		{8, 10 * time.Millisecond, 1},   // the budget itself: one at a time
-		{8, time.Minute, 1},             // long cells: one at a time, as before
-		{1, 0, 2},                       // a refused cell ran nothing
-		{0, time.Microsecond, 2},        // no take yet counts as one
-		{3, 1250 * time.Microsecond, 6}, // 10 ms / 1.25 ms = 8, but at most 2 × 3
-	} {
-		if got := nextTake(c.took, c.slowest); got != c.want {
-			t.Errorf("nextTake(%d, %v) = %d; want %d", c.took, c.slowest, got, c.want)
-		}
-	}
-}
-
-// farmCells publishes n cells of experiment exp straight to the cells stream
-// (no coordinator, whose tidying would purge it).
-func farmCells(t *testing.T, ctx context.Context, js jetstream.JetStream, exp string, n int) {
-	t.Helper()
-	for i := range n {
-		c := runner.Cell{Experiment: exp, ID: fmt.Sprintf("c%03d", i), Index: i, Scheduler: "fcfs", Seed: uint64(i)}
-		data, err := json.Marshal(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := js.Publish(ctx, broker.CellSubject(c.Experiment, c.ID), data, jetstream.WithMsgID(c.ID)); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// instant is a runner whose cells return at once.
-var instant = RunnerFunc(func(_ context.Context, c runner.Cell) runner.CellResult {
-	return runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "seed", Value: float64(c.Seed)}}}
-})
-
-// pollUntil polls cond every 20 ms until it holds or ctx ends, then fails
-// the test with cond's last description of the state.
-func pollUntil(t *testing.T, ctx context.Context, what string, cond func() (bool, string)) {
-	t.Helper()
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("waiting for %s: %v; last state: %s", what, ctx.Err(), state)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-}
-
-// resultsIn waits until the results stream holds n results.
-func resultsIn(t *testing.T, ctx context.Context, js jetstream.JetStream, n uint64) {
-	t.Helper()
-	results, err := js.Stream(ctx, broker.ResultsStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pollUntil(t, ctx, fmt.Sprintf("%d results", n), func() (bool, string) {
-		info, err := results.Info(ctx)
-		if err != nil {
-			return false, err.Error()
-		}
-		return info.State.Msgs == n, fmt.Sprintf("%d results", info.State.Msgs)
-	})
-}
 
 // TestSlotTakesSeveralInstantCells runs one worker slot on 64 instant cells
 // and watches its pull requests on the consumer's API subject: the slot
@@ -115,7 +32,7 @@ func TestSlotTakesSeveralInstantCells(t *testing.T) {
 	if err := broker.Ensure(ctx, js, broker.Topology{}); err != nil {
 		t.Fatal(err)
 	}
-	farmCells(t, ctx, js, "takes", n)
+	publishCells(t, ctx, js, "takes", n)
 	var mu sync.Mutex
 	var requests, several int
 	sub, err := js.Conn().Subscribe("$JS.API.CONSUMER.MSG.NEXT."+broker.CellsStream+"."+broker.WorkersConsumer, func(m *nats.Msg) {
@@ -147,7 +64,7 @@ func TestSlotTakesSeveralInstantCells(t *testing.T) {
 	wctx, stopWorker := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
 	go func() {
-		stopped <- Run(wctx, js, Config{ID: "taker", Slots: 1, Gate: DecodeOnly{}, Runner: instant})
+		stopped <- worker.Run(wctx, js, worker.Config{ID: "taker", Slots: 1, Gate: worker.DecodeOnly{}, Runner: instant})
 	}()
 	resultsIn(t, ctx, js, n)
 	stopWorker()
@@ -195,7 +112,7 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	farmCells(t, ctx, js, "waiting", n)
+	publishCells(t, ctx, js, "waiting", n)
 	var slow atomic.Bool // set by the one cell that ran long
 	startB := make(chan struct{})
 	runs := make(map[string]int)
@@ -206,15 +123,15 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 		defer mu.Unlock()
 		logs = append(logs, fmt.Sprintf(format, args...))
 	}
-	counted := func(r Runner) Runner {
-		return RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
+	counted := func(r worker.Runner) worker.Runner {
+		return worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
 			mu.Lock()
 			runs[c.ID]++
 			mu.Unlock()
 			return r.Run(ctx, c)
 		})
 	}
-	a := counted(RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
+	a := counted(worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
 		if !slow.Load() {
 			ci, err := cons.Info(ctx)
 			if err == nil && ci.NumAckPending >= 4 && !slow.Swap(true) {
@@ -222,13 +139,13 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 				time.Sleep(ackWait * 5 / 2)
 			}
 		}
-		return instant(ctx, c)
+		return instant.Run(ctx, c)
 	}))
 	wctx, stopWorkers := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	wg.Go(func() {
-		errs <- Run(wctx, js, Config{ID: "A", Slots: 1, Gate: DecodeOnly{}, Runner: a, Logf: logf})
+		errs <- worker.Run(wctx, js, worker.Config{ID: "A", Slots: 1, Gate: worker.DecodeOnly{}, Runner: a, Logf: logf})
 	})
 	wg.Go(func() {
 		select {
@@ -236,7 +153,7 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 		case <-wctx.Done():
 			return
 		}
-		errs <- Run(wctx, js, Config{ID: "B", Slots: 1, Gate: DecodeOnly{}, Runner: counted(instant), Logf: logf})
+		errs <- worker.Run(wctx, js, worker.Config{ID: "B", Slots: 1, Gate: worker.DecodeOnly{}, Runner: counted(instant), Logf: logf})
 	})
 	resultsIn(t, ctx, js, n)
 	stopWorkers()

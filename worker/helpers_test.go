@@ -1,0 +1,70 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// publishCells publishes n cells of experiment exp straight to the cells stream
+// (no coordinator, whose tidying would purge it).
+func publishCells(t *testing.T, ctx context.Context, js jetstream.JetStream, exp string, n int) {
+	t.Helper()
+	for i := range n {
+		c := runner.Cell{Experiment: exp, ID: fmt.Sprintf("c%03d", i), Index: i, Scheduler: "fcfs", Seed: uint64(i)}
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(ctx, broker.CellSubject(c.Experiment, c.ID), data, jetstream.WithMsgID(c.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// instant is a runner whose cells return at once.
+var instant = worker.RunnerFunc(func(_ context.Context, c runner.Cell) runner.CellResult {
+	return runner.CellResult{Status: runner.StatusOK, Metrics: []family.Metric{{Name: "seed", Value: float64(c.Seed)}}}
+})
+
+// resultsIn waits until the results stream holds n results.
+func resultsIn(t *testing.T, ctx context.Context, js jetstream.JetStream, n uint64) {
+	t.Helper()
+	results, err := js.Stream(ctx, broker.ResultsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, fmt.Sprintf("%d results", n), func() (bool, string) {
+		info, err := results.Info(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		return info.State.Msgs == n, fmt.Sprintf("%d results", info.State.Msgs)
+	})
+}
+
+// waitFor polls cond until it holds or ctx ends, then fails the test with
+// cond's last description of the state.
+func waitFor(t *testing.T, ctx context.Context, what string, cond func() (bool, string)) {
+	t.Helper()
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v; last state: %s", what, ctx.Err(), state)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
