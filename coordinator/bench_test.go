@@ -21,15 +21,22 @@ import (
 // sweep runs cells through a coordinator and workers with the given slots
 // on f and returns the wall time.
 func sweep(b *testing.B, f *farm, exp string, cells []runner.Cell, slots int, run worker.RunnerFunc) time.Duration {
+	return sweepGated(b, f, exp, cells, slots, run, nil)
+}
+
+// sweepGated is sweep with the worker's gate: nil for cells no spec makes
+// (renamed by ownIDs), which the worker only decodes and, for cells with a
+// trace in a temporary directory, resolves under / as the data root.
+func sweepGated(b *testing.B, f *farm, exp string, cells []runner.Cell, slots int, run worker.RunnerFunc, gate worker.Gate) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	// The cells are renamed (ownIDs), so no spec makes them: the worker
-	// only decodes them and, for cells with a trace in a temporary
-	// directory, resolves their paths under / as the data root.
-	wcfg := worker.Config{ID: exp, Slots: slots, Runner: run, Gate: worker.DecodeOnly{}}
+	wcfg := worker.Config{ID: exp, Slots: slots, Runner: run, Gate: gate}
+	if gate == nil {
+		wcfg.Gate = worker.DecodeOnly{}
+	}
 	root := ""
-	if len(cells) > 0 && cells[0].Dir != "" {
+	if gate == nil && len(cells) > 0 && cells[0].Dir != "" {
 		dr, err := worker.OpenDataRoot("/")
 		if err != nil {
 			b.Fatal(err)
@@ -80,6 +87,68 @@ func ownIDs(cells []runner.Cell) []runner.Cell {
 		cells[i].ID = cells[i].Experiment + "-" + cells[i].ID
 	}
 	return cells
+}
+
+// trustedCells writes a spec named name with n = 50 × n/50 cells (FCFS on a
+// generated workload, fifty loads, n/50 replications) in dir and returns its
+// cells, as a coordinator publishes them: a worker's Trust gate admits them.
+func trustedCells(b *testing.B, dir, name string, n int) []runner.Cell {
+	b.Helper()
+	loads := make([]string, 50)
+	for i := range loads {
+		loads[i] = fmt.Sprintf("%.3f", 0.5+float64(i)/100)
+	}
+	spec := fmt.Sprintf(`name: %s
+platform: {procs: 64}
+workload:
+  generator: {model: lublin99, jobs: 100, procs: 64}
+schedulers: [fcfs]
+axes:
+  - param: workload.load
+    values: [%s]
+replications: %d
+`, name, strings.Join(loads, ", "), n/50)
+	path := filepath.Join(dir, name+".yaml")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := experiments.Load(path, experiments.NewCatalog(families.Builtin()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s.Cells()
+}
+
+// BenchmarkFarmOverheadPerCellTrusted is BenchmarkFarmOverheadPerCell's
+// 5,000-cell sweep on 2 slots with the cells of a real spec (a new name each
+// sweep) and the worker's default gate, Trust: every cell is decoded, its
+// files resolved (a generated workload has none) and re-validated against
+// the spec through the re-check's cache (50 points, so 50 full checks a
+// sweep), as in a farm. The difference from the untrusted sweep is the
+// re-check's share of a cell.
+func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
+	dir := b.TempDir()
+	root, err := worker.OpenDataRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	f := startFarm(b)
+	n, cellsRun := 0, 0
+	var total, cpu time.Duration
+	for b.Loop() {
+		n++
+		b.StopTimer()
+		cells := trustedCells(b, dir, fmt.Sprintf("overhead-trusted-%d", n), 5000)
+		gate := worker.NewTrust(root, experiments.NewCatalog(families.Builtin()), 0)
+		b.StartTimer()
+		c0 := cputime.Process()
+		total += sweepGated(b, f, cells[0].Experiment, cells, 2, okRunner, gate)
+		cpu += cputime.Process() - c0
+		cellsRun += len(cells)
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(cellsRun), "ms/cell")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(cellsRun), "cpu-ms/cell")
 }
 
 // BenchmarkFarmOverheadPerCell measures what the farm adds per cell (publish,

@@ -47,7 +47,7 @@ func (c *coordinator) publish(ctx context.Context, cells []runner.Cell) error {
 		return nil
 	}
 	for _, cell := range cells {
-		data, err := json.Marshal(cell)
+		data, err := runner.EncodeCell(cell)
 		if err != nil {
 			return fmt.Errorf("encode cell %s: %w", cell.ID, err)
 		}
@@ -150,7 +150,7 @@ func (c *coordinator) resolveDuplicate(ctx context.Context, cell runner.Cell, da
 
 // requeue publishes a cell again under a fresh message id.
 func (c *coordinator) requeue(ctx context.Context, cell runner.Cell) error {
-	data, err := json.Marshal(cell)
+	data, err := runner.EncodeCell(cell)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package coordinator
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -111,7 +110,7 @@ func (c *coordinator) prepare(root string, b Batch) ([]runner.Cell, error) {
 		if err != nil {
 			return nil, fmt.Errorf("coordinator: cell %s: %w", cell.ID, err)
 		}
-		data, err := json.Marshal(w)
+		data, err := runner.EncodeCell(w)
 		if err != nil {
 			return nil, fmt.Errorf("coordinator: encode cell %s: %w", cell.ID, err)
 		}

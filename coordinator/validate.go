@@ -52,6 +52,13 @@ func DecodeResult(data []byte, maxBytes int) (runner.CellResult, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxResultBytes
 	}
+	if len(data) <= maxBytes {
+		// The form a worker writes, read without reflection; it decodes
+		// to what the strict decoder would (runner.DecodeResultWire).
+		if r, ok := runner.DecodeResultWire(data); ok {
+			return r, nil
+		}
+	}
 	return wire.DecodeStrict[runner.CellResult](data, maxBytes, "result", "runner.CellResult")
 }
 

@@ -5,9 +5,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/internal/jsonappend"
 	"github.com/schedfarm/schedfarm/runner"
 )
 
@@ -42,7 +45,11 @@ func canonParams(ps []runner.Param, keep func(name string) bool) [][2]string {
 // integers), "s:<string>" or "b:<bool>". Axis order, key order in the YAML
 // and cell position do not enter it.
 func CellID(experiment string, baseSeed uint64, scheduler string, params []runner.Param, replication int) string {
-	data, _ := json.Marshal([]any{idVersion, experiment, baseSeed, scheduler, replication, canonParams(params, nil)})
+	var buf [512]byte
+	data, ok := hashInput(buf[:0], idVersion, experiment, baseSeed, &scheduler, replication, params, nil)
+	if !ok {
+		data, _ = json.Marshal([]any{idVersion, experiment, baseSeed, scheduler, replication, canonParams(params, nil)})
+	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }
@@ -60,10 +67,85 @@ func CellID(experiment string, baseSeed uint64, scheduler string, params []runne
 // the experiment name, the base seed and the replication enter it; the cell
 // index, worker, time and map order never do.
 func CellSeed(experiment string, baseSeed uint64, params []runner.Param, replication int) uint64 {
-	keep := func(name string) bool { return !strings.HasPrefix(name, "scheduler.") }
-	data, _ := json.Marshal([]any{seedVersion, experiment, baseSeed, replication, canonParams(params, keep)})
+	var buf [512]byte
+	data, ok := hashInput(buf[:0], seedVersion, experiment, baseSeed, nil, replication, params, notScheduler)
+	if !ok {
+		data, _ = json.Marshal([]any{seedVersion, experiment, baseSeed, replication, canonParams(params, notScheduler)})
+	}
 	sum := sha256.Sum256(data)
 	return binary.BigEndian.Uint64(sum[:8])
+}
+
+// notScheduler keeps the parameters that enter a cell's seed.
+func notScheduler(name string) bool { return !strings.HasPrefix(name, "scheduler.") }
+
+// hashInput appends to dst the JSON array that json.Marshal writes for
+// CellID's (scheduler non-nil) or CellSeed's array, without encoding/json,
+// and reports true; or reports false when it cannot promise the same
+// bytes: a string that is not plain (jsonappend), parameters not strictly
+// sorted by name, a value of no kind. The cells a spec makes take this
+// path: a worker derives both for every cell it admits
+// (TestHashInputIsMarshals compares the two).
+func hashInput(dst []byte, version, experiment string, baseSeed uint64, scheduler *string, replication int, params []runner.Param, keep func(string) bool) ([]byte, bool) {
+	for i := 1; i < len(params); i++ {
+		if params[i-1].Name >= params[i].Name {
+			return dst, false
+		}
+	}
+	ok := true
+	str := func(s string) {
+		if ok {
+			dst, ok = jsonappend.String(dst, s)
+		}
+	}
+	dst = append(dst, '[')
+	str(version)
+	dst = append(dst, ',')
+	str(experiment)
+	dst = append(dst, ',')
+	dst = jsonappend.Uint(dst, baseSeed)
+	if scheduler != nil {
+		dst = append(dst, ',')
+		str(*scheduler)
+	}
+	dst = append(dst, ',')
+	dst = jsonappend.Int(dst, int64(replication))
+	dst = append(dst, ",["...)
+	first := true
+	for _, p := range params {
+		if !ok {
+			return dst, false
+		}
+		if keep != nil && !keep(p.Name) {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, '[')
+		str(p.Name)
+		dst = append(dst, `,"`...)
+		switch x := p.Value.(type) {
+		case int64:
+			dst = strconv.AppendInt(append(dst, "n:"...), x, 10)
+		case float64:
+			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+				dst = strconv.AppendInt(append(dst, "n:"...), int64(x), 10)
+			} else {
+				dst = strconv.AppendFloat(append(dst, "n:"...), x, 'g', -1, 64)
+			}
+		case string:
+			ok = ok && jsonappend.Plain(x)
+			dst = append(append(dst, "s:"...), x...)
+		case bool:
+			dst = strconv.AppendBool(append(dst, "b:"...), x)
+		default:
+			return dst, false
+		}
+		dst = append(dst, `"]`...)
+	}
+	return append(dst, "]]"...), ok
 }
 
 // dimension is one independent direction of the grid: a single axis or a

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/schedfarm/schedfarm/family"
+	"github.com/schedfarm/schedfarm/internal/jsonappend"
 	"github.com/schedfarm/schedfarm/param"
 )
 
@@ -157,7 +158,52 @@ type paramJSON struct {
 }
 
 // MarshalJSON encodes the parameter as {"name":…,"value":…,"type":…}.
+// A parameter whose name and value are plain (jsonappend) is written
+// directly, as the encoding/json path below writes it, byte for byte:
+// cells are encoded twice a cell by a coordinator (for their digest, then
+// to publish them), and their bytes are what digests and duplicate checks
+// compare (TestParamWireFastPathIsMarshals).
 func (p Param) MarshalJSON() ([]byte, error) {
+	if b, ok := p.appendWire(make([]byte, 0, 64+len(p.Name))); ok {
+		return b, nil
+	}
+	return p.marshalSlow()
+}
+
+// appendWire appends p's wire form and reports true, or reports false when
+// a string of p is not plain, its value is not finite or of no kind: then
+// MarshalJSON takes encoding/json's path.
+func (p Param) appendWire(b []byte) ([]byte, bool) {
+	k := p.Kind()
+	if k == "" {
+		return b, false
+	}
+	b = append(b, `{"name":`...)
+	b, ok := jsonappend.String(b, p.Name)
+	if !ok {
+		return b, false
+	}
+	b = append(b, `,"value":`...)
+	switch v := p.Value.(type) {
+	case int64:
+		b = jsonappend.Int(b, v)
+	case float64:
+		b, ok = jsonappend.Float(b, v)
+	case string:
+		b, ok = jsonappend.String(b, v)
+	case bool:
+		b = jsonappend.Bool(b, v)
+	}
+	if !ok {
+		return b, false
+	}
+	b = append(b, `,"type":"`...)
+	b = append(b, k...)
+	return append(b, `"}`...), true
+}
+
+// marshalSlow is MarshalJSON by encoding/json.
+func (p Param) marshalSlow() ([]byte, error) {
 	k := p.Kind()
 	if k == "" {
 		return nil, fmt.Errorf("param %s: unsupported value type %T", p.Name, p.Value)
@@ -174,11 +220,131 @@ func (p Param) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the form written by MarshalJSON. Without a "type",
 // JSON numbers decode as float64, strings as string and booleans as bool.
+// The exact form MarshalJSON writes for plain names and values is split
+// without encoding/json (splitWire); anything else takes encoding/json's
+// path, which reads any spacing and key order and ignores unknown keys.
 func (p *Param) UnmarshalJSON(data []byte) error {
+	if w, ok := splitWire(data); ok {
+		return p.fromWire(w)
+	}
+	return p.unmarshalSlow(data)
+}
+
+// unmarshalSlow is UnmarshalJSON by encoding/json.
+func (p *Param) unmarshalSlow(data []byte) error {
 	var w paramJSON
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
+	return p.fromWire(w)
+}
+
+// splitWire splits data of the exact form
+//
+//	{"name":"N","value":V,"type":"T"}
+//
+// with N and T plain (jsonappend.Plain) and V a JSON number, true, false
+// or a plain string, into what json.Unmarshal would decode from it, and
+// reports whether data had that form.
+func splitWire(data []byte) (paramJSON, bool) {
+	w, rest, ok := cutWire(data)
+	return w, ok && len(rest) == 0
+}
+
+// cutWire is splitWire for a parameter at the start of data; it also
+// returns what follows it.
+func cutWire(data []byte) (paramJSON, []byte, bool) {
+	const (
+		head  = `{"name":"`
+		value = `","value":`
+		typ   = `,"type":"`
+		tail  = `"}`
+	)
+	var w paramJSON
+	rest, ok := bytes.CutPrefix(data, []byte(head))
+	if !ok {
+		return w, nil, false
+	}
+	i := bytes.IndexByte(rest, '"')
+	if i < 0 || !jsonappend.Plain(string(rest[:i])) {
+		return w, nil, false
+	}
+	w.Name = string(rest[:i])
+	if rest, ok = bytes.CutPrefix(rest[i:], []byte(value)); !ok || len(rest) == 0 {
+		return w, nil, false
+	}
+	if rest[0] == '"' {
+		j := bytes.IndexByte(rest[1:], '"')
+		if j < 0 || !jsonappend.Plain(string(rest[1:1+j])) {
+			return w, nil, false
+		}
+		w.Value, rest = json.RawMessage(rest[:j+2]), rest[j+2:]
+	} else {
+		j := bytes.IndexByte(rest, ',')
+		if j < 0 {
+			return w, nil, false
+		}
+		tok := rest[:j]
+		if !(string(tok) == "true" || string(tok) == "false" || isJSONNumber(tok)) {
+			return w, nil, false
+		}
+		w.Value, rest = json.RawMessage(tok), rest[j:]
+	}
+	if rest, ok = bytes.CutPrefix(rest, []byte(typ)); !ok {
+		return w, nil, false
+	}
+	i = bytes.IndexByte(rest, '"')
+	if i < 0 || !jsonappend.Plain(string(rest[:i])) {
+		return w, nil, false
+	}
+	w.Type = string(rest[:i])
+	if rest, ok = bytes.CutPrefix(rest[i:], []byte(tail)); !ok {
+		return w, nil, false
+	}
+	return w, rest, true
+}
+
+// isJSONNumber reports whether b is one JSON number:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isJSONNumber(b []byte) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+// fromWire sets p from its decoded wire form.
+func (p *Param) fromWire(w paramJSON) error {
 	raw, err := scalarValue(w.Value)
 	if err != nil {
 		return fmt.Errorf("param %s: %w", w.Name, err)

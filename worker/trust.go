@@ -50,14 +50,24 @@ func (d DecodeOnly) Admit(subject string, data []byte) (runner.Cell, error) {
 // whole; Trust re-checks it against the spec). The cell
 // must have an experiment, an id, a scheduler, parameters sorted by unique
 // non-empty names, and a replication and index ≥ 0; when subject is not
-// empty it must be the cell's own subject (broker.CellSubject).
+// empty it must be the cell's own subject (broker.CellSubject). The exact
+// form a coordinator writes (runner.EncodeCell) is read without reflection
+// by runner.DecodeCellWire, which decodes what the strict decoder would.
 func DecodeCell(subject string, data []byte, maxBytes int) (runner.Cell, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxCellBytes
 	}
-	c, err := wire.DecodeStrict[runner.Cell](data, maxBytes, "cell", "runner.Cell")
-	if err != nil {
-		return c, err
+	c, ok := runner.Cell{}, false
+	if len(data) <= maxBytes {
+		// The form a coordinator writes, read without reflection; it
+		// decodes to what the strict decoder would (runner.DecodeCellWire).
+		c, ok = runner.DecodeCellWire(data)
+	}
+	if !ok {
+		var err error
+		if c, err = wire.DecodeStrict[runner.Cell](data, maxBytes, "cell", "runner.Cell"); err != nil {
+			return c, err
+		}
 	}
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }

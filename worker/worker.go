@@ -379,7 +379,7 @@ func (w *worker) run(slotID string, msg jetstream.Msg, waiting []jetstream.Msg, 
 // that would push the message over the server's max_payload go to the jobs
 // object store first, and the message names the object.
 func (w *worker) publish(subject string, cell runner.Cell, seq uint64, res runner.CellResult) error {
-	data, err := json.Marshal(res)
+	data, err := runner.EncodeResult(res)
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
@@ -390,7 +390,7 @@ func (w *worker) publish(subject string, cell runner.Cell, seq uint64, res runne
 			return err
 		}
 		res.Jobs, res.JobsObject = nil, name
-		if data, err = json.Marshal(res); err != nil {
+		if data, err = runner.EncodeResult(res); err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
 	}
@@ -400,7 +400,7 @@ func (w *worker) publish(subject string, cell runner.Cell, seq uint64, res runne
 			WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
 			Error: fmt.Sprintf("result is %d bytes without its per-job records, over the NATS server's max_payload of %d bytes; "+
 				"raise max_payload on the server", len(data), limit+1024)}
-		if data, err = json.Marshal(res); err != nil {
+		if data, err = runner.EncodeResult(res); err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
 	}
