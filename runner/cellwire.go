@@ -30,12 +30,12 @@ func DecodeCellWire(data []byte) (Cell, bool) {
 		r.lit(`,"id":`) && r.str(&c.ID) &&
 		r.lit(`,"index":`) && r.int(&c.Index) &&
 		r.lit(`,"scheduler":`) && r.str(&c.Scheduler) &&
-		r.lit(`,"params":`) && r.params(&c.Params) &&
+		r.lit(`,"params":`) && list(&r, &c.Params, r.param) &&
 		r.lit(`,"replication":`) && r.int(&c.Replication) &&
 		r.lit(`,"seed":`) && r.uint(&c.Seed) &&
 		r.lit(`,"base_seed":`) && r.uint(&c.BaseSeed)
 	if ok && r.has(`,"crn":`) {
-		ok = r.lit(`,"crn":`) && r.strs(&c.CRN)
+		ok = r.lit(`,"crn":`) && list(&r, &c.CRN, r.str)
 	}
 	if ok && r.has(`,"dir":`) {
 		ok = r.lit(`,"dir":`) && r.str(&c.Dir)
@@ -201,9 +201,10 @@ func (r *cellReader) bool(dst *bool) bool {
 	return true
 }
 
-// params reads null (nil) or an array of parameters in Param.MarshalJSON's
-// form, each decoded as Param.UnmarshalJSON decodes it.
-func (r *cellReader) params(dst *[]Param) bool {
+// list reads null (nil) or a JSON array whose elements item reads, as
+// encoding/json decodes them into a slice (an empty array is an empty,
+// non-nil slice).
+func list[T any](r *cellReader, dst *[]T, item func(*T) bool) bool {
 	if r.lit("null") {
 		*dst = nil
 		return true
@@ -211,46 +212,28 @@ func (r *cellReader) params(dst *[]Param) bool {
 	if !r.lit("[") {
 		return false
 	}
-	ps := []Param{}
+	out := []T{}
 	for !r.lit("]") {
-		if len(ps) > 0 && !r.lit(",") {
+		if len(out) > 0 && !r.lit(",") {
 			return false
 		}
-		w, rest, ok := cutWire(r.rest)
-		if !ok {
+		var v T
+		if !item(&v) {
 			return false
 		}
-		var p Param
-		if p.fromWire(w) != nil {
-			return false
-		}
-		ps = append(ps, p)
-		r.rest = rest
+		out = append(out, v)
 	}
-	*dst = ps
+	*dst = out
 	return true
 }
 
-// strs reads null (nil) or an array of plain strings.
-func (r *cellReader) strs(dst *[]string) bool {
-	if r.lit("null") {
-		*dst = nil
-		return true
-	}
-	if !r.lit("[") {
+// param reads a parameter in Param.MarshalJSON's form, decoded as
+// Param.UnmarshalJSON decodes it.
+func (r *cellReader) param(p *Param) bool {
+	w, rest, ok := cutWire(r.rest)
+	if !ok || p.fromWire(w) != nil {
 		return false
 	}
-	ss := []string{}
-	for !r.lit("]") {
-		if len(ss) > 0 && !r.lit(",") {
-			return false
-		}
-		var s string
-		if !r.str(&s) {
-			return false
-		}
-		ss = append(ss, s)
-	}
-	*dst = ss
+	r.rest = rest
 	return true
 }

@@ -11,34 +11,40 @@ import (
 	"testing"
 )
 
-// strictCell decodes data as worker.DecodeCell's strict path does: one JSON
-// object, unknown fields refused, nothing after it.
-func strictCell(data []byte) (Cell, error) {
-	var c Cell
+// strict decodes data as worker.DecodeCell's and coordinator.DecodeResult's
+// strict path does: one JSON object, unknown fields refused, nothing after
+// it.
+func strict[T any](data []byte) (T, error) {
+	var v, zero T
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return Cell{}, err
+	if err := dec.Decode(&v); err != nil {
+		return zero, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Cell{}, errors.New("data after the object")
+		return zero, errors.New("data after the object")
 	}
-	return c, nil
+	return v, nil
 }
 
-// checkCellWire fails when DecodeCellWire accepts data that the strict
-// decoder refuses or decodes to another cell.
-func checkCellWire(t *testing.T, data []byte) bool {
+// checkFast fails when fast accepts data that the strict decoder refuses or
+// decodes to another value, and reports whether fast accepted it.
+func checkFast[T any](t *testing.T, data []byte, fast func([]byte) (T, bool)) bool {
 	t.Helper()
-	got, ok := DecodeCellWire(data)
+	got, ok := fast(data)
 	if !ok {
 		return false
 	}
-	want, err := strictCell(data)
+	want, err := strict[T](data)
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s: DecodeCellWire = %#v; the strict decoder gives %#v, %v", data, got, want, err)
+		t.Fatalf("%s: the fast reader gives %#v; the strict decoder gives %#v, %v", data, got, want, err)
 	}
 	return true
+}
+
+func checkCellWire(t *testing.T, data []byte) bool {
+	t.Helper()
+	return checkFast(t, data, DecodeCellWire)
 }
 
 // randomCell draws cells of every shape a coordinator publishes and more:
@@ -91,7 +97,7 @@ func TestDecodeCellWireIsStrict(t *testing.T) {
 		if c.Plugin == nil && allPlain(c) {
 			plain++
 			if _, ok := DecodeCellWire(data); !ok {
-				if _, err := strictCell(data); err == nil {
+				if _, err := strict[Cell](data); err == nil {
 					t.Fatalf("%s: a plain cell the strict decoder reads was not taken", data)
 				}
 			}

@@ -91,7 +91,7 @@ func DecodeResultWire(data []byte) (CellResult, bool) {
 		ok = c.lit(`,"error":`) && c.str(&r.Error)
 	}
 	if ok && c.has(`,"metrics":`) {
-		ok = c.lit(`,"metrics":`) && c.metrics(&r.Metrics)
+		ok = c.lit(`,"metrics":`) && list(&c, &r.Metrics, c.metric)
 	}
 	ok = ok && c.lit(`,"wall_seconds":`) && c.float(&r.WallSeconds) &&
 		c.lit(`,"worker":`) && c.str(&r.Worker) &&
@@ -129,26 +129,7 @@ func (r *cellReader) float(dst *float64) bool {
 	return true
 }
 
-// metrics reads null (nil) or an array of {"name":…,"value":…}.
-func (r *cellReader) metrics(dst *[]family.Metric) bool {
-	if r.lit("null") {
-		*dst = nil
-		return true
-	}
-	if !r.lit("[") {
-		return false
-	}
-	ms := []family.Metric{}
-	for !r.lit("]") {
-		if len(ms) > 0 && !r.lit(",") {
-			return false
-		}
-		var m family.Metric
-		if !(r.lit(`{"name":`) && r.str(&m.Name) && r.lit(`,"value":`) && r.float(&m.Value) && r.lit("}")) {
-			return false
-		}
-		ms = append(ms, m)
-	}
-	*dst = ms
-	return true
+// metric reads {"name":…,"value":…}.
+func (r *cellReader) metric(m *family.Metric) bool {
+	return r.lit(`{"name":`) && r.str(&m.Name) && r.lit(`,"value":`) && r.float(&m.Value) && r.lit("}")
 }
