@@ -107,19 +107,26 @@ func BenchmarkCellOverhead(b *testing.B) {
 		}
 		return c
 	}
-	path := func(w *worker, m cellMessage) {
+	path := func(w *worker, sr *slotRunner, m cellMessage) {
 		digest := Digest(m.data)
 		c, err := w.cfg.Gate.Admit(m.subject, m.data)
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, _, ok := w.run("bench/0", nil, nil, c)
+		res, _, ok := w.run(sr, "bench/0", nil, nil, c)
 		if !ok {
 			b.Fatal("the cell did not finish")
 		}
-		if _, err := json.Marshal(w.complete(res, c.ID, "bench/0", digest)); err != nil {
+		if _, err := runner.EncodeResult(w.complete(res, c.ID, "bench/0", digest)); err != nil {
 			b.Fatal(err)
 		}
+	}
+	// slot is path on a slot's runner, made once for the worker, as a
+	// worker slot runs its cells.
+	slot := func(w *worker) func(m cellMessage) {
+		sr, stop := w.startRunner()
+		b.Cleanup(stop)
+		return func(m cellMessage) { path(w, sr, m) }
 	}
 	warm := func(w *worker) *worker {
 		for _, m := range msgs {
@@ -137,10 +144,15 @@ func BenchmarkCellOverhead(b *testing.B) {
 		}()},
 		{"gate/cold", func(i int) { admit(newWorker(instant), msgs[i%len(msgs)]) }},
 		{"overhead/warm", func() func(int) {
-			w := warm(newWorker(instant))
-			return func(i int) { path(w, msgs[i%len(msgs)]) }
+			run := slot(warm(newWorker(instant)))
+			return func(i int) { run(msgs[i%len(msgs)]) }
 		}()},
-		{"overhead/cold", func(i int) { path(newWorker(instant), msgs[i%len(msgs)]) }},
+		{"overhead/cold", func(i int) {
+			w := newWorker(instant)
+			sr, stop := w.startRunner()
+			defer stop()
+			path(w, sr, msgs[i%len(msgs)])
+		}},
 		{"sim", func() func(int) {
 			w := newWorker(instant)
 			var cells []runner.Cell
@@ -150,8 +162,8 @@ func BenchmarkCellOverhead(b *testing.B) {
 			return func(i int) { sim.Run(context.Background(), cells[i%len(cells)]) }
 		}()},
 		{"whole/warm", func() func(int) {
-			w := warm(newWorker(sim))
-			return func(i int) { path(w, msgs[i%len(msgs)]) }
+			run := slot(warm(newWorker(sim)))
+			return func(i int) { run(msgs[i%len(msgs)]) }
 		}()},
 	}
 	for _, tc := range cases {

@@ -163,8 +163,23 @@ type worker struct {
 // idle for those two round trips; at most one settle per slot is in flight,
 // and the slot waits for it before it settles the next cell or returns.
 func (w *worker) slot(id string) {
-	var settling sync.WaitGroup
-	defer settling.Wait()
+	// One settler per slot, for the slot's life: a goroutine per cell would
+	// grow a new stack through the publication every time. The channel is
+	// unbuffered, so handing it a cell waits for the last settle to end.
+	settle := make(chan settlement)
+	settled := make(chan struct{})
+	go func() {
+		defer close(settled)
+		for s := range settle {
+			w.settle(id, s.msg, s.cell, s.resultSubject, s.seq, s.res)
+		}
+	}()
+	defer func() {
+		close(settle)
+		<-settled
+	}()
+	sr, stopRunner := w.startRunner()
+	defer stopRunner()
 	backoff := 100 * time.Millisecond
 	take := 1
 	var held []jetstream.Msg
@@ -205,7 +220,7 @@ func (w *worker) slot(id string) {
 		}
 		var slowest time.Duration
 		for i, msg := range held {
-			slowest = max(slowest, w.handle(id, msg, held[i+1:], &settling))
+			slowest = max(slowest, w.handle(sr, id, msg, held[i+1:], settle))
 		}
 		if len(held) > 0 {
 			take = nextTake(len(held), slowest)
@@ -216,10 +231,10 @@ func (w *worker) slot(id string) {
 
 // handle runs one delivered cell and settles its message: a nak at once,
 // or, once the previous settle of the slot is done, the result and the ack
-// in the background (tracked by settling). waiting are the cells the slot
+// in the background (by the slot's settler). waiting are the cells the slot
 // took with this one and runs after it: they are kept in progress while
 // this one runs. It returns how long the cell ran.
-func (w *worker) handle(slotID string, msg jetstream.Msg, waiting []jetstream.Msg, settling *sync.WaitGroup) time.Duration {
+func (w *worker) handle(sr *slotRunner, slotID string, msg jetstream.Msg, waiting []jetstream.Msg, settle chan<- settlement) time.Duration {
 	if w.stop.Err() != nil {
 		_ = msg.Nak()
 		return 0
@@ -249,7 +264,7 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, waiting []jetstream.Ms
 		w.cfg.Logf("worker %s: refused the cell message on %s: %v", slotID, msg.Subject(), err)
 	} else {
 		var ok bool
-		res, ran, ok = w.run(slotID, msg, waiting, cell)
+		res, ran, ok = w.run(sr, slotID, msg, waiting, cell)
 		if !ok {
 			w.cfg.Logf("worker %s: cell %s did not finish within the %v grace period; nak'ed", slotID, cell.ID, w.cfg.Grace)
 			_ = msg.Nak()
@@ -257,9 +272,17 @@ func (w *worker) handle(slotID string, msg jetstream.Msg, waiting []jetstream.Ms
 		}
 	}
 	res = w.complete(res, cell.ID, slotID, digest)
-	settling.Wait()
-	settling.Go(func() { w.settle(slotID, msg, cell, resultSubject, seq, res) })
+	settle <- settlement{msg, cell, resultSubject, seq, res}
 	return ran
+}
+
+// settlement is a finished cell handed to its slot's settler.
+type settlement struct {
+	msg           jetstream.Msg
+	cell          runner.Cell
+	resultSubject string
+	seq           uint64
+	res           runner.CellResult
 }
 
 // complete fills in what the worker adds to a cell's result: the cell id,
@@ -312,31 +335,64 @@ func (w *worker) settle(slotID string, msg jetstream.Msg, cell runner.Cell, resu
 	}
 }
 
-// run runs the cell with heartbeats and panic recovery, and returns how long
-// it ran. The heartbeats keep in progress the cell and the ones waiting
-// after it in the slot. ok is false when the worker is stopping and the
-// cell did not finish within the grace period.
-func (w *worker) run(slotID string, msg jetstream.Msg, waiting []jetstream.Msg, cell runner.Cell) (res runner.CellResult, ran time.Duration, ok bool) {
+// slotRunner runs a slot's cells on one goroutine for the slot's life,
+// with one heartbeat ticker: a goroutine and a ticker per cell cost a new
+// stack grown through the simulation and a timer each time.
+type slotRunner struct {
+	cells chan runRequest
+	done  chan runner.CellResult
+	hb    *time.Ticker
+}
+
+type runRequest struct {
+	ctx  context.Context
+	cell runner.Cell
+}
+
+// startRunner starts a slot's runner goroutine; stop ends it once the cell
+// it runs, if any, returns (an abandoned one may never: the process is
+// about to exit then).
+func (w *worker) startRunner() (sr *slotRunner, stop func()) {
+	sr = &slotRunner{cells: make(chan runRequest), done: make(chan runner.CellResult, 1), hb: time.NewTicker(time.Hour)}
+	sr.hb.Stop()
+	go func() {
+		for req := range sr.cells {
+			sr.done <- w.runOne(req.ctx, req.cell)
+		}
+	}()
+	return sr, func() {
+		close(sr.cells)
+		sr.hb.Stop()
+	}
+}
+
+// runOne runs a cell, a panic recovered into a failed result.
+func (w *worker) runOne(ctx context.Context, cell runner.Cell) (res runner.CellResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = runner.CellResult{Status: runner.StatusFailed,
+				Error: fmt.Sprintf("panic: %v\n%s", p, stackHead(debug.Stack(), 12))}
+		}
+	}()
+	return w.cfg.Runner.Run(ctx, cell)
+}
+
+// run runs the cell on the slot's runner with heartbeats and panic
+// recovery, and returns how long it ran. The heartbeats keep in progress
+// the cell and the ones waiting after it in the slot. ok is false when the
+// worker is stopping and the cell did not finish within the grace period.
+func (w *worker) run(sr *slotRunner, slotID string, msg jetstream.Msg, waiting []jetstream.Msg, cell runner.Cell) (res runner.CellResult, ran time.Duration, ok bool) {
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	defer cancelRun()
-	done := make(chan runner.CellResult, 1)
 	start := time.Now()
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- runner.CellResult{Status: runner.StatusFailed,
-					Error: fmt.Sprintf("panic: %v\n%s", p, stackHead(debug.Stack(), 12))}
-			}
-		}()
-		done <- w.cfg.Runner.Run(runCtx, cell)
-	}()
-	hb := time.NewTicker(w.cfg.Heartbeat)
-	defer hb.Stop()
+	sr.cells <- runRequest{runCtx, cell}
+	sr.hb.Reset(w.cfg.Heartbeat)
+	defer sr.hb.Stop()
 	stopping := w.stop.Done()
 	var grace <-chan time.Time
 	for {
 		select {
-		case res = <-done:
+		case res = <-sr.done:
 			ran = time.Since(start)
 			if grace != nil && runCtx.Err() != nil {
 				return res, ran, false
@@ -345,7 +401,7 @@ func (w *worker) run(slotID string, msg jetstream.Msg, waiting []jetstream.Msg, 
 				res.WallSeconds = ran.Seconds()
 			}
 			return res, ran, true
-		case <-hb.C:
+		case <-sr.hb.C:
 			if err := msg.InProgress(); err != nil {
 				w.cfg.Logf("worker %s: cell %s: heartbeat: %v", slotID, cell.ID, err)
 			}
@@ -362,9 +418,11 @@ func (w *worker) run(slotID string, msg jetstream.Msg, waiting []jetstream.Msg, 
 		case <-grace:
 			cancelRun()
 			// Give the runner a moment to honour the cancellation; a runner
-			// that ignores it is abandoned (the process is about to exit).
+			// that ignores it is abandoned (the process is about to exit),
+			// and the slot runs nothing more (handle naks every cell once
+			// the worker is stopping).
 			select {
-			case <-done:
+			case <-sr.done:
 			case <-time.After(time.Second):
 			}
 			return runner.CellResult{}, time.Since(start), false
