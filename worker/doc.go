@@ -67,8 +67,10 @@
 // re-check's two hashes, are now written and read without reflection in
 // the exact form encoding/json writes (runner.DecodeCellWire,
 // runner.EncodeResult, experiments.CellID; encoding/json for anything
-// else): three runs each of 2bcfe88 and 6b869e4 on a 2-vCPU AMD EPYC VM
-// (docs/performance.md, "The farm with real cells"): overhead/warm 45–49 →
-// 24–27 µs of CPU, gate/warm 23–25 → 10–11 µs, BenchmarkCheckCell 20–21 →
-// 3.6–4.4 µs.
+// else), and each slot keeps one runner and one settler goroutine for its
+// life: three runs each of 2bcfe88 and f4632d2 alternating on a 2-vCPU AMD
+// EPYC VM (docs/performance.md, "One settler and one runner per slot"):
+// overhead/warm 44–53 → 22–25 µs of CPU, gate/warm 23–27 → 10–13 µs,
+// whole/warm 101–133 → 85–101 µs; BenchmarkCheckCell 20–21 → 3.6–4.4 µs
+// (6b869e4).
 package worker
