@@ -20,6 +20,12 @@
 // A scheduler that implements io.Closer (a plugin process,
 // strategies/plugin) is closed when its run ends.
 //
+// Cells and results travel as JSON. EncodeCell and EncodeResult write what
+// json.Marshal writes; DecodeCellWire and DecodeResultWire read that exact
+// form and decode what a strict json.Decoder would (cellwire.go,
+// resultwire.go). A Param has the same fast paths, and encoding/json takes
+// anything they do not cover.
+//
 // # Estimate semantics
 //
 //	exact   estimate = runtime (SWF field 4)
