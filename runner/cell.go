@@ -254,54 +254,12 @@ func splitWire(data []byte) (paramJSON, bool) {
 // cutWire is splitWire for a parameter at the start of data; it also
 // returns what follows it.
 func cutWire(data []byte) (paramJSON, []byte, bool) {
-	const (
-		head  = `{"name":"`
-		value = `","value":`
-		typ   = `,"type":"`
-		tail  = `"}`
-	)
 	var w paramJSON
-	rest, ok := bytes.CutPrefix(data, []byte(head))
-	if !ok {
-		return w, nil, false
-	}
-	i := bytes.IndexByte(rest, '"')
-	if i < 0 || !jsonappend.Plain(string(rest[:i])) {
-		return w, nil, false
-	}
-	w.Name = string(rest[:i])
-	if rest, ok = bytes.CutPrefix(rest[i:], []byte(value)); !ok || len(rest) == 0 {
-		return w, nil, false
-	}
-	if rest[0] == '"' {
-		j := bytes.IndexByte(rest[1:], '"')
-		if j < 0 || !jsonappend.Plain(string(rest[1:1+j])) {
-			return w, nil, false
-		}
-		w.Value, rest = json.RawMessage(rest[:j+2]), rest[j+2:]
-	} else {
-		j := bytes.IndexByte(rest, ',')
-		if j < 0 {
-			return w, nil, false
-		}
-		tok := rest[:j]
-		if !(string(tok) == "true" || string(tok) == "false" || isJSONNumber(tok)) {
-			return w, nil, false
-		}
-		w.Value, rest = json.RawMessage(tok), rest[j:]
-	}
-	if rest, ok = bytes.CutPrefix(rest, []byte(typ)); !ok {
-		return w, nil, false
-	}
-	i = bytes.IndexByte(rest, '"')
-	if i < 0 || !jsonappend.Plain(string(rest[:i])) {
-		return w, nil, false
-	}
-	w.Type = string(rest[:i])
-	if rest, ok = bytes.CutPrefix(rest[i:], []byte(tail)); !ok {
-		return w, nil, false
-	}
-	return w, rest, true
+	r := cellReader{rest: data}
+	ok := r.lit(`{"name":`) && r.str(&w.Name) &&
+		r.lit(`,"value":`) && r.scalar(&w.Value) &&
+		r.lit(`,"type":`) && r.str(&w.Type) && r.lit("}")
+	return w, r.rest, ok
 }
 
 // isJSONNumber reports whether b is one JSON number:

@@ -145,6 +145,31 @@ func (r *cellReader) str(dst *string) bool {
 	return true
 }
 
+// scalar reads, raw, a plain string (its quotes kept), true, false or a
+// JSON number, which must be followed by a comma.
+func (r *cellReader) scalar(dst *json.RawMessage) bool {
+	if len(r.rest) > 0 && r.rest[0] == '"' {
+		before := r.rest
+		var s string
+		if !r.str(&s) {
+			return false
+		}
+		*dst = json.RawMessage(before[:len(s)+2])
+		return true
+	}
+	j := bytes.IndexByte(r.rest, ',')
+	if j < 0 {
+		return false
+	}
+	tok := r.rest[:j]
+	if !(string(tok) == "true" || string(tok) == "false" || isJSONNumber(tok)) {
+		return false
+	}
+	*dst = json.RawMessage(tok)
+	r.rest = r.rest[j:]
+	return true
+}
+
 // digits returns the JSON integer at the front of rest,
 // -?(0|[1-9][0-9]*), not followed by a fraction or an exponent, and
 // whether there was one.
