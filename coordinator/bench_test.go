@@ -108,13 +108,18 @@ axes:
     values: [%s]
 replications: %d
 `, name, strings.Join(loads, ", "), n/50)
-	path := filepath.Join(dir, name+".yaml")
+	return specCells(b, filepath.Join(dir, name+".yaml"), spec)
+}
+
+// specCells writes spec to path and returns the cells it expands to.
+func specCells(tb testing.TB, path, spec string) []runner.Cell {
+	tb.Helper()
 	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	s, err := experiments.Load(path, experiments.NewCatalog(families.Builtin()))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return s.Cells()
 }
@@ -329,13 +334,5 @@ axes:
     values: [0.6, 0.7, 0.8, 0.9, 0.95]
 replications: 10
 `
-	path := filepath.Join(dir, "spec.yaml")
-	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	s, err := experiments.Load(path, experiments.NewCatalog(families.Builtin()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s.Cells()
+	return specCells(tb, filepath.Join(dir, "spec.yaml"), spec)
 }
