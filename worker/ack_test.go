@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/broker/brokertest"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -23,10 +22,7 @@ func TestWorkerAcksEveryCell(t *testing.T) {
 	const n = 20
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	_, js := brokertest.Start(t)
-	if err := broker.Ensure(ctx, js, broker.Topology{}); err != nil {
-		t.Fatal(err)
-	}
+	js := queue(t, ctx, broker.Topology{})
 	publishCells(t, ctx, js, "acks", n)
 	wctx, stopWorker := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)

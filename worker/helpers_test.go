@@ -10,10 +10,22 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/broker/brokertest"
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
+
+// queue starts a broker with the farm's topology (topo) and returns a
+// JetStream context on it; the test publishes its cells with publishCells.
+func queue(t *testing.T, ctx context.Context, topo broker.Topology) jetstream.JetStream {
+	t.Helper()
+	_, js := brokertest.Start(t)
+	if err := broker.Ensure(ctx, js, topo); err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
 
 // publishCells publishes n cells of experiment exp straight to the cells stream
 // (no coordinator, whose tidying would purge it).

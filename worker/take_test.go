@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/schedfarm/schedfarm/broker"
-	"github.com/schedfarm/schedfarm/broker/brokertest"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -28,10 +27,7 @@ func TestSlotTakesSeveralInstantCells(t *testing.T) {
 	const n = 64
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	_, js := brokertest.Start(t)
-	if err := broker.Ensure(ctx, js, broker.Topology{}); err != nil {
-		t.Fatal(err)
-	}
+	js := queue(t, ctx, broker.Topology{})
 	publishCells(t, ctx, js, "takes", n)
 	var mu sync.Mutex
 	var requests, several int
@@ -104,10 +100,7 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 	const ackWait = 3 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	_, js := brokertest.Start(t)
-	if err := broker.Ensure(ctx, js, broker.Topology{AckWait: ackWait}); err != nil {
-		t.Fatal(err)
-	}
+	js := queue(t, ctx, broker.Topology{AckWait: ackWait})
 	cons, err := js.Consumer(ctx, broker.CellsStream, broker.WorkersConsumer)
 	if err != nil {
 		t.Fatal(err)
