@@ -93,10 +93,23 @@
 // # One-shot runs
 //
 // A runner WithoutTraceCache runs one trace once (`schedfarm sim`), so it
-// uses every core for what a sweep's cells would otherwise share: a plain
-// trace is mapped and parsed in parts (swf.ReadParts), and its records are
-// converted into jobs in as many stretches at once (convertRecords, each of
-// at least convertPartMin records), with the same jobs, order and counts
-// as one converter record by record. Cells of a sweep convert in one
-// stretch: their process already runs a cell on every core.
+// uses every core for what a sweep's cells would otherwise share.
+//
+// A plain trace file of a megabyte or more is simulated while it is still
+// being read (runPiped, when pipes allows it: no MaxJobs, load scaling,
+// modelled estimates or prepared scheduler, a machine size from the flag
+// or the header): one goroutine parses the file in pieces of 64 KB
+// (swf.ReadPieces) and converts each piece's records, while the calling
+// goroutine simulates the jobs handed over so far. The engine gets the
+// jobs in the order of the usual path, pyss's one-second records sorted as
+// sortBySubmit sorts them; anything the pipe cannot promise to do alike
+// (a malformed line, a job back in time after the first piece, …) makes it
+// give up, and the run is done the usual way (TestPipedRunIsTheRun).
+//
+// Otherwise a plain trace is mapped and parsed in parts (swf.ReadParts),
+// and its records are converted into jobs in as many stretches at once
+// (convertRecords, each of at least convertPartMin records), with the same
+// jobs, order and counts as one converter record by record. Cells of a
+// sweep convert in one stretch: their process already runs a cell on every
+// core.
 package runner

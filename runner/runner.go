@@ -243,6 +243,11 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e, err := cfg.Registry.Lookup(cfg.Scheduler); err == nil && r.pipes(cfg, e) {
+		if res, ok := r.runPiped(cfg); ok {
+			return res, nil
+		}
+	}
 	b := getBuffers()
 	res := &Result{Config: cfg, LoadFactor: 1}
 	records, err := readRecords(cfg, res, b.records[:0], !r.noCache)

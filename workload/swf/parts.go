@@ -43,32 +43,14 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 		return Header{}, nil, false
 	}
 	limits := opts.Limits.resolve()
-	// Stat before opening: opening a named pipe would wait for a writer,
-	// and closing it again would cut that writer off before the Reader
-	// takes over.
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+	if runtime.GOMAXPROCS(0) < 2 {
 		return Header{}, nil, false
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	data, release, ok := mapRegular(path, 2*int64(partMinBytes), limits.MaxBytes)
+	if !ok {
 		return Header{}, nil, false
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return Header{}, nil, false
-	}
-	n := min(runtime.GOMAXPROCS(0), int(st.Size()/int64(partMinBytes)))
-	if n < 2 || (limits.MaxBytes >= 0 && st.Size() > limits.MaxBytes) {
-		return Header{}, nil, false
-	}
-	data, release, err := mapFile(f, st.Size())
-	if err != nil {
-		data, release = make([]byte, st.Size()), func() {}
-		if _, err := io.ReadFull(f, data); err != nil {
-			return Header{}, nil, false
-		}
-	}
+	n := min(runtime.GOMAXPROCS(0), len(data)/partMinBytes)
 	// Nothing returned refers to data: the parts' Readers copy it.
 	defer release()
 	// A mapped file cut short under us faults on its missing pages: the
@@ -125,6 +107,40 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 		jobs = append(jobs, p.jobs...) // moves down within the slab, never up
 	}
 	return parts[0].header, jobs, true
+}
+
+// mapRegular maps the whole of the regular file at path (mapFile; where
+// files are not mapped, reads it into a buffer) and reports ok, or reports
+// false when path is not a regular file, cannot be read, or is shorter than
+// minBytes or longer than maxBytes (no bound when negative). The caller
+// calls release once nothing refers to data, and reads data under
+// debug.SetPanicOnFault: a file cut short while mapped faults on the pages
+// it lost.
+func mapRegular(path string, minBytes, maxBytes int64) (data []byte, release func(), ok bool) {
+	// Stat before opening: opening a named pipe would wait for a writer,
+	// and closing it again would cut that writer off before the Reader
+	// takes over.
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil, nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false
+	}
+	// The mapping outlives the descriptor.
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() < max(minBytes, 1) || (maxBytes >= 0 && st.Size() > maxBytes) {
+		return nil, nil, false
+	}
+	data, release, err = mapFile(f, st.Size())
+	if err != nil {
+		data, release = make([]byte, st.Size()), func() {}
+		if _, err := io.ReadFull(f, data); err != nil {
+			return nil, nil, false
+		}
+	}
+	return data, release, true
 }
 
 // partsStage lets a test act at a stage of ReadParts (the file mapped; the

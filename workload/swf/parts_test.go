@@ -50,38 +50,10 @@ func TestReadPartsIsTheReader(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 3))
 	var clean, cleanOK, refused int
 	for trial := range 1500 {
-		var b strings.Builder
-		b.WriteString("; Version: 2.2\n; MaxProcs: 64\n;  a free comment\n")
 		messy := trial%2 == 1
-		submit := 0
-		n := 5 + rng.IntN(60)
-		for i := range n {
-			submit += rng.IntN(4)
-			s := fmt.Sprint(submit)
-			switch {
-			case rng.IntN(10) == 0:
-				s = "-1"
-			case rng.IntN(15) == 0:
-				s = fmt.Sprintf("%d.5", submit)
-			}
-			fmt.Fprintf(&b, "%d %s 0 %d %d -1 -1 %d %d -1 1 1 1 -1 1 -1 -1 -1\n", i+1, s, 1+rng.IntN(100), 1+rng.IntN(64), 1+rng.IntN(64), 1+rng.IntN(200))
-			if messy && rng.IntN(25) == 0 {
-				switch rng.IntN(5) {
-				case 0:
-					b.WriteString("; a comment among the jobs\n")
-				case 1:
-					b.WriteString("\n")
-				case 2:
-					b.WriteString("1 2 3\n") // too few fields
-				case 3:
-					submit -= 3 // the next job goes back in time
-				default:
-					b.WriteString("  \t\n")
-				}
-			}
-		}
+		text := randomTrace(rng, messy)
 		path := filepath.Join(dir, fmt.Sprintf("t%d.swf", trial))
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		h, jobs, err := readLoop(path, Options{})
@@ -106,6 +78,42 @@ func TestReadPartsIsTheReader(t *testing.T) {
 	if cleanOK < clean*9/10 || refused == 0 {
 		t.Fatalf("ReadParts read %d of %d clean files in parts, %d files refused: the test would not catch a broken ReadParts", cleanOK, clean, refused)
 	}
+}
+
+// randomTrace returns an SWF text of 5 to 64 jobs with whole and fractional
+// numbers and unknown submit times; messy adds, at random places, comment
+// lines, blank lines, malformed lines and submit times out of order.
+func randomTrace(rng *rand.Rand, messy bool) string {
+	var b strings.Builder
+	b.WriteString("; Version: 2.2\n; MaxProcs: 64\n;  a free comment\n")
+	submit := 0
+	n := 5 + rng.IntN(60)
+	for i := range n {
+		submit += rng.IntN(4)
+		s := fmt.Sprint(submit)
+		switch {
+		case rng.IntN(10) == 0:
+			s = "-1"
+		case rng.IntN(15) == 0:
+			s = fmt.Sprintf("%d.5", submit)
+		}
+		fmt.Fprintf(&b, "%d %s 0 %d %d -1 -1 %d %d -1 1 1 1 -1 1 -1 -1 -1\n", i+1, s, 1+rng.IntN(100), 1+rng.IntN(64), 1+rng.IntN(64), 1+rng.IntN(200))
+		if messy && rng.IntN(25) == 0 {
+			switch rng.IntN(5) {
+			case 0:
+				b.WriteString("; a comment among the jobs\n")
+			case 1:
+				b.WriteString("\n")
+			case 2:
+				b.WriteString("1 2 3\n") // too few fields
+			case 3:
+				submit -= 3 // the next job goes back in time
+			default:
+				b.WriteString("  \t\n")
+			}
+		}
+	}
+	return b.String()
 }
 
 // TestReadPartsLeavesTheHardCases: gzip input, lenient mode and a file

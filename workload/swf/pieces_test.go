@@ -1,0 +1,192 @@
+package swf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/workload"
+)
+
+// readPieces calls ReadPieces and also returns what fn was handed: the
+// pieces, joined, and the headers, one per call.
+func readPieces(path string, opts Options, pieceBytes int) (hdr Header, jobs, handed []workload.Job, hdrs []Header, firstCap int, ok bool) {
+	firstCap = -1
+	hdr, jobs, ok = ReadPieces(path, opts, pieceBytes, func(h Header, piece []workload.Job) bool {
+		if firstCap < 0 {
+			firstCap = cap(piece)
+		}
+		handed = append(handed, piece...)
+		hdrs = append(hdrs, h)
+		return true
+	})
+	return hdr, jobs, handed, hdrs, firstCap, ok
+}
+
+// TestReadPiecesIsTheReader writes the random SWF files of
+// TestReadPartsIsTheReader and reads each in pieces of 1 to 300 bytes. It
+// requires from ReadPieces either the Reader's header and jobs exactly, fn
+// handed exactly those jobs in order with that header at every call, and
+// room for them all at the first call; or ok false. Never ok for a file
+// the Reader refuses, and ok for most clean files (or the test would prove
+// nothing).
+func TestReadPiecesIsTheReader(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(23, 5))
+	var clean, cleanOK, refused, several int
+	for trial := range 1500 {
+		messy := trial%2 == 1
+		path := filepath.Join(dir, fmt.Sprintf("t%d.swf", trial))
+		if err := os.WriteFile(path, []byte(randomTrace(rng, messy)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pieceBytes := 1 + rng.IntN(300)
+		h, jobs, err := readLoop(path, Options{})
+		ph, pjobs, handed, hdrs, firstCap, ok := readPieces(path, Options{}, pieceBytes)
+		if err != nil {
+			refused++
+			if ok {
+				t.Fatalf("trial %d: the Reader refuses the file (%v), ReadPieces read %d jobs", trial, err, len(pjobs))
+			}
+			continue
+		}
+		if !messy {
+			clean++
+			if ok {
+				cleanOK++
+			}
+		}
+		if !ok {
+			continue
+		}
+		if !reflect.DeepEqual(h, ph) || !reflect.DeepEqual(jobs, pjobs) {
+			t.Fatalf("trial %d (pieces of %d bytes): ReadPieces differs from the Reader: header %v vs %v, %d vs %d jobs", trial, pieceBytes, ph, h, len(pjobs), len(jobs))
+		}
+		if !reflect.DeepEqual(handed, jobs) {
+			t.Fatalf("trial %d (pieces of %d bytes): fn was handed %d jobs that differ from the Reader's %d", trial, pieceBytes, len(handed), len(jobs))
+		}
+		for i, hh := range hdrs {
+			if !reflect.DeepEqual(hh, h) {
+				t.Fatalf("trial %d: call %d of fn had header %v, want %v", trial, i, hh, h)
+			}
+		}
+		if firstCap < len(jobs) {
+			t.Fatalf("trial %d: the first piece has room for %d jobs; the file holds %d", trial, firstCap, len(jobs))
+		}
+		if len(hdrs) > 1 {
+			several++
+		}
+	}
+	if cleanOK < clean*9/10 || refused == 0 || several < cleanOK/2 {
+		t.Fatalf("ReadPieces read %d of %d clean files (%d in several pieces), %d files refused: the test would not catch a broken ReadPieces", cleanOK, clean, several, refused)
+	}
+}
+
+// TestReadPiecesStops: fn's false stops the read after that piece and
+// makes it report false; gzip input and lenient mode go to the Reader.
+func TestReadPiecesStops(t *testing.T) {
+	dir := t.TempDir()
+	line := "1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+	path := filepath.Join(dir, "t.swf")
+	if err := os.WriteFile(path, []byte(strings.Repeat(line, 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	_, jobs, ok := ReadPieces(path, Options{}, 10*len(line), func(Header, []workload.Job) bool {
+		calls++
+		return calls < 3
+	})
+	if ok || jobs != nil || calls != 3 {
+		t.Errorf("fn stopped the read at its third call: ok %v, %d jobs, %d calls; want false, none, 3", ok, len(jobs), calls)
+	}
+	_, jobs, ok = ReadPieces(path, Options{}, 10*len(line), func(Header, []workload.Job) bool { return true })
+	if !ok || len(jobs) != 100 {
+		t.Fatalf("the whole file: ok %v, %d jobs; want true, 100", ok, len(jobs))
+	}
+	if _, _, ok := ReadPieces(path, Options{Lenient: true}, 100, func(Header, []workload.Job) bool { return true }); ok {
+		t.Error("a lenient read went to pieces")
+	}
+	gz := filepath.Join(dir, "t.swf.gz")
+	if err := os.WriteFile(gz, []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := ReadPieces(gz, Options{}, 100, func(Header, []workload.Job) bool { return true }); ok {
+		t.Error("gzip input went to pieces")
+	}
+	limited := Options{Limits: Limits{MaxJobs: 50}}
+	if _, _, ok := ReadPieces(path, limited, 10*len(line), func(Header, []workload.Job) bool { return true }); ok {
+		t.Error("a file over the job limit was read in pieces")
+	}
+}
+
+// TestReadPiecesFileCutShort cuts the file to nothing while ReadPieces holds
+// it mapped, before its first piece and before a later one, and requires a
+// refusal, not a crash (where files are mapped).
+func TestReadPiecesFileCutShort(t *testing.T) {
+	line := "1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+	text := "; MaxProcs: 64\n" + strings.Repeat(line, 3000)
+	defer func(f func(string, string)) { partsStage = f }(partsStage)
+	for _, cutAt := range []int{1, 3} {
+		path := filepath.Join(t.TempDir(), "cut.swf")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pieces, cut := 0, false
+		partsStage = func(stage, p string) {
+			if stage == "piece" && p == path {
+				if pieces++; pieces == cutAt {
+					if err := os.Truncate(p, 0); err != nil {
+						t.Error(err)
+					}
+					cut = true
+				}
+			}
+		}
+		_, jobs, ok := ReadPieces(path, Options{}, 8192, func(Header, []workload.Job) bool { return true })
+		partsStage = func(string, string) {}
+		if !cut {
+			t.Fatalf("piece %d: never reached", cutAt)
+		}
+		if mapsFiles && ok {
+			t.Fatalf("cut before piece %d: the file was cut to nothing while mapped, and ReadPieces still returned %d jobs", cutAt, len(jobs))
+		}
+	}
+}
+
+// FuzzReadPieces: for any input and piece size, ReadPieces either gives
+// the Reader's header and jobs exactly, having handed fn exactly those jobs
+// in order, or reports false; never true for input the Reader refuses.
+func FuzzReadPieces(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		path := filepath.Join(t.TempDir(), "fuzz.swf")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The piece size from the input, so that the fuzzer moves the cuts.
+		pieceBytes := 1 + int(data[0])%97
+		h, jobs, err := readLoop(path, Options{})
+		ph, pjobs, handed, _, _, ok := readPieces(path, Options{}, pieceBytes)
+		if !ok {
+			return
+		}
+		if err != nil {
+			t.Fatalf("the Reader refuses the input (%v); ReadPieces read %d jobs", err, len(pjobs))
+		}
+		if !reflect.DeepEqual(h, ph) || !sameJobs(jobs, pjobs) || !sameJobs(handed, jobs) {
+			t.Fatalf("pieces of %d bytes: ReadPieces differs from the Reader: header %v vs %v, %d jobs, %d handed, %d jobs", pieceBytes, ph, h, len(pjobs), len(handed), len(jobs))
+		}
+	})
+}
+
+// sameJobs compares two lists of jobs, an empty one equal to nil.
+func sameJobs(a, b []workload.Job) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}
