@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -244,7 +242,7 @@ func TestPipedRunOfTheRealTraces(t *testing.T) {
 	}
 	cat := families.Builtin()
 	for _, name := range []string{swftest.KTH, swftest.SDSC, swftest.NASA} {
-		plain := gunzip(t, swftest.Path(t, name))
+		plain := swftest.PlainPath(t, name)
 		for _, sched := range []string{"easy", "cons"} {
 			cfg := Config{Trace: plain, Registry: cat.Schedulers(), Scheduler: sched, Estimates: EstimatesPyss, Events: EventsPyss}
 			want, err := usualRun(cfg)
@@ -258,32 +256,6 @@ func TestPipedRunOfTheRealTraces(t *testing.T) {
 			}
 		}
 	}
-}
-
-// gunzip writes the decompressed file at path into a temporary file.
-func gunzip(t *testing.T, path string) string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(path), ".gz"))
-	w, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(w, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestPipesOnlyWhenNothingNeedsEveryRecord: the configurations that need

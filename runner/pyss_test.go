@@ -52,8 +52,14 @@ func pyssStarts(t *testing.T, sched string) map[int64]float64 {
 // whose planned start is the current second, a candidate). With the
 // engine's own order (completions first, one pass per instant) FCFS still
 // matches and EASY differs for a few hundred jobs.
+//
+// Each run is made twice: through the trace cache (the gzip file, as a
+// sweep's cells read it) and as `schedfarm sim` makes it (a plain copy read
+// once, the simulation overlapping the read where the machine has two
+// cores: runner.runPiped).
 func TestSameStartsAsPyss(t *testing.T) {
 	trace := swftest.Path(t, swftest.KTH)
+	plain := swftest.PlainPath(t, swftest.KTH)
 	for _, c := range []struct {
 		sched, events string
 		differ        []int64 // nil: none; else exactly these
@@ -66,27 +72,34 @@ func TestSameStartsAsPyss(t *testing.T) {
 		{"easy", runner.EventsInstant, nil, true},
 	} {
 		want := pyssStarts(t, c.sched)
-		res, err := runner.New(families.Builtin()).Run(runner.Config{Trace: trace, Scheduler: c.sched, Estimates: runner.EstimatesPyss, Events: c.events})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Jobs) != len(want) {
-			t.Fatalf("%s/%s: %d jobs, pyss %d", c.sched, c.events, len(res.Jobs), len(want))
-		}
-		var differ []int64
-		for _, j := range res.Jobs {
-			if s, ok := want[j.ID]; !ok || s != j.Start() {
-				differ = append(differ, j.ID)
+		for _, oneShot := range []bool{false, true} {
+			r, cfg := runner.New(families.Builtin()), runner.Config{Trace: trace, Scheduler: c.sched, Estimates: runner.EstimatesPyss, Events: c.events}
+			how := "cached"
+			if oneShot {
+				r, cfg.Trace, how = r.WithoutTraceCache(), plain, "one-shot"
 			}
-		}
-		switch {
-		case c.some:
-			if len(differ) == 0 {
-				t.Errorf("%s/%s: every start equals pyss's; the engine's own order was expected to differ", c.sched, c.events)
+			res, err := r.Run(cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Logf("%s/%s: %d of %d jobs start as in pyss", c.sched, c.events, len(want)-len(differ), len(want))
-		case fmt.Sprint(differ) != fmt.Sprint(c.differ) && !(len(differ) == 0 && c.differ == nil):
-			t.Errorf("%s/%s: jobs starting otherwise than in pyss: %v (first 10 of %d), want %v", c.sched, c.events, differ[:min(10, len(differ))], len(differ), c.differ)
+			if len(res.Jobs) != len(want) {
+				t.Fatalf("%s/%s, %s: %d jobs, pyss %d", c.sched, c.events, how, len(res.Jobs), len(want))
+			}
+			var differ []int64
+			for _, j := range res.Jobs {
+				if s, ok := want[j.ID]; !ok || s != j.Start() {
+					differ = append(differ, j.ID)
+				}
+			}
+			switch {
+			case c.some:
+				if len(differ) == 0 {
+					t.Errorf("%s/%s, %s: every start equals pyss's; the engine's own order was expected to differ", c.sched, c.events, how)
+				}
+				t.Logf("%s/%s, %s: %d of %d jobs start as in pyss", c.sched, c.events, how, len(want)-len(differ), len(want))
+			case fmt.Sprint(differ) != fmt.Sprint(c.differ) && !(len(differ) == 0 && c.differ == nil):
+				t.Errorf("%s/%s, %s: jobs starting otherwise than in pyss: %v (first 10 of %d), want %v", c.sched, c.events, how, differ[:min(10, len(differ))], len(differ), c.differ)
+			}
 		}
 	}
 }

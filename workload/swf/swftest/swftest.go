@@ -5,8 +5,11 @@
 package swftest
 
 import (
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/workload"
@@ -76,4 +79,32 @@ func Records(tb testing.TB, name string) []workload.Job {
 		tb.Fatal(err)
 	}
 	return records
+}
+
+// PlainPath returns the path of a decompressed copy of trace name in a
+// temporary directory of tb (Path's skip when it is absent): the form
+// `schedfarm sim` maps and reads in pieces while it simulates.
+func PlainPath(tb testing.TB, name string) string {
+	tb.Helper()
+	f, err := os.Open(Path(tb, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := filepath.Join(tb.TempDir(), strings.TrimSuffix(name, ".gz"))
+	w, err := os.Create(out)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := io.Copy(w, z); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }
