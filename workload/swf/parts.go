@@ -1,6 +1,7 @@
 package swf
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -80,9 +81,11 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 	partsStage("parsing", path)
 	var wg sync.WaitGroup
 	for i := 1; i < len(parts); i++ {
-		wg.Go(func() { parts[i] = readPart(data[bounds[i]:bounds[i+1]], path, opts, slab[room[i]:room[i]:room[i+1]]) })
+		wg.Go(func() {
+			parts[i] = readPart(data[bounds[i]:bounds[i+1]], path, opts, slab[room[i]:room[i]:room[i+1]], nil)
+		})
 	}
-	parts[0] = readPart(data[bounds[0]:bounds[1]], path, opts, slab[:0:room[1]])
+	parts[0] = readPart(data[bounds[0]:bounds[1]], path, opts, slab[:0:room[1]], nil)
 	wg.Wait()
 
 	total := 0
@@ -165,8 +168,8 @@ type part struct {
 }
 
 // readPart reads one part's jobs into jobs, which has room for as many as
-// the part has lines.
-func readPart(text []byte, name string, opts Options, jobs []workload.Job) (p part) {
+// the part has lines; through buf when it is not nil (newReader).
+func readPart(text []byte, name string, opts Options, jobs []workload.Job, buf *bufio.Reader) (p part) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if f := recover(); f != nil {
@@ -176,7 +179,7 @@ func readPart(text []byte, name string, opts Options, jobs []workload.Job) (p pa
 			p = part{err: fmt.Errorf("%s: %v (the file changed while it was read)", name, f)}
 		}
 	}()
-	r, err := NewReader(bytes.NewReader(text), name, opts)
+	r, err := newReader(bytes.NewReader(text), name, opts, buf)
 	if err != nil {
 		return part{err: err}
 	}

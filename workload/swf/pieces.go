@@ -1,6 +1,7 @@
 package swf
 
 import (
+	"bufio"
 	"bytes"
 	"runtime/debug"
 
@@ -54,7 +55,8 @@ func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, j
 	}
 	slab := make([]workload.Job, bytes.Count(data, []byte{'\n'})+1)
 	filled := 0
-	last, known := 0.0, false // the latest known submit time so far
+	buf := bufio.NewReaderSize(nil, bufferSize) // the pieces' Readers take turns
+	last, known := 0.0, false                   // the latest known submit time so far
 	for start := 0; start < len(data); {
 		size := pieceBytes
 		if start == 0 {
@@ -64,7 +66,7 @@ func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, j
 		}
 		end := pieceEnd(data, start, size)
 		partsStage("piece", path)
-		p := readPart(data[start:end], path, opts, slab[filled:filled:len(slab)])
+		p := readPart(data[start:end], path, opts, slab[filled:filled:len(slab)], buf)
 		if p.err != nil || (start > 0 && len(p.comments.Entries) > 0) {
 			return Header{}, nil, false
 		}

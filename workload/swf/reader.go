@@ -96,12 +96,24 @@ func Open(path string, opts Options) (*Reader, error) {
 // itself fails only when the data cannot be read or decompressed. Close does
 // not close src.
 func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
+	return newReader(src, name, opts, nil)
+}
+
+// newReader is NewReader reading plain input through buf, reset to src,
+// when buf is not nil: ReadPieces's Readers, one after another, share one
+// buffer instead of allocating one each.
+func newReader(src io.Reader, name string, opts Options, buf *bufio.Reader) (*Reader, error) {
 	opts.Limits = opts.Limits.resolve()
 	r := &Reader{name: name, opts: opts, lastSubmit: workload.Unknown}
 	// Plain input is text: its bytes count against Limits.MaxBytes as they
 	// are read. For gzip input the decompressed bytes count instead.
 	capped := &capReader{src: src, limit: opts.Limits.MaxBytes}
-	br := bufio.NewReaderSize(capped, bufferSize)
+	br := buf
+	if br == nil {
+		br = bufio.NewReaderSize(capped, bufferSize)
+	} else {
+		br.Reset(capped)
+	}
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
