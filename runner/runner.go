@@ -75,7 +75,8 @@ type Config struct {
 	// PCG(Seed, EstimatesStream).
 	Seed uint64
 	// Wrap, if set, wraps the scheduler before the run (instrumentation,
-	// test harnesses).
+	// test harnesses). A one-shot run whose piped read gives up (runPiped)
+	// calls it again for the run it then makes the usual way.
 	Wrap func(sim.Scheduler) sim.Scheduler
 }
 
