@@ -95,12 +95,12 @@
 // A runner WithoutTraceCache runs one trace once (`schedfarm sim`), so it
 // uses every core for what a sweep's cells would otherwise share.
 //
-// A plain trace file of a megabyte or more is simulated while it is still
-// being read (runPiped, when pipes allows it: no MaxJobs, load scaling,
-// modelled estimates or prepared scheduler, a machine size from the flag
-// or the header): one goroutine parses the file in pieces of 64 KB
-// (swf.ReadPieces) and converts each piece's records, while the calling
-// goroutine simulates the jobs handed over so far. The engine gets the
+// A trace file of 64 KB or more, plain or gzip, is simulated while it is
+// still being read (runPiped, when pipes allows it: no MaxJobs, load
+// scaling, modelled estimates or prepared scheduler, a machine size from
+// the flag or the header): one goroutine parses the file in pieces of
+// about 64 KB of text (swf.ReadPieces) and converts each piece's records,
+// while the calling goroutine simulates the jobs handed over so far. The engine gets the
 // jobs in the order of the usual path, pyss's one-second records sorted as
 // sortBySubmit sorts them; anything the pipe cannot promise to do alike
 // (a malformed line, a job back in time after the first piece, …) makes it

@@ -14,9 +14,9 @@ import (
 )
 
 // pipedMinBytes is the least trace file a one-shot run simulates while it
-// is still being parsed (runPiped); below it the whole read takes about a
-// millisecond and is left to ReadParts.
-var pipedMinBytes int64 = 1 << 20
+// is still being parsed (runPiped): one piece of plain text, below which
+// there is nothing to overlap.
+var pipedMinBytes int64 = 64 << 10
 
 // pipedPieceBytes is the SWF text of one piece handed from the reading
 // goroutine to the simulation: about 800 lines of a real trace.
@@ -24,7 +24,8 @@ var pipedPieceBytes = 64 << 10
 
 // pipes reports whether Run may simulate cfg's trace while another core
 // still parses it (runPiped): a one-shot run (WithoutTraceCache) of a trace
-// file of at least pipedMinBytes, read strictly, with a second core, and
+// file (plain or gzip) of at least pipedMinBytes, read strictly, with a
+// second core, and
 // nothing that needs every record before the simulation starts — no
 // MaxJobs, no load scaling, no modelled estimates, no scheduler whose entry
 // prepares its runs (strategies.Entry.Prepare) or needs VM tiers. The
@@ -40,7 +41,8 @@ func (r *Runner) pipes(cfg Config, e strategies.Entry) bool {
 
 // runPiped is Run for a configuration pipes allows, with the reading of the
 // trace overlapped with its simulation. One goroutine reads the file in
-// pieces (swf.ReadPieces) and converts each piece's records as it comes;
+// pieces (swf.ReadPieces: a plain file mapped and parsed piece by piece, a
+// gzip file by one Reader) and converts each piece's records as it comes;
 // the calling goroutine simulates the jobs converted so far and waits for
 // the next piece when it needs the next arrival (pieceStream). The jobs
 // reach the engine in the order Run's usual path gives them, so the run is
@@ -55,7 +57,7 @@ func (r *Runner) pipes(cfg Config, e strategies.Entry) bool {
 //
 // It reports ok false after any problem — the pipe stopped by the reader
 // (anything swf.ReadPieces refuses: a malformed line, a limit, a comment
-// line after the header, gzip input), a machine size from the largest job,
+// line after the header in a plain file), a machine size from the largest job,
 // an unsorted piece, the scheduler not built, the simulation failing — and
 // the caller then runs cfg the usual way, which gives the exact result or
 // error; what the stopped run did is dropped.
@@ -63,8 +65,9 @@ func (r *Runner) runPiped(cfg Config) (res *Result, ok bool) {
 	b := getBuffers()
 	p := &pipe{cfg: cfg, b: b, start: make(chan pipeStart, 1)}
 	if st, err := os.Stat(cfg.Trace); err == nil {
-		// Room for every piece without blocking the reader.
-		p.pieces = make(chan []*sim.Job, st.Size()/int64(pipedPieceBytes)+2)
+		// Room for every piece without blocking the reader (a gzip file
+		// holds up to about ten times its size in SWF text).
+		p.pieces = make(chan []*sim.Job, 10*st.Size()/int64(pipedPieceBytes)+2)
 	} else {
 		putBuffers(b)
 		return nil, false
@@ -142,7 +145,7 @@ type pipe struct {
 type pipeStart struct {
 	procs  int
 	source string // Result.ProcsSource
-	room   int    // at least the number of jobs (the engine sizes its list)
+	room   int    // the jobs expected: all of a plain file's, a guess for gzip
 }
 
 // read reads and converts the trace, handing each piece's jobs over, and
@@ -166,7 +169,7 @@ func (p *pipe) read() {
 					return false
 				}
 			}
-			room := cap(piece) // ReadPieces: room for every job of the file
+			room := cap(piece) // ReadPieces: every job of a plain file, a guess for gzip
 			if cap(b.jobs) < room {
 				b.jobs, b.demand = make([]sim.Job, room), make([]int, room)
 			}
@@ -181,7 +184,9 @@ func (p *pipe) read() {
 		from := len(p.list)
 		for i := range piece {
 			if j := p.conv.convert(&piece[i]); j != nil {
-				p.list = append(p.list, j) // within its capacity: the pieces sent stay put
+				// Past its capacity (gzip) list moves; the pieces sent
+				// keep the array they were cut from, never written again.
+				p.list = append(p.list, j)
 			} else {
 				dropped = append(dropped, records+i)
 			}
@@ -252,6 +257,6 @@ func (s *pieceStream) Next() *sim.Job {
 	return j
 }
 
-// Len bounds the jobs still to come, from above; the engine sizes its job
-// list with it.
+// Len is the number of jobs expected (exact for a plain file, a guess for
+// gzip); the engine sizes its job list with it.
 func (s *pieceStream) Len() int { return s.room }

@@ -1,6 +1,8 @@
 package swf
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -28,7 +30,8 @@ func readPieces(path string, opts Options, pieceBytes int) (hdr Header, jobs, ha
 }
 
 // TestReadPiecesIsTheReader writes the random SWF files of
-// TestReadPartsIsTheReader and reads each in pieces of 1 to 300 bytes. It
+// TestReadPartsIsTheReader, a third of them gzip-compressed, and reads each
+// in pieces of 1 to 300 bytes (for gzip, of one to three jobs). It
 // requires from ReadPieces either the Reader's header and jobs exactly, fn
 // handed exactly those jobs in order with that header at every call, and
 // room for them all at the first call; or ok false. Never ok for a file
@@ -41,7 +44,11 @@ func TestReadPiecesIsTheReader(t *testing.T) {
 	for trial := range 1500 {
 		messy := trial%2 == 1
 		path := filepath.Join(dir, fmt.Sprintf("t%d.swf", trial))
-		if err := os.WriteFile(path, []byte(randomTrace(rng, messy)), 0o644); err != nil {
+		text := []byte(randomTrace(rng, messy))
+		if trial%3 == 2 {
+			text = gzipped(t, text) // read by one Reader, handed over in pieces
+		}
+		if err := os.WriteFile(path, text, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		pieceBytes := 1 + rng.IntN(300)
@@ -87,7 +94,8 @@ func TestReadPiecesIsTheReader(t *testing.T) {
 }
 
 // TestReadPiecesStops: fn's false stops the read after that piece and
-// makes it report false; gzip input and lenient mode go to the Reader.
+// makes it report false, plain or gzip; lenient mode, a job limit reached
+// and broken gzip input are refused.
 func TestReadPiecesStops(t *testing.T) {
 	dir := t.TempDir()
 	line := "1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
@@ -115,7 +123,23 @@ func TestReadPiecesStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, _, ok := ReadPieces(gz, Options{}, 100, func(Header, []workload.Job) bool { return true }); ok {
-		t.Error("gzip input went to pieces")
+		t.Error("gzip input cut short was read")
+	}
+	if err := os.WriteFile(gz, gzipped(t, []byte(strings.Repeat(line, 100))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls = 0
+	_, jobs, ok = ReadPieces(gz, Options{}, 10*lineBytes, func(Header, []workload.Job) bool {
+		calls++
+		return calls < 3
+	})
+	if ok || jobs != nil || calls != 3 {
+		t.Errorf("gzip: fn stopped the read at its third call: ok %v, %d jobs, %d calls; want false, none, 3", ok, len(jobs), calls)
+	}
+	calls = 0
+	_, jobs, ok = ReadPieces(gz, Options{}, 10*lineBytes, func(Header, []workload.Job) bool { calls++; return true })
+	if !ok || len(jobs) != 100 || calls != 10 {
+		t.Errorf("gzip, the whole file: ok %v, %d jobs in %d pieces; want true, 100 in 10", ok, len(jobs), calls)
 	}
 	limited := Options{Limits: Limits{MaxJobs: 50}}
 	if _, _, ok := ReadPieces(path, limited, 10*len(line), func(Header, []workload.Job) bool { return true }); ok {
@@ -189,4 +213,18 @@ func FuzzReadPieces(f *testing.F) {
 // sameJobs compares two lists of jobs, an empty one equal to nil.
 func sameJobs(a, b []workload.Job) bool {
 	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}
+
+// gzipped returns text compressed with gzip.
+func gzipped(t *testing.T, text []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
