@@ -57,16 +57,8 @@ func ReadParts(path string, opts Options) (hdr Header, jobs []workload.Job, ok b
 	// A mapped file cut short under us faults on its missing pages: the
 	// read is then refused, and the Reader reports what the file holds.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if p := recover(); p != nil {
-			if !isFault(p) {
-				panic(p)
-			}
-			hdr, jobs, ok = Header{}, nil, false
-		}
-	}()
-	partsStage("mapped", path)
-	if len(data) < 2 || (data[0] == 0x1f && data[1] == 0x8b) {
+	defer refuseOnFault(&hdr, &jobs, &ok)
+	if !plainMapped(data, path) {
 		return Header{}, nil, false
 	}
 	bounds := partBounds(data, n)
@@ -144,6 +136,26 @@ func mapRegular(path string, minBytes, maxBytes int64) (data []byte, release fun
 		}
 	}
 	return data, release, true
+}
+
+// refuseOnFault, deferred by a reader of a mapped file under
+// debug.SetPanicOnFault, turns a memory fault (the file cut short while
+// mapped) into a refusal: nothing returned, ok false. Any other panic goes
+// on.
+func refuseOnFault(hdr *Header, jobs *[]workload.Job, ok *bool) {
+	if p := recover(); p != nil {
+		if !isFault(p) {
+			panic(p)
+		}
+		*hdr, *jobs, *ok = Header{}, nil, false
+	}
+}
+
+// plainMapped tells a test that the file at path is mapped (partsStage)
+// and reports whether data may be text: two bytes or more, not gzip.
+func plainMapped(data []byte, path string) bool {
+	partsStage("mapped", path)
+	return len(data) >= 2 && (data[0] != 0x1f || data[1] != 0x8b)
 }
 
 // partsStage lets a test act at a stage of ReadParts (the file mapped; the

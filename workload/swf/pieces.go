@@ -50,16 +50,8 @@ func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, j
 	// Nothing returned refers to data: the pieces' Readers copy it.
 	defer release()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if p := recover(); p != nil {
-			if !isFault(p) {
-				panic(p)
-			}
-			hdr, jobs, ok = Header{}, nil, false
-		}
-	}()
-	partsStage("mapped", path)
-	if len(data) < 2 || (data[0] == 0x1f && data[1] == 0x8b) {
+	defer refuseOnFault(&hdr, &jobs, &ok)
+	if !plainMapped(data, path) {
 		return Header{}, nil, false
 	}
 	slab := make([]workload.Job, bytes.Count(data, []byte{'\n'})+1)

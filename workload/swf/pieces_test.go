@@ -148,20 +148,31 @@ func TestReadPiecesStops(t *testing.T) {
 }
 
 // TestReadPiecesFileCutShort cuts the file to nothing while ReadPieces holds
-// it mapped, before its first piece and before a later one, and requires a
-// refusal, not a crash (where files are mapped).
+// it mapped — before it counts the lines (its own goroutine touches the
+// missing pages), before its first piece and before a later one (a
+// piece's Reader does) — and requires a refusal, not a crash (where files
+// are mapped).
 func TestReadPiecesFileCutShort(t *testing.T) {
 	line := "1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
 	text := "; MaxProcs: 64\n" + strings.Repeat(line, 3000)
 	defer func(f func(string, string)) { partsStage = f }(partsStage)
-	for _, cutAt := range []int{1, 3} {
+	for _, cutAt := range []int{0, 1, 3} { // 0: at "mapped"; k: before piece k
 		path := filepath.Join(t.TempDir(), "cut.swf")
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		pieces, cut := 0, false
 		partsStage = func(stage, p string) {
-			if stage == "piece" && p == path {
+			if p != path {
+				return
+			}
+			if stage == "mapped" && cutAt == 0 {
+				if err := os.Truncate(p, 0); err != nil {
+					t.Error(err)
+				}
+				cut = true
+			}
+			if stage == "piece" {
 				if pieces++; pieces == cutAt {
 					if err := os.Truncate(p, 0); err != nil {
 						t.Error(err)
@@ -173,10 +184,10 @@ func TestReadPiecesFileCutShort(t *testing.T) {
 		_, jobs, ok := ReadPieces(path, Options{}, 8192, func(Header, []workload.Job) bool { return true })
 		partsStage = func(string, string) {}
 		if !cut {
-			t.Fatalf("piece %d: never reached", cutAt)
+			t.Fatalf("cut %s: never reached", where(cutAt))
 		}
 		if mapsFiles && ok {
-			t.Fatalf("cut before piece %d: the file was cut to nothing while mapped, and ReadPieces still returned %d jobs", cutAt, len(jobs))
+			t.Fatalf("cut %s: the file was cut to nothing while mapped, and ReadPieces still returned %d jobs", where(cutAt), len(jobs))
 		}
 	}
 }
@@ -213,6 +224,14 @@ func FuzzReadPieces(f *testing.F) {
 // sameJobs compares two lists of jobs, an empty one equal to nil.
 func sameJobs(a, b []workload.Job) bool {
 	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}
+
+// where names TestReadPiecesFileCutShort's cut.
+func where(cutAt int) string {
+	if cutAt == 0 {
+		return "once mapped"
+	}
+	return fmt.Sprintf("before piece %d", cutAt)
 }
 
 // gzipped returns text compressed with gzip.
