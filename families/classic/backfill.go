@@ -64,7 +64,11 @@ type Backfill struct {
 	done     int      // started entries still in queue
 	reserved int      // entries holding a reservation
 	earliest sim.Time // earliest reservation start (+Inf: none)
-	cands    []*entry // scratch for backfill candidates
+	// shortest holds the entries of queue (ShortestFirst only) by
+	// estimate, equal estimates in submit order: the order a stable sort
+	// of the queue by estimate gives, kept as jobs arrive instead of
+	// sorted at every backfill.
+	shortest []*entry
 	slab     []entry  // entries are carved from here, a chunk at a time
 	free     []*entry // entries compacted out of the queue, for reuse
 }
@@ -148,7 +152,19 @@ func (b *Backfill) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 	first := len(b.queue)
 	for _, j := range ch.Arrived {
-		b.queue = append(b.queue, b.newEntry(j))
+		e := b.newEntry(j)
+		b.queue = append(b.queue, e)
+		if b.cfg.Candidates == ShortestFirst {
+			// After every entry of no greater estimate: they all arrived
+			// earlier, and a stable sort keeps them first.
+			i, _ := slices.BinarySearchFunc(b.shortest, e, func(x, e *entry) int {
+				if byEstimate(x, e) <= 0 {
+					return -1
+				}
+				return 1
+			})
+			b.shortest = slices.Insert(b.shortest, i, e)
+		}
 	}
 	switch {
 	case b.earliest <= now || b.cfg.Depth != Unlimited:
@@ -238,15 +254,10 @@ func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
 		}
 		return
 	}
-	b.cands = b.cands[:0]
-	for _, e := range b.queue {
-		if !e.started && !e.reserved {
-			b.cands = append(b.cands, e)
-		}
-	}
-	slices.SortStableFunc(b.cands, byEstimate)
-	for _, e := range b.cands {
-		if b.tryBackfill(c, e, now) {
+	// Shortest estimate first: the queue stably sorted by estimate,
+	// kept so since the arrivals (shortest).
+	for _, e := range b.shortest {
+		if !e.started && !e.reserved && b.tryBackfill(c, e, now) {
 			return
 		}
 	}
@@ -297,13 +308,24 @@ func (b *Backfill) compact() {
 			b.queue[k] = e
 			k++
 		} else {
-			// Nothing else refers to a started entry (cands is
-			// rebuilt by every shortest-first backfill): recycle it.
+			// Nothing else refers to a started entry but shortest,
+			// which drops it below: recycle it.
 			e.job = nil
 			b.free = append(b.free, e)
 		}
 	}
 	clear(b.queue[k:])
 	b.queue = b.queue[:k]
+	if b.shortest != nil {
+		k = 0
+		for _, e := range b.shortest {
+			if e.job != nil { // not recycled above
+				b.shortest[k] = e
+				k++
+			}
+		}
+		clear(b.shortest[k:])
+		b.shortest = b.shortest[:k]
+	}
 	b.done = 0
 }

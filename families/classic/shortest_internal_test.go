@@ -1,0 +1,67 @@
+package classic
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies/strategytest"
+)
+
+// checkedSJBF is an SJBF scheduler that, after every pass, compares the
+// kept shortest-first list with what the backfill used to build at every
+// pass: the queue's waiting entries without a reservation, stably sorted
+// by estimate.
+type checkedSJBF struct {
+	*Backfill
+	t      *testing.T
+	checks int
+}
+
+func (c *checkedSJBF) Pass(cl *sim.Cluster, ch sim.Changes) {
+	c.Backfill.Pass(cl, ch)
+	b := c.Backfill
+	var want, got []*entry
+	for _, e := range b.queue {
+		if !e.started && !e.reserved {
+			want = append(want, e)
+		}
+	}
+	slices.SortStableFunc(want, byEstimate)
+	for _, e := range b.shortest {
+		if !e.started && !e.reserved {
+			got = append(got, e)
+		}
+	}
+	if !slices.Equal(got, want) {
+		c.t.Fatalf("at %g: the kept shortest-first candidates differ from the queue sorted by estimate (%d vs %d entries)", cl.Now(), len(got), len(want))
+	}
+	if len(b.shortest) != len(b.queue) {
+		c.t.Fatalf("at %g: the shortest-first list holds %d entries, the queue %d", cl.Now(), len(b.shortest), len(b.queue))
+	}
+	c.checks++
+}
+
+// TestShortestFirstIsTheSortedQueue runs SJBF over random workloads with
+// many equal estimates and early ends, and checks the kept order after
+// every pass (checkedSJBF).
+func TestShortestFirstIsTheSortedQueue(t *testing.T) {
+	p := sim.Processors(16)
+	checks := 0
+	for seed := uint64(1); seed <= 8; seed++ {
+		specs := strategytest.Random(rand.New(rand.NewPCG(seed, 7)), strategytest.RandomOptions{Jobs: 600, Capacities: []int{16}, MaxGap: 2, MaxWork: 20, Underrun: 0.5, Overrun: 0.1})
+		b, err := New(p, SJBF())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &checkedSJBF{Backfill: b, t: t}
+		if _, err := strategytest.Record(p, c, specs); err != nil {
+			t.Fatal(err)
+		}
+		checks += c.checks
+	}
+	if checks < 1000 {
+		t.Fatalf("only %d passes checked", checks)
+	}
+}
