@@ -71,6 +71,15 @@ func (p *Profile) Fits(from, to sim.Time, demand []int) bool {
 	if from < p.times[0] {
 		from = p.times[0]
 	}
+	if p.n == 1 {
+		q, times, free := demand[0], p.times, p.free
+		for i := p.find(from); i < len(times) && times[i] < to; i++ {
+			if q > free[i] {
+				return false
+			}
+		}
+		return true
+	}
 	for i := p.find(from); i < len(p.times) && p.times[i] < to; i++ {
 		if !p.fitsStep(i, demand) {
 			return false
@@ -84,6 +93,9 @@ func (p *Profile) Fits(from, to sim.Time, demand []int) bool {
 func (p *Profile) EarliestStart(from, dur sim.Time, demand []int) sim.Time {
 	if from < p.times[0] {
 		from = p.times[0]
+	}
+	if p.n == 1 {
+		return p.earliestStart1(from, dur, demand[0])
 	}
 	start := from
 	for i := p.find(from); i < len(p.times); i++ {
@@ -112,6 +124,9 @@ func (p *Profile) EarliestMove(from, dur sim.Time, demand []int, cur sim.Time) s
 	}
 	ownEnd := cur + dur
 	start := from
+	if p.n == 1 {
+		return p.earliestMove1(start, dur, demand[0], cur, ownEnd)
+	}
 	for i := p.find(from); i < len(p.times) && start < cur; i++ {
 		own := p.times[i] >= cur && p.times[i] < ownEnd
 		if !p.fitsStepWith(i, demand, own) {
@@ -122,6 +137,50 @@ func (p *Profile) EarliestMove(from, dur sim.Time, demand []int, cur sim.Time) s
 			return cur
 		}
 		if i+1 == len(p.times) || p.times[i+1]-start >= dur {
+			return start
+		}
+	}
+	return cur
+}
+
+// earliestStart1 is EarliestStart on a profile of one pool (the classic
+// platform), from start ≥ the origin: the same walk over the steps, with
+// the free units read straight from the one-column rows.
+func (p *Profile) earliestStart1(start, dur sim.Time, q int) sim.Time {
+	times, free := p.times, p.free
+	for i := p.find(start); i < len(times); i++ {
+		if q > free[i] {
+			if i+1 < len(times) {
+				start = times[i+1]
+				continue
+			}
+			return math.Inf(1)
+		}
+		if i+1 == len(times) || times[i+1]-start >= dur {
+			return start
+		}
+	}
+	return math.Inf(1)
+}
+
+// earliestMove1 is EarliestMove on a profile of one pool (the classic
+// platform), from start ≥ the origin: the same walk over the steps, with
+// the free units read straight from the one-column rows.
+func (p *Profile) earliestMove1(start, dur sim.Time, q int, cur, ownEnd sim.Time) sim.Time {
+	times, free := p.times, p.free
+	for i := p.find(start); i < len(times) && start < cur; i++ {
+		f := free[i]
+		if t := times[i]; t >= cur && t < ownEnd {
+			f += q // its own units count as free
+		}
+		if q > f {
+			if i+1 < len(times) {
+				start = times[i+1]
+				continue
+			}
+			return cur
+		}
+		if i+1 == len(times) || times[i+1]-start >= dur {
 			return start
 		}
 	}

@@ -48,11 +48,18 @@ func (n *naive) earliest(from, dur int, demand []int) int {
 	return -1
 }
 
+// TestAgainstNaiveModel drives profiles of two pools (the general walks)
+// and of one pool (the classic platform's own walks: earliestStart1,
+// earliestMove1, Fits's one-column loop) with random reservations, moves
+// and releases, and compares every answer with the per-second model.
 func TestAgainstNaiveModel(t *testing.T) {
 	const horizon = 1500
-	for seed := uint64(1); seed <= 30; seed++ {
+	for seed := uint64(1); seed <= 60; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		caps := []int{6 + rng.IntN(6), 1 + rng.IntN(3)}
+		if seed > 30 {
+			caps = caps[:1]
+		}
 		p := New(0, caps)
 		ref := newNaive(horizon, caps)
 		type res struct {
@@ -61,7 +68,10 @@ func TestAgainstNaiveModel(t *testing.T) {
 		}
 		var held []res
 		for step := 0; step < 200; step++ {
-			d := []int{rng.IntN(caps[0] + 1), rng.IntN(caps[1] + 1)}
+			d := []int{rng.IntN(caps[0] + 1)}
+			if len(caps) > 1 {
+				d = append(d, rng.IntN(caps[1]+1))
+			}
 			dur := 1 + rng.IntN(30)
 			from := rng.IntN(150)
 			got := p.EarliestStart(sim.Time(from), sim.Time(dur), d)
