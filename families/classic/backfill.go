@@ -61,6 +61,7 @@ type Backfill struct {
 	cfg      Config
 	prof     *profile.Profile
 	queue    []*entry // waiting jobs in submit order, and started ones not yet compacted
+	head     int      // queue[:head] have all started (the walks begin at head)
 	done     int      // started entries still in queue
 	reserved int      // entries holding a reservation
 	earliest sim.Time // earliest reservation start (+Inf: none)
@@ -189,10 +190,15 @@ func (b *Backfill) Pass(c *sim.Cluster, ch sim.Changes) {
 // start; none moves later.
 func (b *Backfill) compress(now sim.Time) {
 	b.earliest = math.Inf(1)
-	for _, e := range b.queue {
+	left := b.reserved // the reservations still to re-place
+	for _, e := range b.queue[b.firstWaiting():] {
+		if left == 0 {
+			break // none after this one (a long FCFS or EASY queue)
+		}
 		if !e.reserved || e.started {
 			continue
 		}
+		left--
 		d := dur(e.job)
 		if s := b.prof.EarliestMove(now, d, e.job.Demand, e.start); s < e.start {
 			b.prof.Release(e.start, e.start+d, e.job.Demand)
@@ -211,6 +217,7 @@ func (b *Backfill) compress(now sim.Time) {
 func (b *Backfill) startReserved(c *sim.Cluster, now sim.Time, from int) {
 	if from == 0 {
 		b.earliest = math.Inf(1)
+		from = b.firstWaiting()
 	}
 	for _, e := range b.queue[from:] {
 		if e.started {
@@ -247,7 +254,7 @@ func (b *Backfill) startReserved(c *sim.Cluster, now sim.Time, from int) {
 func (b *Backfill) backfill(c *sim.Cluster, now sim.Time) {
 	if b.cfg.Candidates == SubmitOrder {
 		// The queue is in submit order already: no list to build.
-		for _, e := range b.queue {
+		for _, e := range b.queue[b.firstWaiting():] {
 			if !e.started && !e.reserved && b.tryBackfill(c, e, now) {
 				return
 			}
@@ -283,6 +290,16 @@ func (b *Backfill) tryBackfill(c *sim.Cluster, e *entry, now sim.Time) (over boo
 	return noneFree(c)
 }
 
+// firstWaiting returns the index of the first entry of the queue that has
+// not started (len(queue) if none), moving head past the started ones: the
+// walks skip started entries, so they may begin there.
+func (b *Backfill) firstWaiting() int {
+	for b.head < len(b.queue) && b.queue[b.head].started {
+		b.head++
+	}
+	return b.head
+}
+
 // byEstimate orders entries by estimate; a stable sort keeps equal
 // estimates in submit order.
 func byEstimate(x, y *entry) int { return cmp.Compare(x.job.Estimate, y.job.Estimate) }
@@ -316,6 +333,7 @@ func (b *Backfill) compact() {
 	}
 	clear(b.queue[k:])
 	b.queue = b.queue[:k]
+	b.head = 0
 	if b.shortest != nil {
 		k = 0
 		for _, e := range b.shortest {

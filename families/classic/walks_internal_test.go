@@ -65,3 +65,58 @@ func TestShortestFirstIsTheSortedQueue(t *testing.T) {
 		t.Fatalf("only %d passes checked", checks)
 	}
 }
+
+// walkChecked is a Backfill that checks, after every pass, what its walks
+// rely on to skip entries: every entry before head has started, and
+// reserved counts the entries holding a reservation that have not started
+// (compress stops after that many).
+type walkChecked struct {
+	*Backfill
+	t      *testing.T
+	checks int
+}
+
+func (w *walkChecked) Pass(cl *sim.Cluster, ch sim.Changes) {
+	w.Backfill.Pass(cl, ch)
+	b := w.Backfill
+	for i, e := range b.queue[:b.head] {
+		if !e.started {
+			w.t.Fatalf("at %g: entry %d of %d, before head %d, has not started", cl.Now(), i, len(b.queue), b.head)
+		}
+	}
+	held := 0
+	for _, e := range b.queue {
+		if e.reserved && !e.started {
+			held++
+		}
+	}
+	if held != b.reserved {
+		w.t.Fatalf("at %g: %d entries hold a reservation, the count says %d", cl.Now(), held, b.reserved)
+	}
+	w.checks++
+}
+
+// TestWalksSkipOnlyWhatTheyMay runs every member of the family over random
+// workloads with early ends and overruns and checks walkChecked's
+// invariants after every pass.
+func TestWalksSkipOnlyWhatTheyMay(t *testing.T) {
+	p := sim.Processors(16)
+	checks := 0
+	for _, cfg := range []Config{FCFS(), EASY(), SJBF(), Conservative(), Depth(3), {Depth: 0, Backfill: true}} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			specs := strategytest.Random(rand.New(rand.NewPCG(seed, 11)), strategytest.RandomOptions{Jobs: 500, Capacities: []int{16}, MaxGap: 3, MaxWork: 30, Underrun: 0.6, Overrun: 0.1})
+			b, err := New(p, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &walkChecked{Backfill: b, t: t}
+			if _, err := strategytest.Record(p, w, specs); err != nil {
+				t.Fatal(err)
+			}
+			checks += w.checks
+		}
+	}
+	if checks < 5000 {
+		t.Fatalf("only %d passes checked", checks)
+	}
+}
