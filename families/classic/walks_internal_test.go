@@ -47,23 +47,36 @@ func (c *checkedSJBF) Pass(cl *sim.Cluster, ch sim.Changes) {
 // many equal estimates and early ends, and checks the kept order after
 // every pass (checkedSJBF).
 func TestShortestFirstIsTheSortedQueue(t *testing.T) {
-	p := sim.Processors(16)
-	checks := 0
-	for seed := uint64(1); seed <= 8; seed++ {
-		specs := strategytest.Random(rand.New(rand.NewPCG(seed, 7)), strategytest.RandomOptions{Jobs: 600, Capacities: []int{16}, MaxGap: 2, MaxWork: 20, Underrun: 0.5, Overrun: 0.1})
-		b, err := New(p, SJBF())
-		if err != nil {
-			t.Fatal(err)
-		}
+	opts := strategytest.RandomOptions{Jobs: 600, Capacities: []int{16}, MaxGap: 2, MaxWork: 20, Underrun: 0.5, Overrun: 0.1}
+	checks := passesChecked(t, SJBF(), 8, 7, opts, func(b *Backfill) (sim.Scheduler, *int) {
 		c := &checkedSJBF{Backfill: b, t: t}
-		if _, err := strategytest.Record(p, c, specs); err != nil {
-			t.Fatal(err)
-		}
-		checks += c.checks
-	}
+		return c, &c.checks
+	})
 	if checks < 1000 {
 		t.Fatalf("only %d passes checked", checks)
 	}
+}
+
+// passesChecked runs cfg over random workloads (seeds 1 to seeds, stream
+// stream), each through the checking scheduler wrap makes of a fresh
+// Backfill, and returns how many passes the checkers counted.
+func passesChecked(t *testing.T, cfg Config, seeds, stream uint64, opts strategytest.RandomOptions, wrap func(*Backfill) (sim.Scheduler, *int)) int {
+	t.Helper()
+	p := sim.Processors(opts.Capacities[0])
+	checks := 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		specs := strategytest.Random(rand.New(rand.NewPCG(seed, stream)), opts)
+		b, err := New(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, n := wrap(b)
+		if _, err := strategytest.Record(p, s, specs); err != nil {
+			t.Fatal(err)
+		}
+		checks += *n
+	}
+	return checks
 }
 
 // walkChecked is a Backfill that checks, after every pass, what its walks
@@ -100,21 +113,13 @@ func (w *walkChecked) Pass(cl *sim.Cluster, ch sim.Changes) {
 // workloads with early ends and overruns and checks walkChecked's
 // invariants after every pass.
 func TestWalksSkipOnlyWhatTheyMay(t *testing.T) {
-	p := sim.Processors(16)
+	opts := strategytest.RandomOptions{Jobs: 500, Capacities: []int{16}, MaxGap: 3, MaxWork: 30, Underrun: 0.6, Overrun: 0.1}
 	checks := 0
 	for _, cfg := range []Config{FCFS(), EASY(), SJBF(), Conservative(), Depth(3), {Depth: 0, Backfill: true}} {
-		for seed := uint64(1); seed <= 4; seed++ {
-			specs := strategytest.Random(rand.New(rand.NewPCG(seed, 11)), strategytest.RandomOptions{Jobs: 500, Capacities: []int{16}, MaxGap: 3, MaxWork: 30, Underrun: 0.6, Overrun: 0.1})
-			b, err := New(p, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+		checks += passesChecked(t, cfg, 4, 11, opts, func(b *Backfill) (sim.Scheduler, *int) {
 			w := &walkChecked{Backfill: b, t: t}
-			if _, err := strategytest.Record(p, w, specs); err != nil {
-				t.Fatal(err)
-			}
-			checks += w.checks
-		}
+			return w, &w.checks
+		})
 	}
 	if checks < 5000 {
 		t.Fatalf("only %d passes checked", checks)
