@@ -164,25 +164,37 @@ func (p *Profile) earliestStart1(start, dur sim.Time, q int) sim.Time {
 }
 
 // earliestMove1 is EarliestMove on a profile of one pool (the classic
-// platform), from start ≥ the origin: the same walk over the steps, with
-// the free units read straight from the one-column rows.
+// platform), from start ≥ the origin: the same walk over the steps, in two
+// tight loops — the window from start extended over the steps that fit,
+// then, after a step that does not, the run of blocked steps before cur
+// skipped (no step before cur holds the job's own units) — with the free
+// units read straight from the one-column rows.
 func (p *Profile) earliestMove1(start, dur sim.Time, q int, cur, ownEnd sim.Time) sim.Time {
 	times, free := p.times, p.free
-	for i := p.find(start); i < len(times) && start < cur; i++ {
-		f := free[i]
-		if t := times[i]; t >= cur && t < ownEnd {
-			f += q // its own units count as free
-		}
-		if q > f {
-			if i+1 < len(times) {
-				start = times[i+1]
-				continue
+	n := len(times)
+	i := p.find(start)
+	for start < cur {
+		for {
+			f := free[i]
+			if t := times[i]; t >= cur && t < ownEnd {
+				f += q // its own units count as free
 			}
+			if q > f {
+				break
+			}
+			if i+1 == n || times[i+1]-start >= dur {
+				return start
+			}
+			i++
+		}
+		i++
+		for i < n && times[i] < cur && q > free[i] {
+			i++
+		}
+		if i == n {
 			return cur
 		}
-		if i+1 == len(times) || times[i+1]-start >= dur {
-			return start
-		}
+		start = times[i]
 	}
 	return cur
 }
