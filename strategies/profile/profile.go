@@ -7,7 +7,6 @@ package profile
 
 import (
 	"math"
-	"sort"
 
 	"github.com/schedfarm/schedfarm/sim"
 )
@@ -227,10 +226,22 @@ func (p *Profile) fitsStep(i int, demand []int) bool {
 // find returns the index of the step containing t (t ≥ origin).
 func (p *Profile) find(t sim.Time) int {
 	// The steps near the origin are the ones asked for most often.
-	if len(p.times) < 2 || t < p.times[1] {
+	times := p.times
+	if len(times) < 2 || t < times[1] {
 		return 0
 	}
-	return sort.Search(len(p.times), func(i int) bool { return p.times[i] > t }) - 1
+	// The last step starting at or before t: times[lo] ≤ t < times[hi]
+	// (times[len] standing for +Inf).
+	lo, hi := 1, len(times)
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if times[m] <= t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // split makes t a breakpoint and returns its step index (t ≥ origin).
