@@ -1,12 +1,10 @@
 package runner
 
 import (
-	"io"
 	"os"
 	"runtime"
 	"sync/atomic"
 
-	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload"
@@ -94,17 +92,11 @@ func (r *Runner) runPiped(cfg Config) (res *Result, ok bool) {
 	}
 	res = &Result{Config: cfg, LoadFactor: 1, ProcsSource: start.source}
 	res.Platform = sim.Processors(start.procs)
-	sched, err := cfg.Registry.New(cfg.Scheduler, res.Platform, cfg.SchedulerParams)
+	sched, reporter, closeSched, err := newScheduler(cfg, res.Platform)
 	if err != nil {
 		return nil, false
 	}
-	if c, ok := sched.(io.Closer); ok {
-		defer c.Close()
-	}
-	reporter, _ := sched.(family.MetricReporter) // before Wrap hides it
-	if cfg.Wrap != nil {
-		sched = cfg.Wrap(sched)
-	}
+	defer closeSched()
 	stream := &pieceStream{pieces: p.pieces, room: start.room}
 	res.Jobs, res.Stats, err = sim.RunWith(res.Platform, sched, stream, nil, sim.Options{PerEvent: cfg.Events == EventsPyss})
 	if err != nil {
@@ -118,10 +110,7 @@ func (r *Runner) runPiped(cfg Config) (res *Result, ok bool) {
 	b.records = p.kept
 	res.bufs = b
 	res.OfferedLoad = offeredLoad(p.list, start.procs)
-	if reporter != nil {
-		res.Extra = reporter.ExtraMetrics()
-	}
-	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: cfg.Gamma, WarmupJobs: cfg.WarmupJobs})
+	res.summarize(reporter)
 	return res, true
 }
 

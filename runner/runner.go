@@ -313,27 +313,46 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	if err := prepare(cfg, entry, &res.Platform, jobs); err != nil {
 		return nil, err
 	}
-	sched, err := cfg.Registry.New(cfg.Scheduler, res.Platform, cfg.SchedulerParams)
+	sched, reporter, closeSched, err := newScheduler(cfg, res.Platform)
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := sched.(io.Closer); ok {
-		// An external scheduler (a plugin process) ends with its run.
-		defer c.Close()
-	}
-	reporter, _ := sched.(family.MetricReporter) // before Wrap hides it
-	if cfg.Wrap != nil {
-		sched = cfg.Wrap(sched)
-	}
+	defer closeSched()
 	res.Jobs, res.Stats, err = sim.RunWith(res.Platform, sched, sim.NewSliceStream(jobs), nil, sim.Options{PerEvent: cfg.Events == EventsPyss})
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", cfg.Scheduler, err)
 	}
+	res.summarize(reporter)
+	return res, nil
+}
+
+// newScheduler builds cfg's scheduler for plat, wrapped by cfg.Wrap, with
+// the scheduler's own metric reporter (taken before Wrap hides it) and the
+// function to call after the run: an external scheduler (a plugin process)
+// ends with its run.
+func newScheduler(cfg Config, plat sim.Platform) (sim.Scheduler, family.MetricReporter, func(), error) {
+	sched, err := cfg.Registry.New(cfg.Scheduler, plat, cfg.SchedulerParams)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	done := func() {}
+	if c, ok := sched.(io.Closer); ok {
+		done = func() { c.Close() }
+	}
+	reporter, _ := sched.(family.MetricReporter)
+	if cfg.Wrap != nil {
+		sched = cfg.Wrap(sched)
+	}
+	return sched, reporter, done, nil
+}
+
+// summarize adds, to a finished run, the scheduler's own metrics (reporter
+// may be nil) and the aggregates of its jobs.
+func (res *Result) summarize(reporter family.MetricReporter) {
 	if reporter != nil {
 		res.Extra = reporter.ExtraMetrics()
 	}
-	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: cfg.Gamma, WarmupJobs: cfg.WarmupJobs})
-	return res, nil
+	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: res.Config.Gamma, WarmupJobs: res.Config.WarmupJobs})
 }
 
 // convertPartMin is the least number of records a goroutine of
