@@ -598,7 +598,9 @@ func (t *treeTimeline) earliestWith(from, dur float64, q []int, limit float64, o
 	t.dur, t.limit = dur, limit
 	t.open, t.pend = false, false
 	t.ff = t.floorKey(t.s0)
-	t.setOverlays(ov)
+	// Only the overlays that overlap a window the scan can consider,
+	// [s0, limit+dur), change its answer.
+	t.setOverlays(ov, t.s0, limit+dur)
 	p := t.slot(0)
 	clear(p)
 	st := t.scan(t.root, p, 0)
@@ -811,16 +813,16 @@ func (t *treeTimeline) visitAvail(key float64, a []int) walkState {
 	return more
 }
 
-// setOverlays clips ov to the origin, cuts time into segments at the
-// overlay ends with the overlays' total change in each, and lists the ends
-// after ff.
-func (t *treeTimeline) setOverlays(ov []overlay) {
+// setOverlays clips ov to the origin, keeps those that overlap [lo, hi),
+// cuts time into segments at their ends with the overlays' total change in
+// each, and lists the ends after ff.
+func (t *treeTimeline) setOverlays(ov []overlay, lo, hi float64) {
 	n := t.n
 	t.ov, t.ovB, t.vkeys = t.ov[:0], t.ovB[:0], t.vkeys[:0]
 	t.vi, t.ovC = 0, 0
 	for _, o := range ov {
 		o.s = math.Max(o.s, t.base)
-		if !(o.e > o.s) {
+		if !(o.e > o.s) || o.e <= lo || o.s >= hi {
 			continue
 		}
 		t.ov = append(t.ov, o)
@@ -1034,7 +1036,7 @@ func (t *treeTimeline) firstConflict(lo, hi float64, q []int, ov []overlay) (flo
 	}
 	f := t.floorKey(lo)
 	t.ff = f
-	t.setOverlays(ov)
+	t.setOverlays(ov, math.Inf(-1), math.Inf(1))
 	defer func() { t.hasOv = false }()
 	// An overlay end that is not a breakpoint, in (f, lo], starts the
 	// stretch holding lo: f's stretch then ends before lo.
