@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 )
 
 // Gene assigns job Job of the batch to resource Res (both indexes).
@@ -151,7 +152,11 @@ func (c Config) maxLen() int {
 // Random returns a genome giving every job 1 to maxPerJob genes on random
 // resources, in random order.
 func Random(jobs, resources, maxPerJob int, rng *rand.Rand) Genome {
-	g := make(Genome, 0, jobs*(maxPerJob+1)/2+1)
+	return randomInto(make(Genome, 0, jobs*(maxPerJob+1)/2+1), jobs, resources, maxPerJob, rng)
+}
+
+// randomInto is Random appending to g, which must be empty.
+func randomInto(g Genome, jobs, resources, maxPerJob int, rng *rand.Rand) Genome {
 	for j := 0; j < jobs; j++ {
 		n := 1 + rng.IntN(maxPerJob)
 		for k := 0; k < n; k++ {
@@ -177,10 +182,51 @@ func cutAndSpliceInto(c1, c2, a, b Genome, rng *rand.Rand) (Genome, Genome) {
 	return c1, c2
 }
 
-// take returns buffer i of bufs emptied (nil past its end).
+// cutAndSpliceMax is cutAndSpliceInto with each child cut to its first
+// max genes as it is built (the same draws and genes as cutting after),
+// so that buffers of capacity max never grow.
+func cutAndSpliceMax(c1, c2, a, b Genome, max int, rng *rand.Rand) (Genome, Genome) {
+	i, k := rng.IntN(len(a)+1), rng.IntN(len(b)+1)
+	return spliceMax(c1, a[:i], b[k:], max), spliceMax(c2, b[:k], a[i:], max)
+}
+
+// spliceMax appends x then y to the empty c, stopping at max genes.
+func spliceMax(c, x, y Genome, max int) Genome {
+	c = append(c, x[:min(len(x), max)]...)
+	return append(c, y[:min(len(y), max-len(c))]...)
+}
+
+// slabs recycles the gene memory of Run's two populations between runs
+// (each mGA batch is a Run): *[]Gene.
+var slabs sync.Pool
+
+// populations returns a population and a spare one of n genomes each, all
+// empty and each in its own maxLen-gene stretch of one slab (three-index
+// slices: a genome that outgrows its stretch moves out instead of writing
+// over its neighbour's). Each slice has one more genome past its length,
+// for the second child of a last pair that has no place in the next
+// population. put returns the slab.
+func populations(n, maxLen int) (pop, spare []Genome, put func()) {
+	size := (2*n + 2) * maxLen
+	sp, _ := slabs.Get().(*[]Gene)
+	if sp == nil || cap(*sp) < size {
+		s := make([]Gene, size)
+		sp = &s
+	}
+	slab := (*sp)[:size]
+	stretch := func(i int) Genome { return slab[i*maxLen : i*maxLen : (i+1)*maxLen] }
+	pop, spare = make([]Genome, n+1), make([]Genome, n+1)
+	for i := range pop {
+		pop[i], spare[i] = stretch(i), stretch(n+1+i)
+	}
+	return pop[:0], spare[:n], func() { slabs.Put(sp) }
+}
+
+// take returns buffer i of bufs emptied: one of its length, or the one
+// past it that populations provides (nil past that).
 func take(bufs []Genome, i int) Genome {
-	if i < len(bufs) {
-		return bufs[i][:0]
+	if i < cap(bufs) {
+		return bufs[:i+1][i][:0]
 	}
 	return nil
 }
@@ -333,6 +379,9 @@ type Result struct {
 // Run evolves a population for cfg.Generations generations (Algorithm 1)
 // and returns the fittest genome of the last one. The initial population is
 // seeds (copied; at most Population of them) completed with Random genomes.
+// The populations live in gene memory recycled from run to run (each mGA
+// batch is a run, and their genomes were most of a seed-002 cell's
+// allocations); the returned genome is a copy, the caller's own.
 func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
@@ -341,14 +390,16 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 		return Result{}, errors.New("ga: nil random source or evaluator")
 	}
 	n := cfg.Population
-	pop := make([]Genome, 0, n)
+	maxLen := cfg.maxLen()
+	pop, spare, put := populations(n, maxLen)
+	defer put()
 	for _, s := range seeds {
 		if len(pop) < n {
-			pop = append(pop, append(Genome(nil), s...))
+			pop = append(pop, append(take(pop, len(pop)), s...))
 		}
 	}
 	for len(pop) < n {
-		pop = append(pop, Random(cfg.Jobs, cfg.Resources, cfg.MaxGenesPerJob, rng))
+		pop = append(pop, randomInto(take(pop, len(pop)), cfg.Jobs, cfg.Resources, cfg.MaxGenesPerJob, rng))
 	}
 	res := Result{}
 	objs := make([]Objectives, n)
@@ -363,8 +414,6 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 		eval(i)
 	}
 	weights := make([]float64, n)
-	maxLen := cfg.maxLen()
-	spare := make([]Genome, n, n+1)
 	nextObjs := make([]Objectives, 0, n)
 	known := make([]bool, n) // known[i]: child i's objectives are its parent's
 	for gen := 0; gen < cfg.Generations; gen++ {
@@ -410,9 +459,9 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 			a, b := pop[ia], pop[ib]
 			c1, c2 := take(spare, len(next)), take(spare, len(next)+1)
 			if rng.Float64() < cfg.PCut {
-				c1, c2 = cutAndSpliceInto(c1, c2, a, b, rng)
+				c1, c2 = cutAndSpliceMax(c1, c2, a, b, maxLen, rng)
 			} else {
-				c1, c2 = append(c1, a...), append(c2, b...)
+				c1, c2 = spliceMax(c1, a, nil, maxLen), spliceMax(c2, b, nil, maxLen)
 			}
 			for _, c := range []Genome{c1, c2} {
 				if len(next) == n {
@@ -457,7 +506,7 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 	}
 	f := Fitness(objs, cfg.Weights)
 	b := argmax(f)
-	res.Best, res.Objectives = pop[b], objs[b]
+	res.Best, res.Objectives = slices.Clone(pop[b]), objs[b]
 	return res, nil
 }
 
