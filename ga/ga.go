@@ -273,7 +273,8 @@ type Decoder struct {
 	jobs, maxChain int
 	order          []int
 	chains         [][]int
-	store          []int
+	store          []int   // job j's chain is store[j*maxChain:][:lens[j]]
+	lens           []int32 // while decoding
 	tmplOrder      []int
 	tmplChains     [][]int
 }
@@ -283,7 +284,7 @@ type Decoder struct {
 func NewDecoder(jobs, maxChain int) *Decoder {
 	maxChain = max(maxChain, 1)
 	d := &Decoder{jobs: jobs, maxChain: maxChain, order: make([]int, 0, jobs),
-		chains: make([][]int, jobs), store: make([]int, jobs*maxChain)}
+		chains: make([][]int, jobs), store: make([]int, jobs*maxChain), lens: make([]int32, jobs)}
 	return d
 }
 
@@ -296,25 +297,29 @@ func (d *Decoder) SetTemplate(order []int, chains [][]int) {
 
 // Decode returns the order in which jobs first appear and each job's chain
 // (nil for a job neither the genome nor the template names).
+//
+// The chains are built as lengths over one store and made slices at the
+// end: a gene then writes one int and one count, not a slice header.
 func (d *Decoder) Decode(g Genome) (order []int, chains [][]int) {
-	for j := range d.chains {
-		d.chains[j] = d.store[j*d.maxChain : j*d.maxChain : (j+1)*d.maxChain]
-	}
+	clear(d.lens)
 	d.order = d.order[:0]
+	mc := d.maxChain
 	add := func(j, r int) {
-		ch := d.chains[j]
-		if len(ch) == 0 {
+		k := int(d.lens[j])
+		if k == 0 {
 			d.order = append(d.order, j)
 		}
-		if len(ch) >= d.maxChain {
+		if k >= mc {
 			return
 		}
-		for _, x := range ch {
+		at := j * mc
+		for _, x := range d.store[at : at+k] {
 			if x == r {
 				return
 			}
 		}
-		d.chains[j] = append(ch, r)
+		d.store[at+k] = r
+		d.lens[j]++
 	}
 	for _, gn := range g {
 		if gn.Job >= 0 && gn.Job < d.jobs {
@@ -322,15 +327,17 @@ func (d *Decoder) Decode(g Genome) (order []int, chains [][]int) {
 		}
 	}
 	for _, j := range d.tmplOrder {
-		if len(d.chains[j]) == 0 {
+		if d.lens[j] == 0 {
 			for _, r := range d.tmplChains[j] {
 				add(j, r)
 			}
 		}
 	}
-	for j, ch := range d.chains {
-		if len(ch) == 0 {
+	for j, k := range d.lens {
+		if k == 0 {
 			d.chains[j] = nil
+		} else {
+			d.chains[j] = d.store[j*mc : j*mc+int(k) : (j+1)*mc]
 		}
 	}
 	return d.order, d.chains
