@@ -99,7 +99,7 @@ type planner struct {
 	nk   int // chain stages (MaxChain)
 	// Per job j, resource r and stage k at [(j·nr + r)·nk + k]: stage k has
 	// size S_j / 2^k (a failure strikes half-way on average, §2.3.1).
-	et, so, p []float64
+	stages []stage
 	// single[j·nr + r] is α × the PET of job j alone on r under the scheme's
 	// single-resource rule (eq. 4 under IR-STMS, eqs. 2–3 otherwise).
 	single []float64
@@ -124,6 +124,15 @@ type planner struct {
 	slots   []float64
 	dec     *ga.Decoder
 	decJobs int
+}
+
+// stage is what place reads of one stage of a job's chain on one resource,
+// side by side (a stage is one cache line, not three): the execution time
+// et (eq. 2's ET), the switching overhead so, the failure probability pf,
+// and eq. 3's expected occupation before the previous stages' survival
+// factor, load = (1−pf)(et+so) + pf(et/2+so).
+type stage struct {
+	et, so, pf, load float64
 }
 
 func newPlanner(s *Scheduler) *planner {
@@ -156,7 +165,10 @@ func (p *planner) load(jobs []*jstate, now float64) {
 		}
 		return b[:n]
 	}
-	p.et, p.so, p.p = grow(p.et, n*p.nk), grow(p.so, n*p.nk), grow(p.p, n*p.nk)
+	if cap(p.stages) < n*p.nk {
+		p.stages = make([]stage, n*p.nk)
+	}
+	p.stages = p.stages[:n*p.nk]
 	p.single, p.irs = grow(p.single, n), grow(p.irs, n)
 	p.starts = grow(p.starts, len(jobs))
 	p.slots = grow(p.slots, len(jobs)*p.nk)
@@ -166,7 +178,8 @@ func (p *planner) load(jobs []*jstate, now float64) {
 			for k := 0; k < p.nk; k++ {
 				i := (j*p.nr+r)*p.nk + k
 				et := ET(size, res)
-				p.et[i], p.so[i], p.p[i] = et, s.cfg.SO(et), FailProb(js.a, res, et)
+				so, pf := s.cfg.SO(et), FailProb(js.a, res, et)
+				p.stages[i] = stage{et: et, so: so, pf: pf, load: (1-pf)*(et+so) + pf*(et/2+so)}
 				size /= 2
 			}
 			p.irs[j*p.nr+r] = PETIRS(js.a, js.a.Size, res)
@@ -287,9 +300,9 @@ func (p *planner) place(j int, ch []int, start float64, f []float64, slots []flo
 	}
 	pw := 1.0
 	for k, r := range ch {
-		i := (j*p.nr+r)*p.nk + k
-		et, so, pf := p.et[i], p.so[i], p.p[i]
-		load := pw * ((1-pf)*(et+so) + pf*(et/2+so))
+		st := &p.stages[(j*p.nr+r)*p.nk+k]
+		et, so, pf := st.et, st.so, st.pf
+		load := pw * st.load
 		half := js.a.Size / float64(int(2)<<k) // S_k / 2
 		if k == len(ch)-1 {
 			pet += load + pw*pf*(s.cfg.Transfer(half, js.a.Data, s.res[r], p.fallback)+et/2+so/2)
