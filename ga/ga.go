@@ -201,20 +201,20 @@ func spliceMax(c, x, y Genome, max int) Genome {
 var slabs sync.Pool
 
 // populations returns a population and a spare one of n genomes each, all
-// empty and each in its own maxLen-gene stretch of one slab (three-index
+// empty and each in its own width-gene stretch of one slab (three-index
 // slices: a genome that outgrows its stretch moves out instead of writing
 // over its neighbour's). Each slice has one more genome past its length,
 // for the second child of a last pair that has no place in the next
 // population. put returns the slab.
-func populations(n, maxLen int) (pop, spare []Genome, put func()) {
-	size := (2*n + 2) * maxLen
+func populations(n, width int) (pop, spare []Genome, put func()) {
+	size := (2*n + 2) * width
 	sp, _ := slabs.Get().(*[]Gene)
 	if sp == nil || cap(*sp) < size {
 		s := make([]Gene, size)
 		sp = &s
 	}
 	slab := (*sp)[:size]
-	stretch := func(i int) Genome { return slab[i*maxLen : i*maxLen : (i+1)*maxLen] }
+	stretch := func(i int) Genome { return slab[i*width : i*width : (i+1)*width] }
 	pop, spare = make([]Genome, n+1), make([]Genome, n+1)
 	for i := range pop {
 		pop[i], spare[i] = stretch(i), stretch(n+1+i)
@@ -398,7 +398,9 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 	}
 	n := cfg.Population
 	maxLen := cfg.maxLen()
-	pop, spare, put := populations(n, maxLen)
+	// The stretches hold a genome of the automatic cap; a larger MaxLen
+	// lets longer children move out rather than make every slab larger.
+	pop, spare, put := populations(n, min(maxLen, 2*cfg.Jobs*cfg.MaxGenesPerJob))
 	defer put()
 	for _, s := range seeds {
 		if len(pop) < n {
