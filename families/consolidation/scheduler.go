@@ -360,9 +360,7 @@ func (s *Scheduler) checkForgotten() {
 		if e.job.State().Final() {
 			s.vms.verify.fail("job %d ended but is still a candidate", e.job.ID)
 		}
-		if e != listing(e.job) {
-			s.vms.verify.fail("candidate entry of job %d holds %d processors, estimate %v; the job: %d, %v", e.job.ID, e.n, e.est, e.job.Demand[0], e.job.Estimate)
-		}
+		s.checkListed("candidate", e)
 	}
 	for _, f := range s.fg {
 		if f.job.State().Final() {
@@ -401,12 +399,18 @@ func (s *Scheduler) checkQueued() {
 	got := make([]*sim.Job, len(s.queued))
 	for i, e := range s.queued {
 		got[i] = e.job
-		if e != listing(e.job) {
-			s.vms.verify.fail("SJF entry of job %d holds %d processors, estimate %v; the job: %d, %v", e.job.ID, e.n, e.est, e.job.Demand[0], e.job.Estimate)
-		}
+		s.checkListed("SJF", e)
 	}
 	if !slices.Equal(got, want) {
 		s.vms.verify.fail("SJF order %v, sorted from scratch %v", jobIDs(got), jobIDs(want))
+	}
+}
+
+// checkListed records an entry of list whose copied numbers are not its
+// job's.
+func (s *Scheduler) checkListed(list string, e listed) {
+	if e != listing(e.job) {
+		s.vms.verify.fail("%s entry of job %d holds %d processors, estimate %v; the job: %d, %v", list, e.job.ID, e.n, e.est, e.job.Demand[0], e.job.Estimate)
 	}
 }
 

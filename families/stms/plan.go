@@ -154,24 +154,24 @@ func newPlanner(s *Scheduler) *planner {
 // by the next call).
 func (p *planner) freeBuf() []float64 { return p.free2 }
 
+// sized returns b with length n, reusing its memory when it has room (the
+// contents are left as they were: every caller overwrites them).
+func sized[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
+
 // load prepares the tables for a batch of jobs planned at now.
 func (p *planner) load(jobs []*jstate, now float64) {
 	s := p.s
 	p.jobs, p.now = jobs, now
 	n := len(jobs) * p.nr
-	grow := func(b []float64, n int) []float64 {
-		if cap(b) < n {
-			return make([]float64, n)
-		}
-		return b[:n]
-	}
-	if cap(p.stages) < n*p.nk {
-		p.stages = make([]stage, n*p.nk)
-	}
-	p.stages = p.stages[:n*p.nk]
-	p.single, p.irs = grow(p.single, n), grow(p.irs, n)
-	p.starts = grow(p.starts, len(jobs))
-	p.slots = grow(p.slots, len(jobs)*p.nk)
+	p.stages = sized(p.stages, n*p.nk)
+	p.single, p.irs = sized(p.single, n), sized(p.irs, n)
+	p.starts = sized(p.starts, len(jobs))
+	p.slots = sized(p.slots, len(jobs)*p.nk)
 	for j, js := range jobs {
 		for r, res := range s.res {
 			size := js.a.Size
