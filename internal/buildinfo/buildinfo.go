@@ -66,10 +66,11 @@ func computeCommit() string {
 			}
 		}
 	}
+	if rev != "" && !dirty {
+		return rev // a clean stamped build: no need to read the binary (62 MB)
+	}
 	sum := ExecutableSHA256()
 	switch {
-	case rev != "" && !dirty:
-		return rev
 	case rev != "" && sum != "":
 		return rev + "-dirty+sha256:" + sum[:16]
 	case rev != "":
