@@ -47,14 +47,6 @@ var (
 )
 
 func computeCommit() string {
-	if CommitOverride != "" {
-		if strings.HasSuffix(CommitOverride, "-dirty") {
-			if sum := ExecutableSHA256(); sum != "" {
-				return CommitOverride + "+sha256:" + sum[:16] // two dirty builds of one commit differ
-			}
-		}
-		return CommitOverride
-	}
 	rev, dirty := "", false
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
@@ -66,17 +58,35 @@ func computeCommit() string {
 			}
 		}
 	}
-	if rev != "" && !dirty {
-		return rev // a clean stamped build: no need to read the binary (62 MB)
+	return commitOf(CommitOverride, rev, dirty, ExecutableSHA256)
+}
+
+// commitOf is Commit's rule for a build with the given override and VCS
+// stamp (rev "" when none); sum hashes the binary (hex, "" if unreadable)
+// and is called only where the answer needs it: a clean stamped build, or
+// an override without "-dirty", is named without reading the binary (62
+// MB, 45 ms on a VM slow at page faults: docs/performance.md, "Ninth
+// session").
+func commitOf(override, rev string, dirty bool, sum func() string) string {
+	if override != "" {
+		if strings.HasSuffix(override, "-dirty") {
+			if h := sum(); h != "" {
+				return override + "+sha256:" + h[:16] // two dirty builds of one commit differ
+			}
+		}
+		return override
 	}
-	sum := ExecutableSHA256()
+	if rev != "" && !dirty {
+		return rev
+	}
+	h := sum()
 	switch {
-	case rev != "" && sum != "":
-		return rev + "-dirty+sha256:" + sum[:16]
+	case rev != "" && h != "":
+		return rev + "-dirty+sha256:" + h[:16]
 	case rev != "":
 		return rev + "-dirty"
-	case sum != "":
-		return "sha256:" + sum
+	case h != "":
+		return "sha256:" + h
 	}
 	return "unknown"
 }
