@@ -58,6 +58,9 @@ func MetricNames() []string {
 // schedule: the original record with wait (field 3), the time actually run
 // (4), the allocated processors (5), the estimate used (9) and the status
 // (11: 1 finished, 0 killed, 5 rejected — with wait and runtime −1) replaced.
+//
+// It needs the run's records: a run of a runner WithoutRecords has none,
+// and ScheduleRecord panics.
 func (r *Result) ScheduleRecord(i int) workload.Job {
 	j, rec := r.Jobs[i], r.Records[i]
 	rec.Submit = j.Submit
@@ -77,6 +80,9 @@ func (r *Result) ScheduleRecord(i int) workload.Job {
 // WriteSchedule writes the simulated schedule as SWF to path (gzip when it
 // ends in .gz), with a header naming the run.
 func (r *Result) WriteSchedule(path string) error {
+	if r.Records == nil && len(r.Jobs) > 0 {
+		return fmt.Errorf("%s: the run kept no SWF records to write the schedule from (a runner WithoutRecords)", path)
+	}
 	h := r.Header.Clone()
 	h.AddComment(fmt.Sprintf("schedfarm simulated schedule: scheduler=%s estimates=%s overrun=%s procs=%d (%s)",
 		r.Config.Scheduler, r.Config.Estimates, r.Config.Overrun, r.Platform.Pools[0].Capacity, r.ProcsSource))

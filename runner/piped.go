@@ -59,9 +59,9 @@ func (r *Runner) pipes(cfg Config, e strategies.Entry) bool {
 // an unsorted piece, the scheduler not built, the simulation failing — and
 // the caller then runs cfg the usual way, which gives the exact result or
 // error; what the stopped run did is dropped.
-func (r *Runner) runPiped(cfg Config) (res *Result, ok bool) {
+func (r *Runner) runPiped(cfg Config, keep bool) (res *Result, ok bool) {
 	b := getBuffers()
-	p := &pipe{cfg: cfg, b: b, start: make(chan pipeStart, 1)}
+	p := &pipe{cfg: cfg, b: b, keep: keep, start: make(chan pipeStart, 1)}
 	if st, err := os.Stat(cfg.Trace); err == nil {
 		// Room for every piece without blocking the reader (a gzip file
 		// holds up to about ten times its size in SWF text).
@@ -107,7 +107,9 @@ func (r *Runner) runPiped(cfg Config) (res *Result, ok bool) {
 		return nil, false
 	}
 	res.Header, res.Records, res.Adjust = p.header, p.kept, p.conv.adj
-	b.records = p.kept
+	if keep {
+		b.records = p.kept
+	}
 	res.bufs = b
 	res.OfferedLoad = offeredLoad(p.list, start.procs)
 	res.summarize(reporter)
@@ -119,6 +121,7 @@ func (r *Runner) runPiped(cfg Config) (res *Result, ok bool) {
 type pipe struct {
 	cfg    Config
 	b      *buffers
+	keep   bool            // keep the records (else swf.ReadPiecesOnce: kept stays nil)
 	start  chan pipeStart  // the machine size, once, before any piece
 	pieces chan []*sim.Job // the converted jobs, piece by piece
 	stop   atomic.Bool     // set by the simulating side: give up
@@ -145,7 +148,7 @@ func (p *pipe) read() {
 	cfg, b := p.cfg, p.b
 	var dropped []int // the indices of the records the conversion dropped
 	records := 0      // records converted so far
-	hdr, all, ok := swf.ReadPieces(cfg.Trace, swf.Options{}, pipedPieceBytes, func(h swf.Header, piece []workload.Job) bool {
+	handle := func(h swf.Header, piece []workload.Job, room int) bool {
 		if p.stop.Load() {
 			return false
 		}
@@ -158,7 +161,7 @@ func (p *pipe) read() {
 					return false
 				}
 			}
-			room := cap(piece) // ReadPieces: every job of a plain file, a guess for gzip
+			// room: every job of a plain file, a guess for gzip
 			if cap(b.jobs) < room {
 				b.jobs, b.demand = make([]sim.Job, room), make([]int, room)
 			}
@@ -193,12 +196,22 @@ func (p *pipe) read() {
 		}
 		p.pieces <- p.list[from:]
 		return true
-	})
+	}
+	var hdr swf.Header
+	var all []workload.Job
+	var ok bool
+	if p.keep {
+		hdr, all, ok = swf.ReadPieces(cfg.Trace, swf.Options{}, pipedPieceBytes, func(h swf.Header, piece []workload.Job) bool {
+			return handle(h, piece, cap(piece)) // at the first call, room for the file's jobs
+		})
+	} else {
+		hdr, _, ok = swf.ReadPiecesOnce(cfg.Trace, swf.Options{}, pipedPieceBytes, handle)
+	}
 	if !ok {
 		return
 	}
 	p.header, p.kept = hdr, all
-	if len(dropped) > 0 {
+	if len(dropped) > 0 && p.keep {
 		// Compact the kept records in place, as convertRecords does.
 		p.kept = all[:0]
 		next := 0

@@ -107,7 +107,7 @@ func TestPipedRunIsTheRun(t *testing.T) {
 		t.Fatalf("only %d engine schedulers the pipe takes: %v", len(scheds), scheds)
 	}
 	rng := rand.New(rand.NewPCG(11, 29))
-	piped, refused, sorted, flagged, gzipped := 0, 0, 0, 0, 0
+	piped, refused, sorted, flagged, gzipped, bare := 0, 0, 0, 0, 0, 0
 	for trial := range 72 {
 		header := "; Version: 2.2\n; MaxProcs: 64\n; a comment\n"
 		noSize := trial%10 == 9
@@ -144,15 +144,23 @@ func TestPipedRunIsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := New(cat).WithoutTraceCache().runPiped(full)
+		// Every other trial keeps no records (swf.ReadPiecesOnce): the
+		// same result with Records nil.
+		keep := trial/2%2 == 0
+		got, ok := New(cat).WithoutTraceCache().runPiped(full, keep)
 		mustPipe := (!noSize || procs > 0) && !(problems && cfg.Estimates == EstimatesPyss && laterBackInTime(want))
 		switch {
 		case ok && !mustPipe:
 			t.Fatalf("trial %d (%s, %s): the pipe ran a run it must refuse", trial, cfg.Scheduler, cfg.Estimates)
 		case !ok && mustPipe:
-			t.Fatalf("trial %d (%s, %s, pieces of %d): the pipe refused a run it can take", trial, cfg.Scheduler, cfg.Estimates, pipedPieceBytes)
-		case ok && !sameResult(got, want):
-			t.Fatalf("trial %d (%s, %s, %s, pieces of %d): the piped run differs from the usual one", trial, cfg.Scheduler, cfg.Estimates, cfg.Events, pipedPieceBytes)
+			t.Fatalf("trial %d (%s, %s, pieces of %d, records kept %v): the pipe refused a run it can take", trial, cfg.Scheduler, cfg.Estimates, pipedPieceBytes, keep)
+		case ok && !keep && got.Records != nil:
+			t.Fatalf("trial %d: a piped run without records kept %d", trial, len(got.Records))
+		case ok && !sameResult(got, withRecords(want, keep)):
+			t.Fatalf("trial %d (%s, %s, %s, pieces of %d, records kept %v): the piped run differs from the usual one", trial, cfg.Scheduler, cfg.Estimates, cfg.Events, pipedPieceBytes, keep)
+		}
+		if ok && !keep {
+			bare++
 		}
 		if ok {
 			piped++
@@ -168,18 +176,37 @@ func TestPipedRunIsTheRun(t *testing.T) {
 		} else {
 			refused++
 		}
-		// Run itself, piping where it can, gives the usual result.
+		// Run itself, piping where it can, gives the usual result; a
+		// runner WithoutRecords the same without them, piped or not.
 		defer func(n int64) { pipedMinBytes = n }(pipedMinBytes)
 		pipedMinBytes = 0
 		again, err := New(cat).WithoutTraceCache().Run(cfg)
 		if err != nil || !sameResult(again, want) {
 			t.Fatalf("trial %d: Run with the pipe allowed differs from the usual run (%v)", trial, err)
 		}
+		noRecs, err := New(cat).WithoutTraceCache().WithoutRecords().Run(cfg)
+		if err != nil || noRecs.Records != nil || !sameResult(noRecs, withRecords(want, false)) {
+			t.Fatalf("trial %d: Run WithoutRecords differs from the usual run but for the records (%v)", trial, err)
+		}
 	}
 	t.Logf("%d runs piped (%d sorted by Run after pyss's one-second records, %d sized by the flag, %d gzip), %d refused", piped, sorted, flagged, gzipped, refused)
+	if bare < 12 {
+		t.Fatalf("only %d piped runs without records: the test would not catch a broken swf.ReadPiecesOnce path", bare)
+	}
 	if piped < 30 || refused < 6 || sorted < 3 || flagged < 2 || gzipped < 8 {
 		t.Fatalf("%d runs piped (%d sorted by Run after pyss's one-second records, %d sized by the flag, %d gzip), %d refused: the test would not catch a broken pipe", piped, sorted, flagged, gzipped, refused)
 	}
+}
+
+// withRecords returns res, or with keep false a copy without its records
+// (what a run that keeps none gives).
+func withRecords(res *Result, keep bool) *Result {
+	if keep {
+		return res
+	}
+	c := *res
+	c.Records = nil
+	return &c
 }
 
 // laterBackInTime reports whether the trace had a job whose submit time is
@@ -276,7 +303,7 @@ func TestPipedRunOfTheRealTraces(t *testing.T) {
 					t.Fatal(err)
 				}
 				full, _ := cfg.withDefaults(cat)
-				got, ok := New(cat).WithoutTraceCache().runPiped(full)
+				got, ok := New(cat).WithoutTraceCache().runPiped(full, true)
 				if !ok || !sameResult(got, want) {
 					t.Errorf("%s, %s: piped ok %v, same result %v", trace, sched, ok, ok && sameResult(got, want))
 				}

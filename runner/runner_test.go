@@ -197,6 +197,31 @@ func TestScheduleRoundTrip(t *testing.T) {
 	}
 }
 
+// TestScheduleNeedsRecords: a runner WithoutRecords gives the same jobs
+// and summary, no records, and a WriteSchedule that refuses, naming why,
+// and writes nothing.
+func TestScheduleNeedsRecords(t *testing.T) {
+	cfg := runner.Config{Trace: estimateTrace(t), Scheduler: "easy", Estimates: "user", Overrun: "kill"}
+	want, err := runner.New(families.Builtin()).Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.New(families.Builtin()).WithoutTraceCache().WithoutRecords().Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Records != nil || len(res.Jobs) != len(want.Jobs) || res.Summary != want.Summary {
+		t.Fatalf("without records: %d records, %d jobs, summary %+v; want none, %d, %+v", len(res.Records), len(res.Jobs), res.Summary, len(want.Jobs), want.Summary)
+	}
+	out := filepath.Join(t.TempDir(), "out.swf")
+	if err := res.WriteSchedule(out); err == nil || !strings.Contains(err.Error(), "WithoutRecords") {
+		t.Fatalf("WriteSchedule without records: %v; want an error naming WithoutRecords", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("WriteSchedule without records left %s (%v)", out, err)
+	}
+}
+
 // TestTracesEveryScheduler runs every registered scheduler over the real
 // traces (pyss semantics; the first 6,000 jobs of each, or all with
 // -short=false on KTH) and checks the shared invariants, the reservations

@@ -100,7 +100,13 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		}
 		defer closePlugin()
 	}
-	res, err := simulator().WithoutTraceCache().Run(cfg)
+	run := simulator().WithoutTraceCache()
+	if *schedule == "" {
+		// Nothing will be written from the SWF records: the trace is
+		// parsed piece by piece into one buffer (runner.WithoutRecords).
+		run = run.WithoutRecords()
+	}
+	res, err := run.Run(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedfarm sim: %v\n", err)
 		return 1

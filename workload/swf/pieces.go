@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 
 	"github.com/schedfarm/schedfarm/workload"
 )
@@ -36,25 +37,56 @@ import (
 // refuses (a comment line after the first piece, a submit time earlier
 // than the one before it across two pieces).
 func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, jobs []workload.Job) bool) (hdr Header, jobs []workload.Job, ok bool) {
+	hdr, jobs, _, ok = piecesOf(path, opts, pieceBytes, true, func(h Header, piece []workload.Job, _ int) bool { return fn(h, piece) })
+	return hdr, jobs, ok
+}
+
+// ReadPiecesOnce is ReadPieces for a caller that needs each job only
+// while fn has it (a one-shot simulation that keeps what it converts): the
+// pieces are parsed into one buffer the size of a piece, reused for the
+// next, so the records never take memory for the whole file (4 MB for
+// KTH-SP2's 28,489 jobs, a thousand page faults of fresh memory). fn must
+// not keep the slice or its jobs past the call. expect, the same at every
+// call, is the number of jobs the file may hold: at least that for a plain
+// file (one per line), a guess for gzip (as cap(jobs) at ReadPieces' first
+// call). It returns the header and the number of jobs read, with ok as
+// ReadPieces has it.
+func ReadPiecesOnce(path string, opts Options, pieceBytes int, fn func(hdr Header, jobs []workload.Job, expect int) bool) (hdr Header, n int, ok bool) {
+	hdr, _, n, ok = piecesOf(path, opts, pieceBytes, false, fn)
+	return hdr, n, ok
+}
+
+// piecesOf is ReadPieces (keep: every job gathered and returned) and
+// ReadPiecesOnce (each piece parsed into the same buffer; none returned).
+func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn func(hdr Header, jobs []workload.Job, expect int) bool) (hdr Header, jobs []workload.Job, n int, ok bool) {
 	if opts.Lenient {
-		return Header{}, nil, false
+		return Header{}, nil, 0, false
 	}
 	if isGzipFile(path) {
-		return streamPieces(path, opts, pieceBytes, fn)
+		return streamPieces(path, opts, pieceBytes, keep, fn)
 	}
 	limits := opts.Limits.resolve()
 	data, release, ok := mapRegular(path, 0, limits.MaxBytes)
 	if !ok {
-		return Header{}, nil, false
+		return Header{}, nil, 0, false
 	}
 	// Nothing returned refers to data: the pieces' Readers copy it.
 	defer release()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if !ok {
+			n = 0 // after refuseOnFault, below, has run
+		}
+	}()
 	defer refuseOnFault(&hdr, &jobs, &ok)
 	if !plainMapped(data, path) {
-		return Header{}, nil, false
+		return Header{}, nil, 0, false
 	}
-	slab := make([]workload.Job, bytes.Count(data, []byte{'\n'})+1)
+	expect := bytes.Count(data, []byte{'\n'}) + 1
+	var slab []workload.Job // keep: room for a job on every line; else one piece's
+	if keep {
+		slab = make([]workload.Job, expect)
+	}
 	filled := 0
 	buf := bufio.NewReaderSize(nil, bufferSize) // the pieces' Readers take turns
 	last, known := 0.0, false                   // the latest known submit time so far
@@ -67,13 +99,20 @@ func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, j
 		}
 		end := pieceEnd(data, start, size)
 		partsStage("piece", path)
-		p := readPart(data[start:end], path, opts, slab[filled:filled:len(slab)], buf)
+		var into []workload.Job
+		if keep {
+			into = slab[filled:filled:len(slab)]
+		} else {
+			slab = slices.Grow(slab[:0], bytes.Count(data[start:end], []byte{'\n'})+1)
+			into = slab[:0:cap(slab)]
+		}
+		p := readPart(data[start:end], path, opts, into, buf)
 		if p.err != nil || (start > 0 && len(p.comments.Entries) > 0) {
-			return Header{}, nil, false
+			return Header{}, nil, 0, false
 		}
 		if p.known {
 			if known && p.first < last {
-				return Header{}, nil, false
+				return Header{}, nil, 0, false
 			}
 			last, known = p.last, true
 		}
@@ -81,15 +120,18 @@ func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, j
 			hdr = p.header
 		}
 		if limits.MaxJobs >= 0 && int64(filled+len(p.jobs)) > limits.MaxJobs {
-			return Header{}, nil, false
+			return Header{}, nil, 0, false
 		}
-		if !fn(hdr, p.jobs) {
-			return Header{}, nil, false
+		if !fn(hdr, p.jobs, expect) {
+			return Header{}, nil, 0, false
 		}
 		filled += len(p.jobs)
 		start = end
 	}
-	return hdr, slab[:filled], true
+	if !keep {
+		return hdr, nil, filled, true
+	}
+	return hdr, slab[:filled], filled, true
 }
 
 // pieceEnd returns where the piece of data that starts at start ends: just
@@ -144,10 +186,10 @@ func isGzipFile(path string) bool {
 // streamPieces is ReadPieces for a gzip file: one Reader, whose jobs go to
 // fn every pieceBytes/lineBytes jobs and at the end (at least once, for the
 // header, even without jobs).
-func streamPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, jobs []workload.Job) bool) (Header, []workload.Job, bool) {
+func streamPieces(path string, opts Options, pieceBytes int, keep bool, fn func(hdr Header, jobs []workload.Job, expect int) bool) (Header, []workload.Job, int, bool) {
 	r, err := Open(path, opts)
 	if err != nil {
-		return Header{}, nil, false
+		return Header{}, nil, 0, false
 	}
 	defer r.Close()
 	hdr := r.Header()
@@ -156,30 +198,45 @@ func streamPieces(path string, opts Options, pieceBytes int, fn func(hdr Header,
 		guess = n
 	}
 	per := max(1, pieceBytes/lineBytes)
-	jobs := make([]workload.Job, 0, guess)
-	from, calls := 0, 0
+	room := int(guess)
+	if !keep {
+		room = per
+	}
+	jobs := make([]workload.Job, 0, room)
+	from, calls, n := 0, 0, 0
+	hand := func() bool {
+		calls++
+		if !fn(hdr, jobs[from:], int(guess)) {
+			return false
+		}
+		if keep {
+			from = len(jobs)
+		} else {
+			jobs = jobs[:0] // the next piece reuses the buffer
+		}
+		return true
+	}
 	for {
 		j, err := r.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return Header{}, nil, false
+			return Header{}, nil, 0, false
 		}
 		// A piece handed over may have been reordered by fn: append
 		// copies it as fn left it when the slice grows.
 		jobs = append(jobs, j)
-		if len(jobs)-from == per {
-			if calls++; !fn(hdr, jobs[from:]) {
-				return Header{}, nil, false
-			}
-			from = len(jobs)
+		n++
+		if len(jobs)-from == per && !hand() {
+			return Header{}, nil, 0, false
 		}
 	}
-	if from < len(jobs) || calls == 0 {
-		if !fn(hdr, jobs[from:]) {
-			return Header{}, nil, false
-		}
+	if (from < len(jobs) || calls == 0) && !hand() {
+		return Header{}, nil, 0, false
 	}
-	return hdr, jobs, true
+	if !keep {
+		return hdr, nil, n, true
+	}
+	return hdr, jobs, n, true
 }

@@ -29,6 +29,68 @@ func readPieces(path string, opts Options, pieceBytes int) (hdr Header, jobs, ha
 	return hdr, jobs, handed, hdrs, firstCap, ok
 }
 
+// readPiecesOnce calls ReadPiecesOnce and returns what fn was handed (the
+// pieces, joined, and the headers, one per call) and the expect of the
+// first call, which must be the same at every call (-2 if not).
+func readPiecesOnce(path string, opts Options, pieceBytes int) (hdr Header, n int, handed []workload.Job, hdrs []Header, expect int, ok bool) {
+	expect = -1
+	hdr, n, ok = ReadPiecesOnce(path, opts, pieceBytes, func(h Header, piece []workload.Job, e int) bool {
+		if expect == -1 {
+			expect = e
+		} else if e != expect {
+			expect = -2
+		}
+		handed = append(handed, piece...)
+		hdrs = append(hdrs, h)
+		return true
+	})
+	if !ok {
+		handed, hdrs, expect = nil, nil, -1
+	}
+	return hdr, n, handed, hdrs, expect, ok
+}
+
+// TestReadPiecesOnceReusesOnePiece reads 10,000 jobs, plain and gzip, in
+// pieces of about 1 KB with ReadPiecesOnce: every job is handed over in
+// order, yet no piece has room for more than a piece's jobs, where
+// ReadPieces gives the first piece room for the whole file.
+func TestReadPiecesOnceReusesOnePiece(t *testing.T) {
+	const jobs = 10000
+	var b strings.Builder
+	for i := 1; i <= jobs; i++ {
+		fmt.Fprintf(&b, "%d %d -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n", i, i)
+	}
+	dir := t.TempDir()
+	plain, gz := filepath.Join(dir, "t.swf"), filepath.Join(dir, "t.swf.gz")
+	if err := os.WriteFile(plain, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gz, gzipped(t, []byte(b.String())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{plain, gz} {
+		next, most, calls := int64(1), 0, 0
+		_, n, ok := ReadPiecesOnce(path, Options{}, 1024, func(_ Header, piece []workload.Job, expect int) bool {
+			calls++
+			most = max(most, cap(piece))
+			for _, j := range piece {
+				if j.ID != next {
+					t.Fatalf("%s: job %d handed where %d was due", path, j.ID, next)
+				}
+				next++
+			}
+			return true
+		})
+		if !ok || n != jobs || next != jobs+1 {
+			t.Fatalf("%s: ok %v, %d jobs read, %d handed; want %d", path, ok, n, next-1, jobs)
+		}
+		// A line here is 40–48 bytes, so a 1 KB piece holds about 25 jobs.
+		if calls < 100 || most > 64 {
+			t.Fatalf("%s: %d pieces, the largest with room for %d jobs; want the jobs in pieces of a few dozen", path, calls, most)
+		}
+	}
+}
+
 // TestReadPiecesIsTheReader writes the random SWF files of
 // TestReadPartsIsTheReader, a third of them gzip-compressed, and reads each
 // in pieces of 1 to 300 bytes (for gzip, of one to three jobs). It
@@ -69,6 +131,11 @@ func TestReadPiecesIsTheReader(t *testing.T) {
 		}
 		if !ok {
 			continue
+		}
+		oh, on, onced, ohdrs, expect, ook := readPiecesOnce(path, Options{}, pieceBytes)
+		if ook != ok || !reflect.DeepEqual(oh, ph) || on != len(pjobs) || !reflect.DeepEqual(onced, handed) || !reflect.DeepEqual(ohdrs, hdrs) || expect != firstCap {
+			t.Fatalf("trial %d (pieces of %d bytes): ReadPiecesOnce: ok %v, %d jobs, %d handed in %d calls, expect %d; ReadPieces: ok %v, %d jobs, %d handed in %d calls, first room %d",
+				trial, pieceBytes, ook, on, len(onced), len(ohdrs), expect, ok, len(pjobs), len(handed), len(hdrs), firstCap)
 		}
 		if !reflect.DeepEqual(h, ph) || !reflect.DeepEqual(jobs, pjobs) {
 			t.Fatalf("trial %d (pieces of %d bytes): ReadPieces differs from the Reader: header %v vs %v, %d vs %d jobs", trial, pieceBytes, ph, h, len(pjobs), len(jobs))
