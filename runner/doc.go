@@ -104,7 +104,11 @@
 // jobs in the order of the usual path, pyss's one-second records sorted as
 // sortBySubmit sorts them; anything the pipe cannot promise to do alike
 // (a malformed line, a job back in time after the first piece, …) makes it
-// give up, and the run is done the usual way (TestPipedRunIsTheRun).
+// give up, and the run is done the usual way (TestPipedRunIsTheRun). A
+// runner also WithoutRecords (`schedfarm sim` without --schedule) keeps no
+// SWF records: each piece is parsed into the same buffer
+// (swf.ReadPiecesOnce), which spares the page faults of a slab for the
+// whole file.
 //
 // Otherwise a plain trace is mapped and parsed in parts (swf.ReadParts),
 // and its records are converted into jobs in as many stretches at once
