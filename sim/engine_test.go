@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -274,6 +275,56 @@ func TestSummaryHandComputed(t *testing.T) {
 	w := Summarize([]*Job{a, b}, Processors(2), MetricOptions{WarmupJobs: 1})
 	if w.Measured != 1 || w.Wait.Mean != 10 {
 		t.Errorf("warm-up: measured %d wait %g", w.Measured, w.Wait.Mean)
+	}
+}
+
+// TestSummaryMatchesPlainComputation compares Summarize with the plain
+// computation, each distribution from its own list of the measured jobs'
+// values, on random runs with finished, killed, rejected and unended jobs,
+// jobs stretched on a tiered platform (their slowdowns divide by the time
+// served) and a warm-up.
+func TestSummaryMatchesPlainComputation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for trial := range 300 {
+		n := 1 + rng.IntN(60)
+		jobs := make([]*Job, n)
+		for i := range jobs {
+			j := NewJob(int64(i+1), float64(i*3), []int{1 + rng.IntN(4)}, 10, 10, 0)
+			j.state = []State{Finished, Finished, Killed, Rejected, Running}[rng.IntN(5)]
+			j.start = j.Submit + float64(rng.IntN(50))
+			j.end = j.start + float64(rng.IntN(40))
+			if rng.IntN(3) == 0 {
+				j.stretched, j.done = true, float64(rng.IntN(30))
+			}
+			jobs[i] = j
+		}
+		o := MetricOptions{Gamma: float64(rng.IntN(20)), WarmupJobs: rng.IntN(n + 1)}
+		gamma := o.Gamma
+		if gamma <= 0 {
+			gamma = DefaultGamma
+		}
+		var wait, resp, sld, bsld []float64
+		for i, j := range jobs {
+			if (j.state != Finished && j.state != Killed) || i < o.WarmupJobs {
+				continue
+			}
+			w, run, r := j.start-j.Submit, j.end-j.start, j.end-j.Submit
+			wait, resp = append(wait, w), append(resp, r)
+			if j.stretched {
+				div := j.done
+				if div <= 0 {
+					div = 1
+				}
+				sld, bsld = append(sld, r/div), append(bsld, max(1, r/max(j.done, gamma)))
+			} else {
+				sld, bsld = append(sld, Slowdown(w, run)), append(bsld, BoundedSlowdown(w, run, gamma))
+			}
+		}
+		got := Summarize(jobs, Processors(8), o)
+		if got.Measured != len(wait) || got.Wait != dist(wait) || got.Response != dist(resp) || got.Slowdown != dist(sld) || got.BSLD != dist(bsld) {
+			t.Fatalf("trial %d (%d jobs, warm-up %d): %+v; want measured %d, wait %+v, response %+v, slowdown %+v, bsld %+v",
+				trial, n, o.WarmupJobs, got, len(wait), dist(wait), dist(resp), dist(sld), dist(bsld))
+		}
 	}
 }
 

@@ -69,17 +69,9 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	if len(jobs) == 0 {
 		return s
 	}
-	n := len(jobs)
-	bp := distBufs.Get().(*[]float64)
-	defer distBufs.Put(bp)
-	if cap(*bp) < 4*n {
-		*bp = make([]float64, 4*n)
-	}
-	buf := (*bp)[:4*n] // the four distributions, reordered in place by dist
-	wait, resp, sld, bsld := buf[:0:n], buf[n:n:2*n], buf[2*n:2*n:3*n], buf[3*n:3*n]
 	first, last := math.Inf(1), math.Inf(-1)
 	used := 0.0
-	for i, j := range jobs {
+	for _, j := range jobs {
 		first = min(first, j.Submit)
 		last = max(last, j.end)
 		switch j.state {
@@ -99,46 +91,88 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 		s.Migrations += int(j.moves)
 		s.Restarts += int(j.restarts)
 		s.Swaps += int(j.swaps)
-		run := j.end - j.start
-		w := j.start - j.Submit
 		if j.stretched {
-			// Slowed or relocated on a tiered platform: slowdowns divide
-			// the response by the dedicated-processor time served.
-			served := j.done
-			used += float64(j.Demand[0]) * served
-			if i < o.WarmupJobs {
-				continue
-			}
-			r := j.end - j.Submit
-			wait = append(wait, w)
-			resp = append(resp, r)
-			div := served
-			if div <= 0 {
-				div = 1 // as Slowdown does for a zero-length run
-			}
-			sld = append(sld, r/div)
-			bsld = append(bsld, max(1, r/max(served, gamma)))
-			continue
+			// Slowed or relocated on a tiered platform: the processors
+			// were busy for the dedicated-processor time served.
+			used += float64(j.Demand[0]) * j.done
+		} else {
+			used += float64(j.Demand[0]) * (j.end - j.start)
 		}
-		used += float64(j.Demand[0]) * run
-		if i < o.WarmupJobs {
-			continue
-		}
-		wait = append(wait, w)
-		resp = append(resp, w+run)
-		sld = append(sld, Slowdown(w, run))
-		bsld = append(bsld, BoundedSlowdown(w, run, gamma))
 	}
+	// The four distributions one after another in one buffer of a value
+	// per job (dist reorders it in place): a one-shot run touches a
+	// quarter of the fresh memory four buffers took (docs/performance.md,
+	// "Ninth session").
+	bp := distBufs.Get().(*[]float64)
+	defer distBufs.Put(bp)
+	if cap(*bp) < len(jobs) {
+		*bp = make([]float64, len(jobs))
+	}
+	buf := (*bp)[:0:len(jobs)]
+	wait := measured(jobs, o.WarmupJobs, gamma, measureWait, buf)
 	s.Measured = len(wait)
 	s.Wait = dist(wait)
-	s.Response = dist(resp)
-	s.Slowdown = dist(sld)
-	s.BSLD = dist(bsld)
+	s.Response = dist(measured(jobs, o.WarmupJobs, gamma, measureResponse, buf))
+	s.Slowdown = dist(measured(jobs, o.WarmupJobs, gamma, measureSlowdown, buf))
+	s.BSLD = dist(measured(jobs, o.WarmupJobs, gamma, measureBSLD, buf))
 	if last > first {
 		s.Makespan = last - first
 		s.Utilization = used / (float64(p.Pools[0].Capacity) * s.Makespan)
 	}
 	return s
+}
+
+// The per-job values Summarize takes the distributions of.
+const (
+	measureWait = iota
+	measureResponse
+	measureSlowdown
+	measureBSLD
+)
+
+// measured returns out with, for every job the aggregates measure (ended,
+// not rejected, at index warmup or later), in order, its wait, response,
+// slowdown or bounded slowdown (which: measureWait, …). A job slowed or
+// relocated on a tiered platform divides its response by the
+// dedicated-processor time it was served.
+func measured(jobs []*Job, warmup int, gamma float64, which int, out []float64) []float64 {
+	out = out[:0]
+	for i, j := range jobs {
+		if (j.state != Finished && j.state != Killed) || i < warmup {
+			continue
+		}
+		w := j.start - j.Submit
+		if j.stretched {
+			r := j.end - j.Submit
+			switch which {
+			case measureWait:
+				out = append(out, w)
+			case measureResponse:
+				out = append(out, r)
+			case measureSlowdown:
+				div := j.done
+				if div <= 0 {
+					div = 1 // as Slowdown does for a zero-length run
+				}
+				out = append(out, r/div)
+			default:
+				out = append(out, max(1, r/max(j.done, gamma)))
+			}
+			continue
+		}
+		run := j.end - j.start
+		switch which {
+		case measureWait:
+			out = append(out, w)
+		case measureResponse:
+			out = append(out, w+run)
+		case measureSlowdown:
+			out = append(out, Slowdown(w, run))
+		default:
+			out = append(out, BoundedSlowdown(w, run, gamma))
+		}
+	}
+	return out
 }
 
 // distBufs recycles Summarize's scratch space between runs.
