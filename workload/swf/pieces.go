@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 
 	"github.com/schedfarm/schedfarm/workload"
 )
@@ -83,7 +82,7 @@ func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn func(hdr 
 		return Header{}, nil, 0, false
 	}
 	expect := bytes.Count(data, []byte{'\n'}) + 1
-	var slab []workload.Job // keep: room for a job on every line; else one piece's
+	var slab []workload.Job // keep: room for a job on every line; else the last piece's
 	if keep {
 		slab = make([]workload.Job, expect)
 	}
@@ -99,14 +98,14 @@ func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn func(hdr 
 		}
 		end := pieceEnd(data, start, size)
 		partsStage("piece", path)
-		var into []workload.Job
+		into := slab[:0] // the buffer again, grown by the pieces so far
 		if keep {
 			into = slab[filled:filled:len(slab)]
-		} else {
-			slab = slices.Grow(slab[:0], bytes.Count(data[start:end], []byte{'\n'})+1)
-			into = slab[:0:cap(slab)]
 		}
 		p := readPart(data[start:end], path, opts, into, buf)
+		if !keep {
+			slab = p.jobs
+		}
 		if p.err != nil || (start > 0 && len(p.comments.Entries) > 0) {
 			return Header{}, nil, 0, false
 		}
