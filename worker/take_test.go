@@ -20,9 +20,20 @@ import (
 // TestSlotTakesSeveralInstantCells runs one worker slot on 64 instant cells
 // and watches its pull requests on the consumer's API subject: the slot
 // must ask for several cells at once (no-wait requests of more than one),
-// in far fewer requests than cells, and still run every cell once, each
-// acked, none redelivered. A slot that kept asking for one cell at a time
-// sends 64 requests or more.
+// in fewer requests than cells, and still run every cell once, each acked,
+// none redelivered. A slot that kept asking for one cell at a time sends 64
+// requests or more. All 64 cells are queued before the worker starts, so
+// every no-wait request but the last brings as many cells as it asks for:
+// fewer requests than cells means some request brought several.
+//
+// How many fewer depends on the machine's load, not on the code: the slot
+// sizes its next take from how long its last cells ran by the wall clock
+// (nextTake), and on a loaded machine a goroutine descheduled for 5 ms
+// makes an instant cell look slow, sending the slot back to one cell a
+// request. A CI run on a busy machine took 64 cells in 33 requests, 21 of
+// them for several cells (the bound was fewer than 32 then); so the test
+// asks only for what holds under any load: several-cell requests, fewer
+// requests than cells. The sizing rule itself is TestNextTake's.
 func TestSlotTakesSeveralInstantCells(t *testing.T) {
 	const n = 64
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -81,8 +92,8 @@ func TestSlotTakesSeveralInstantCells(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	t.Logf("%d cells in %d pull requests, %d of them for several cells", n, requests, several)
-	if several == 0 || requests >= n/2 {
-		t.Errorf("%d cells in %d pull requests, %d of them for several cells; want several-cell requests and fewer than %d requests", n, requests, several, n/2)
+	if several == 0 || requests >= n {
+		t.Errorf("%d cells in %d pull requests, %d of them for several cells; want several-cell requests and fewer than %d requests", n, requests, several, n)
 	}
 }
 
