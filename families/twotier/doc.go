@@ -47,7 +47,9 @@
 //
 // The scheduler tries the feasible backfilling times of a 2TFB job in turn,
 // passing over those that a failed attempt proved would fail too
-// (Plan.tryReservation), and most attempts fail. It therefore calls TryReservation, which runs
+// (failedAttempt.covers: the times up to the attempt's first over-committed
+// instant, as long as none of the delays it decided meets the part of the
+// job's window past the failed one's), and most attempts fail. It therefore calls TryReservation, which runs
 // ShiftReservations' loop as a what-if: the new reservation and every delay
 // the loop decides are overlays that the scans add to the availability
 // (earliestWith, firstConflict), not bookings, and they are booked only if

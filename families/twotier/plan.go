@@ -105,6 +105,7 @@ type Plan struct {
 	ov       []overlay
 	simMoves []simMove
 	simDeps  []projDep
+	delays   []window // the failed attempt's delays (failedAttempt)
 
 	// undo log of one shiftReservations call
 	moved   []move
@@ -443,40 +444,21 @@ func (p *Plan) TryReservation(r *Reservation, pl int) bool {
 }
 
 // tryReservation is TryReservation that also returns, when the attempt
-// fails at its first over-committed instant t before any delay was
-// decided, that instant (otherwise −Inf). Then the attempt with r at any
-// start s in (r.Start, t], on the same plan and with the same pl, fails
-// too, because with r at s:
-//
-//   - t is still the first over-committed instant of r's window: over
-//     [s, t) r takes what it took there from r.Start, where nothing was
-//     short, and t lies in [s, s+Dur) as it lay in [r.Start, r.Start+Dur);
-//   - the availability at t is the same, so the same pools are short and
-//     the candidates (reservations overlapping t that use a short pool and
-//     have slack) are the same, in the same order (largest LTS, later
-//     start, later booking: nothing depends on r);
-//   - each candidate v is asked for the earliest start ≥ t at which it
-//     fits up to v.LTS; from t on, r now takes units over [t, s+Dur) ⊇
-//     [t, r.Start+Dur), so v's answer can only be later: a v that could
-//     not be moved before its LTS still cannot, and one that was refused
-//     by the preemption limit (admit) ends later and is refused again
-//     (with nothing counted yet, admit's answer depends only on whether
-//     its project's departure moves, which a later end only makes so).
-//
-// So every candidate is refused again and the attempt fails at t.
-// Scheduler.schedule uses this to pass over those starts.
-func (p *Plan) tryReservation(r *Reservation, pl int) (bool, float64) {
+// fails, what the failure proves about attempts at later starts of r on the
+// same plan (failedAttempt.covers); the failure refers to the plan's
+// buffers and holds until the next call.
+func (p *Plan) tryReservation(r *Reservation, pl int) (bool, failedAttempt) {
 	ov := append(p.ov[:0], overlay{r.Start, r.End(), r.Demand, -1})
 	moves, deps := p.simMoves[:0], p.simDeps[:0]
 	p.counted = p.counted[:0]
-	ok, stuck := true, math.Inf(-1)
+	ok, first := true, math.Inf(-1)
 	for ok {
 		t, bad := p.tl.firstConflict(r.Start, r.End(), nil, ov)
 		if !bad {
 			break
 		}
 		if len(moves) == 0 {
-			stuck = t
+			first = t
 		}
 		p.tl.availAt(t, p.scratch)
 		for _, o := range ov {
@@ -538,14 +520,86 @@ func (p *Plan) tryReservation(r *Reservation, pl int) (bool, float64) {
 			}
 		}
 	}
-	if ok || len(moves) > 0 {
-		stuck = math.Inf(-1)
+	var failed failedAttempt
+	if !ok {
+		// The delays decided are the overlays that take units after r's
+		// own (ov[0]); a refused candidate's overlay was taken off again.
+		p.delays = p.delays[:0]
+		for _, o := range ov[1:] {
+			if o.sign < 0 {
+				p.delays = append(p.delays, window{o.s, o.e})
+			}
+		}
+		failed = failedAttempt{start: r.Start, dur: r.Dur, first: first, delays: p.delays}
 	}
 	clear(ov)
 	clear(moves)
 	clear(deps)
 	p.ov, p.simMoves, p.simDeps = ov[:0], moves[:0], deps[:0]
-	return ok, stuck
+	return ok, failed
+}
+
+// A window is the interval [s, e) of a delay decided in a what-if.
+type window struct{ s, e float64 }
+
+// failedAttempt is what a failed TryReservation of r at start proves about
+// attempts at later starts of r on the same plan with the same pl: the
+// attempt's window was [start, end), end = start + dur, its first
+// over-committed instant first, and delays the windows of the new places
+// of the delays it decided before it failed, in order (a reservation
+// delayed twice has two). The zero value proves nothing.
+type failedAttempt struct {
+	start, dur, first float64
+	delays            []window
+}
+
+// covers reports whether the attempt at s (start < s, the same plan, the
+// same pl) fails too: when s ≤ first and no decided delay's window overlaps
+// [end, s + dur), the part of r's window at s that lies past its window at
+// start. Then the attempt at s decides the same delays, in the
+// same order, and fails at the same instant as the attempt at start did.
+// By induction on the delays decided, with r at s:
+//
+//   - the loop's next over-committed instant t is the one it was with r at
+//     start: over [s, t) r takes what it took there from start, where
+//     nothing was short (start < s ≤ first ≤ t, and t < end), and at t
+//     every load is what it was, r's included, since both windows cover t;
+//   - so the same pools are short at t and the candidates (reservations
+//     overlapping t, using a short pool, with slack, taken at their
+//     would-be starts after the same delays) are the same, in the same
+//     order (largest LTS, later start, later booking: nothing depends on
+//     r's start);
+//   - each candidate v is asked for the earliest start ≥ t at which it
+//     fits up to v.LTS (movedStart). From t on, r now takes units over
+//     [t, s + dur) ⊇ [t, end) and every other overlay is the
+//     same, so v's answer can only be later. A candidate refused before,
+//     by its LTS or by the preemption limit (admit: with the same
+//     projects counted, a later end is refused again), is refused again;
+//   - the candidate delayed before, to ns, still fits at ns, because its
+//     window [ns, ns + v.Dur) misses the only place r takes more, [end,
+//     s + dur): its answer is ns again, its end the same, so admit
+//     answers as before, and the same delay is decided;
+//   - at the instant where the attempt at start failed, every candidate
+//     is refused again, and the attempt at s fails there.
+//
+// With no delay decided (the attempt failed at its first over-committed
+// instant) this is the rule that every start in (start, first] fails. The
+// condition on the delays is sufficient, not necessary: a delayed
+// candidate whose window meets r's extra part may still fit there, and
+// then the attempt is made. Scheduler.schedule uses covers to pass over
+// feasible backfilling times; TestSkippedTimesWouldFail checks that every
+// time passed over fails when tried.
+func (f failedAttempt) covers(s float64) bool {
+	if !(f.start < s && s <= f.first) {
+		return false
+	}
+	lo, hi := f.start+f.dur, s+f.dur
+	for _, d := range f.delays {
+		if d.s < hi && lo < d.e {
+			return false
+		}
+	}
+	return true
 }
 
 // movedStart returns where TryReservation's what-if would move v, a

@@ -138,6 +138,7 @@ type Scheduler struct {
 	running map[*sim.Job]float64 // planned end of each running job
 	due     []*Reservation
 	bts     []float64
+	delays  []window // the delays of the last failed attempt kept
 	batch   []*Reservation
 	groups  []group
 }
@@ -245,26 +246,39 @@ func (s *Scheduler) schedule(now float64, g group) {
 		placed := false
 		if flexible {
 			s.bts = s.plan.FeasibleBackfillingTimes(now, r.Dur, r.Demand, s.bts)
-			// Figure 4 lines 8–16 try every bt in turn. An attempt that
-			// fails at its first over-committed instant t, before
-			// delaying anyone, proves that the bts in (bt, t] fail too
-			// (Plan.tryReservation), so those are passed over without a
-			// what-if: the same placements, fewer attempts.
-			skipTo := math.Inf(-1)
+			// Figure 4 lines 8–16 try every bt in turn. A failed attempt
+			// proves that attempts at some later bts fail too
+			// (failedAttempt.covers): those are passed over without a
+			// what-if, the same placements from fewer attempts.
+			var failed failedAttempt
 			for _, bt := range s.bts {
-				if bt <= skipTo && !tryEveryTime {
+				covered := failed.covers(bt)
+				if covered {
 					if passedOver != nil {
 						*passedOver++
+						if len(failed.delays) > 0 {
+							*passedAfterDelays++
+						}
 					}
-					continue
+					if !tryEveryTime {
+						continue
+					}
 				}
 				r.Start, r.LTS = bt, bt // the job itself is pinned while it is placed
-				ok, stuck := s.plan.tryReservation(r, s.cfg.PL)
+				ok, f := s.plan.tryReservation(r, s.cfg.PL)
 				if ok {
+					if covered && wronglyPassedOver != nil {
+						*wronglyPassedOver++
+					}
 					placed = true
 					break
 				}
-				skipTo = stuck
+				if !covered {
+					// f's delays are the plan's buffer, which the next
+					// attempt reuses.
+					s.delays = append(s.delays[:0], f.delays...)
+					failed, failed.delays = f, s.delays
+				}
 			}
 		}
 		if !placed {
@@ -341,8 +355,13 @@ func (s *Scheduler) startDue(c *sim.Cluster, now float64) {
 // tryEveryTime, set by tests, makes the scheduler try every feasible
 // backfilling time, as Figure 4 writes it, instead of passing over those
 // a failed attempt proved would fail; passedOver, set by tests, counts the
-// times passed over.
+// times passed over (with tryEveryTime: those that would be),
+// passedAfterDelays those among them passed over after an attempt that
+// decided delays, and wronglyPassedOver those whose attempt, tried,
+// succeeded.
 var (
-	tryEveryTime bool
-	passedOver   *int
+	tryEveryTime      bool
+	passedOver        *int
+	passedAfterDelays *int
+	wronglyPassedOver *int
 )
