@@ -400,9 +400,20 @@ func TestWorkerNaksCellPastGrace(t *testing.T) {
 
 // A cell that runs longer than the ack wait is kept alive by the worker's
 // in-progress heartbeats: it is not redelivered and runs once.
+//
+// The worker's default heartbeat is a third of the ack wait, so a correct
+// worker leaves two thirds of it as the margin for a heartbeat to be sent
+// and handled: with the 300 ms ack wait this test once used, a 200 ms
+// stall of the worker's or the broker's goroutines (a loaded machine, a
+// CPU-throttled container) would redeliver the cell and fail the test. The
+// ack wait is 3 s (a 2 s margin, as in the worker package's
+// TestCellsWaitingInASlotAreKeptInProgress), and the cell runs for two and
+// a half ack waits: at least that on any machine, so a worker without
+// heartbeats has its cell redelivered to the idle worker, which runs it.
 func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 	f := startFarm(t)
-	topo := broker.Topology{AckWait: 300 * time.Millisecond, MaxDeliver: 5}
+	const ackWait = 3 * time.Second
+	topo := broker.Topology{AckWait: ackWait, MaxDeliver: 5}
 	var mu sync.Mutex
 	runs := map[string]int{}
 	slow := func(ctx context.Context, c runner.Cell) runner.CellResult {
@@ -411,7 +422,7 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 		mu.Unlock()
 		select {
 		case <-ctx.Done():
-		case <-time.After(1500 * time.Millisecond): // five ack waits
+		case <-time.After(ackWait * 5 / 2):
 		}
 		return okRunner(ctx, c)
 	}
