@@ -477,7 +477,10 @@ func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the jobs objects to be deleted", func() bool {
+	// The objects go in the background once the results are durable; the
+	// minute is a safety net, not a bound on how fast (a loaded machine
+	// may take seconds): objects never deleted stay for good.
+	waitFor(t, time.Minute, "the jobs objects to be deleted", func() bool {
 		objs, err := store.List(context.Background())
 		return errors.Is(err, jetstream.ErrNoObjectsFound) || (err == nil && len(objs) == 0)
 	})
