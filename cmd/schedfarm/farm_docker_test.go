@@ -580,15 +580,21 @@ func TestDockerCoordinatorKilledAndRerun(t *testing.T) {
 }
 
 // TestDockerWorkerDisconnected: `docker network disconnect` of a worker
-// container in the middle of a cell. The cell is redelivered after the ack
-// wait and run by a compose worker, whose other cells wait for a gate: the
-// sweep cannot end before the victim is back, by construction. The compose
-// worker is then paused (`docker pause`) and the victim connected again: it
-// notices its dead connection (pings), reconnects and publishes its late
-// result, which the results stream drops as a duplicate (same Nats-Msg-Id:
-// cell id and the cell message's sequence). Unpaused, with the gate open,
-// the sweep ends with every cell exactly once, the cut-off cell's row from
-// the compose worker.
+// container in the middle of a cell. The victim's cell waits for a gate of
+// its own (/marks/release) that opens only once the cell's result from
+// another worker is in: the cut falls inside that cell by construction,
+// however long `docker network disconnect` takes on a busy machine (the
+// victim used to run its cell for a fixed 2 s, and a disconnect that took
+// longer let it finish and publish before the cut). The cell is
+// redelivered after the ack wait and run by a compose worker, whose other
+// cells wait for a gate: the sweep cannot end before the victim is back,
+// by construction. The victim's gate is opened while it is still cut off,
+// so it finishes its cell then; the compose worker is paused (`docker
+// pause`) and the victim connected again: it notices its dead connection
+// (pings), reconnects and publishes its late result, which the results
+// stream drops as a duplicate (same Nats-Msg-Id: cell id and the cell
+// message's sequence). Unpaused, with the gate open, the sweep ends with
+// every cell exactly once, the cut-off cell's row from the compose worker.
 func TestDockerWorkerDisconnected(t *testing.T) {
 	requireDocker(t)
 	image := testImage(t, true)
@@ -597,8 +603,9 @@ func TestDockerWorkerDisconnected(t *testing.T) {
 	p.compose("up", "-d", "--scale", "worker=0")
 	network := p.network("broker")
 	marks := p.mkdirShared("marks")
-	// The victim takes 2 s a cell: it is cut off at its first cell's start.
-	victim := p.runWorker(image, "victim", []string{"SCHEDFARM_FAULT_MARK=/marks", "SCHEDFARM_FAULT_DELAY=2s"}, []string{marks + ":/marks"})
+	// The victim's cells wait for /marks/release: it is cut off inside its
+	// first cell, which it finishes only once the test opens that gate.
+	victim := p.runWorker(image, "victim", []string{"SCHEDFARM_FAULT_MARK=/marks", "SCHEDFARM_FAULT_GATE=/marks/release"}, []string{marks + ":/marks"})
 	held := waitMarker(t, marks, time.Minute)
 	m, _ := filepath.Glob(filepath.Join(marks, "started-*"))
 	heldIndex := strings.TrimPrefix(filepath.Base(m[0]), "started-")
@@ -624,6 +631,8 @@ func TestDockerWorkerDisconnected(t *testing.T) {
 	if p.journalLines("out.parquet") >= farmCells {
 		t.Fatal("the sweep ended before the compose worker could be paused; the test proves nothing")
 	}
+	// The victim, still cut off, finishes its cell: its result is late.
+	openGate(t, filepath.Join(marks, "release"))
 	rescuer := p.container("worker")
 	dockerRun(t, "pause", rescuer)
 	dockerRun(t, "network", "connect", network, victim)
