@@ -104,7 +104,10 @@ func TestTuneKilledAndRerunSameAsUninterrupted(t *testing.T) {
 	dirC, outC := tuneRun(t, nil, "--workers", "3")
 	sameSearch(t, "1 vs 3 workers", a, readEvals(t, dirC), outA, outC)
 
-	f, out, _ := tuneKilledAndRerun(t, tuneSpecText, 12, "past the first generation")
+	// The confirmation's third replication (cell index 2; a generation's
+	// cells have indexes 0 and 1) waits for a gate never opened: the killed
+	// tune cannot finish before the kill, however busy the machine.
+	f, out, _ := tuneKilledAndRerun(t, tuneSpecText, 12, "past the first generation", 2)
 	sameSearch(t, "killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
 	for _, want := range []string{"generation 4/4 done", "; best scheduler.k=", "; ETA ", "confirmed with 3 fresh replications", "Pareto front"} {
 		if !strings.Contains(out, want) {
@@ -209,7 +212,7 @@ func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
 		t.Errorf("output lacks the race's summary:\n%s", outA)
 	}
 
-	f, out, _ := tuneKilledAndRerun(t, raceSpecText, 14, "past the first round")
+	f, out, _ := tuneKilledAndRerun(t, raceSpecText, 14, "past the first round", 0)
 	sameSearch(t, "racing, killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
 	rep := f.start(t, nil, "report", "-o", "rep", "out.evals.parquet")
 	if code := rep.wait(t, time.Minute); code != 0 {
@@ -310,7 +313,13 @@ func TestTuneRaceFinal(t *testing.T) {
 // generations are the same with and without race.final (the final race
 // follows the last), so the same race without it says how many cells
 // they ask for; the kill comes once the journal holds one more, and the
-// test proves its point only if the final race was then unfinished.
+// test proves its point only if the final race was then unfinished. That
+// holds by construction, not by the test's speed: the generations race to
+// 3 replications (cell indexes 0 to 2 of each genome), the final race from
+// there to 6 (indexes 3 to 5), and the killed tune's cells of index 4 and
+// on wait for a gate never opened, so its final race stops after its
+// first round (the race used to have about half a second to run to its end
+// between the poll seeing the journal grow and the kill).
 func TestTuneRaceFinalKilledAndRerun(t *testing.T) {
 	const race = "race: {min: 2, max: 3, alpha: 0.05}"
 	final := strings.Replace(raceSpecText, "race: {min: 2, max: 5, alpha: 0.05}", "race: {min: 2, max: 3, alpha: 0.05, final: 6, elite: 3}", 1)
@@ -326,7 +335,7 @@ func TestTuneRaceFinalKilledAndRerun(t *testing.T) {
 		t.Fatalf("the final race asked for no cells (%d with it, %d without): the test proves nothing", all, gens)
 	}
 	t.Logf("the generations ask for %d cells, the search with its final race %d", gens, all)
-	f, out, atKill := tuneKilledAndRerun(t, final, gens+1, "inside the final race")
+	f, out, atKill := tuneKilledAndRerun(t, final, gens+1, "inside the final race", 4)
 	if atKill >= all {
 		t.Fatalf("killed after %d results, the search's %d all done: the kill missed the final race", atKill, all)
 	}
@@ -346,12 +355,18 @@ func atoi(t *testing.T, s string) int {
 // SIGKILL once its journal holds atLeast results (why: what that proves),
 // reruns it to the end and checks that the rerun resumed; it returns the
 // fixture, the rerun's output and the results the journal held at the
-// kill.
-func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string) (*farmFixture, string, int) {
+// kill. With gateFrom above 0, the killed tune's cells of that index and
+// on wait for a gate that never opens (SCHEDFARM_FAULT_GATE_FROM), which
+// holds it short of its end by construction; the rerun has no gate.
+func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string, gateFrom int) (*farmFixture, string, int) {
 	t.Helper()
 	f := newFarmFixture(t, false)
 	spec := f.writeSpec(t, "tune.yaml", specText)
-	killed := f.start(t, []string{"SCHEDFARM_FAULT_DELAY=100ms"}, "tune", "--workers", "2", spec)
+	env := []string{"SCHEDFARM_FAULT_DELAY=100ms"}
+	if gateFrom > 0 {
+		env = append(env, "SCHEDFARM_FAULT_GATE="+filepath.Join(f.dir, "gate-never-opened"), "SCHEDFARM_FAULT_GATE_FROM="+strconv.Itoa(gateFrom))
+	}
+	killed := f.start(t, env, "tune", "--workers", "2", spec)
 	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
 	poll(t, 2*time.Minute, fmt.Sprintf("%d results in the journal (%s)", atLeast, why), func() bool {
 		return journalLines(journal) >= atLeast
