@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/runner"
@@ -106,8 +107,16 @@ func TestSlotTakesSeveralInstantCells(t *testing.T) {
 // cells. Had the waiting cells no heartbeats, the server would redeliver
 // them to B after AckWait; the test wants every cell run once and none
 // redelivered.
+//
+// The moment comes from progress, not from the machine's speed. A's cells
+// stay instant, so that its slot asks for several at a time (the take is
+// sized from how long the last cells ran, nextTake), and a watcher asks the
+// broker how many cells await an ack; when it sees four, A's next cell asks
+// again itself and, if it still holds two behind it, runs long. Cells go
+// out in rounds of 64 until that has happened (at most eight rounds): on a
+// loaded machine a round may pass without it.
 func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
-	const n = 64
+	const round, maxRounds = 64, 8
 	const ackWait = 3 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -116,8 +125,8 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	publishCells(t, ctx, js, "waiting", n)
-	var slow atomic.Bool // set by the one cell that ran long
+	var slow atomic.Bool  // set by the one cell that ran long
+	var armed atomic.Bool // the watcher saw four cells awaiting an ack
 	startB := make(chan struct{})
 	runs := make(map[string]int)
 	var mu sync.Mutex
@@ -136,17 +145,27 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 		})
 	}
 	a := counted(worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
-		if !slow.Load() {
+		if !slow.Load() && armed.Load() {
+			// Asked inside the take: its size is decided already.
 			ci, err := cons.Info(ctx)
 			if err == nil && ci.NumAckPending >= 4 && !slow.Swap(true) {
 				close(startB)
 				time.Sleep(ackWait * 5 / 2)
+			} else {
+				armed.Store(false)
 			}
 		}
 		return instant.Run(ctx, c)
 	}))
 	wctx, stopWorkers := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	wg.Go(func() {
+		for wctx.Err() == nil && !slow.Load() {
+			if ci, err := cons.Info(wctx); err == nil && ci.NumAckPending >= 4 {
+				armed.Store(true)
+			}
+		}
+	})
 	errs := make(chan error, 2)
 	wg.Go(func() {
 		errs <- worker.Run(wctx, js, worker.Config{ID: "A", Slots: 1, Gate: worker.DecodeOnly{}, Runner: a, Logf: logf})
@@ -159,7 +178,21 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 		}
 		errs <- worker.Run(wctx, js, worker.Config{ID: "B", Slots: 1, Gate: worker.DecodeOnly{}, Runner: counted(instant), Logf: logf})
 	})
-	resultsIn(t, ctx, js, n)
+	n := 0
+	for r := 0; r < maxRounds && (r == 0 || !slow.Load()); r++ {
+		for i := range round {
+			c := runner.Cell{Experiment: "waiting", ID: fmt.Sprintf("r%dc%03d", r, i), Index: n, Scheduler: "fcfs", Seed: uint64(n)}
+			data, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := js.Publish(ctx, broker.CellSubject(c.Experiment, c.ID), data, jetstream.WithMsgID(c.ID)); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		resultsIn(t, ctx, js, uint64(n))
+	}
 	stopWorkers()
 	wg.Wait()
 	close(errs)
@@ -169,7 +202,7 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 		}
 	}
 	if !slow.Load() {
-		t.Fatalf("worker A never held two cells behind the one it ran (four awaiting an ack); the test proves nothing")
+		t.Fatalf("worker A never held two cells behind the one it ran (four awaiting an ack) in %d cells; the test proves nothing", n)
 	}
 	ci, err := cons.Info(ctx)
 	if err != nil {
@@ -193,4 +226,5 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 			t.Errorf("worker log: %s", l)
 		}
 	}
+	t.Logf("%d cells in %d rounds", n, n/round)
 }
