@@ -556,8 +556,8 @@ type failedAttempt struct {
 // covers reports whether the attempt at s (start < s, the same plan, the
 // same pl) fails too: when s ≤ first and no decided delay's window overlaps
 // [end, s + dur), the part of r's window at s that lies past its window at
-// start. Then the attempt at s decides the same delays, in the
-// same order, and fails at the same instant as the attempt at start did.
+// start. Then the attempt at s decides the same delays, in the same order,
+// and fails at the same instant as the attempt at start did.
 // By induction on the delays decided, with r at s:
 //
 //   - the loop's next over-committed instant t is the one it was with r at
@@ -577,8 +577,8 @@ type failedAttempt struct {
 //     projects counted, a later end is refused again), is refused again;
 //   - the candidate delayed before, to ns, still fits at ns, because its
 //     window [ns, ns + v.Dur) misses the only place r takes more, [end,
-//     s + dur): its answer is ns again, its end the same, so admit
-//     answers as before, and the same delay is decided;
+//     s + dur); its answer, no earlier than ns, is ns again, its end the
+//     same, so admit answers as before, and the same delay is decided;
 //   - at the instant where the attempt at start failed, every candidate
 //     is refused again, and the attempt at s fails there.
 //
