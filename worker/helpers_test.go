@@ -31,7 +31,14 @@ func queue(t *testing.T, ctx context.Context, topo broker.Topology) jetstream.Je
 // (no coordinator, whose tidying would purge it).
 func publishCells(t *testing.T, ctx context.Context, js jetstream.JetStream, exp string, n int) {
 	t.Helper()
-	for i := range n {
+	publishCellsFrom(t, ctx, js, exp, 0, n)
+}
+
+// publishCellsFrom is publishCells for the cells of indexes from to
+// from+n−1, so that later batches of one experiment get ids of their own.
+func publishCellsFrom(t *testing.T, ctx context.Context, js jetstream.JetStream, exp string, from, n int) {
+	t.Helper()
+	for i := from; i < from+n; i++ {
 		c := runner.Cell{Experiment: exp, ID: fmt.Sprintf("c%03d", i), Index: i, Scheduler: "fcfs", Seed: uint64(i)}
 		data, err := json.Marshal(c)
 		if err != nil {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/runner"
@@ -180,17 +179,8 @@ func TestCellsWaitingInASlotAreKeptInProgress(t *testing.T) {
 	})
 	n := 0
 	for r := 0; r < maxRounds && (r == 0 || !slow.Load()); r++ {
-		for i := range round {
-			c := runner.Cell{Experiment: "waiting", ID: fmt.Sprintf("r%dc%03d", r, i), Index: n, Scheduler: "fcfs", Seed: uint64(n)}
-			data, err := json.Marshal(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := js.Publish(ctx, broker.CellSubject(c.Experiment, c.ID), data, jetstream.WithMsgID(c.ID)); err != nil {
-				t.Fatal(err)
-			}
-			n++
-		}
+		publishCellsFrom(t, ctx, js, "waiting", n, round)
+		n += round
 		resultsIn(t, ctx, js, uint64(n))
 	}
 	stopWorkers()
