@@ -9,11 +9,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
+
+// faultCellsStarted counts the cells this process handed to a runner of
+// farmWithFaults (SCHEDFARM_FAULT_GATE_AFTER, SCHEDFARM_FAULT_GATE_MARK).
+var faultCellsStarted atomic.Int64
 
 // Test-only fault injection, compiled only with -tags schedfarm_faults (the
 // fault tests build the binary that way; release builds never contain it):
@@ -41,6 +46,23 @@ import (
 //	                            (heartbeats go on)
 //	SCHEDFARM_FAULT_GATE_FROM=4 only cells with an index of 4 or more wait
 //	SCHEDFARM_FAULT_GATE_EXCEPT=0,5  cells with these indexes never wait
+//	SCHEDFARM_FAULT_GATE_AFTER=14  only the cells this process starts
+//	                            after its first 14 wait: a gate by progress
+//	                            where no index can say where to stop (a
+//	                            tune's batches reuse indexes). It counts the
+//	                            cells started (handed to this runner, a
+//	                            redelivered one again), atomically as each
+//	                            begins, so exactly 14 pass however many
+//	                            slots run at once (a count of cells finished
+//	                            would let a slot start a 15th while the 14th
+//	                            runs); per process, so a cell budget's child
+//	                            processes (--cell-timeout) each count 1.
+//	                            With GATE_FROM or GATE_EXCEPT too, a cell
+//	                            waits only if every one of them says so
+//	SCHEDFARM_FAULT_GATE_MARK=DIR  a cell about to wait at the gate creates
+//	                            DIR/gated-<n> holding its id, n its number
+//	                            among the cells this process started (1 the
+//	                            first): the test knows the process is held
 func farmWithFaults(r worker.Runner) worker.Runner {
 	indexes := func(env string) map[int]bool {
 		m := map[int]bool{}
@@ -59,7 +81,10 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 	gate := os.Getenv("SCHEDFARM_FAULT_GATE")
 	gateFrom, _ := strconv.Atoi(os.Getenv("SCHEDFARM_FAULT_GATE_FROM"))
 	gateExcept := indexes("SCHEDFARM_FAULT_GATE_EXCEPT")
+	gateAfter, _ := strconv.ParseInt(os.Getenv("SCHEDFARM_FAULT_GATE_AFTER"), 10, 64)
+	gateMark := os.Getenv("SCHEDFARM_FAULT_GATE_MARK")
 	return worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
+		n := faultCellsStarted.Add(1)
 		if runLog != "" {
 			f, err := os.OpenFile(runLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 			if err != nil {
@@ -97,7 +122,12 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 				panic(err)
 			}
 		}
-		if gate != "" && c.Index >= gateFrom && !gateExcept[c.Index] {
+		if gate != "" && c.Index >= gateFrom && !gateExcept[c.Index] && n > gateAfter {
+			if gateMark != "" {
+				if err := os.WriteFile(filepath.Join(gateMark, "gated-"+strconv.FormatInt(n, 10)), []byte(c.ID), 0o644); err != nil {
+					panic(err)
+				}
+			}
 			for {
 				if _, err := os.Stat(gate); err == nil {
 					break

@@ -107,7 +107,7 @@ func TestTuneKilledAndRerunSameAsUninterrupted(t *testing.T) {
 	// The confirmation's third replication (cell index 2; a generation's
 	// cells have indexes 0 and 1) waits for a gate never opened: the killed
 	// tune cannot finish before the kill, however busy the machine.
-	f, out, _ := tuneKilledAndRerun(t, tuneSpecText, 12, "past the first generation", 2)
+	f, out, _ := tuneKilledAndRerun(t, tuneSpecText, 12, "past the first generation", killGate{from: 2})
 	sameSearch(t, "killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
 	for _, want := range []string{"generation 4/4 done", "; best scheduler.k=", "; ETA ", "confirmed with 3 fresh replications", "Pareto front"} {
 		if !strings.Contains(out, want) {
@@ -212,7 +212,18 @@ func TestTuneRaceKilledAndRerunSameAsUninterrupted(t *testing.T) {
 		t.Errorf("output lacks the race's summary:\n%s", outA)
 	}
 
-	f, out, _ := tuneKilledAndRerun(t, raceSpecText, 14, "past the first round", 0)
+	// The killed tune is held at a gate after its 14th cell (the first
+	// round is at most 4 genomes at 2 replications, 8 cells; the search
+	// asks for more than 14): no cell index says where (the rounds' cells
+	// have indexes 0 to 4, the confirmation's 0 to 2), the number of cells
+	// started does, so the kill lands with exactly 14 results in the
+	// journal however busy the machine (the tune used to run on for as long
+	// as the poll and the kill took, possibly to its end).
+	const atKill = 14
+	if m := regexp.MustCompile(`the search asked for ([0-9]+) cells`).FindStringSubmatch(outA); m == nil || atoi(t, m[1]) <= atKill {
+		t.Fatalf("the search asked for %v cells; want more than %d, or the kill misses it:\n%s", m, atKill, outA)
+	}
+	f, out, _ := tuneKilledAndRerun(t, raceSpecText, atKill, "past the first round", killGate{after: atKill})
 	sameSearch(t, "racing, killed and rerun vs uninterrupted", a, readEvals(t, f.dir), outA, out)
 	rep := f.start(t, nil, "report", "-o", "rep", "out.evals.parquet")
 	if code := rep.wait(t, time.Minute); code != 0 {
@@ -335,7 +346,7 @@ func TestTuneRaceFinalKilledAndRerun(t *testing.T) {
 		t.Fatalf("the final race asked for no cells (%d with it, %d without): the test proves nothing", all, gens)
 	}
 	t.Logf("the generations ask for %d cells, the search with its final race %d", gens, all)
-	f, out, atKill := tuneKilledAndRerun(t, final, gens+1, "inside the final race", 4)
+	f, out, atKill := tuneKilledAndRerun(t, final, gens+1, "inside the final race", killGate{from: 4})
 	if atKill >= all {
 		t.Fatalf("killed after %d results, the search's %d all done: the kill missed the final race", atKill, all)
 	}
@@ -351,25 +362,51 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
+// killGate holds a killed tune short of its end, by construction rather
+// than by the test's speed, with a gate that never opens (the fault hooks'
+// SCHEDFARM_FAULT_GATE): from above 0 holds the cells of that index and
+// on (SCHEDFARM_FAULT_GATE_FROM); after above 0 lets exactly that many
+// cells start and holds every later one (SCHEDFARM_FAULT_GATE_AFTER),
+// whatever their indexes, which a tune's batches reuse.
+type killGate struct{ from, after int }
+
 // tuneKilledAndRerun runs the tune spec on a farm fixture, kills it with
 // SIGKILL once its journal holds atLeast results (why: what that proves),
 // reruns it to the end and checks that the rerun resumed; it returns the
 // fixture, the rerun's output and the results the journal held at the
-// kill. With gateFrom above 0, the killed tune's cells of that index and
-// on wait for a gate that never opens (SCHEDFARM_FAULT_GATE_FROM), which
-// holds it short of its end by construction; the rerun has no gate.
-func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string, gateFrom int) (*farmFixture, string, int) {
+// kill. The killed tune is held at gate (at none when it is zero); the
+// rerun has none. With gate.after set (to atLeast) the kill waits until
+// the journal holds atLeast results and the next cell waits at the gate
+// (its SCHEDFARM_FAULT_GATE_MARK file), so it lands at that point and
+// nowhere else, and the test fails if the journal then holds any other
+// number.
+func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string, gate killGate) (*farmFixture, string, int) {
 	t.Helper()
 	f := newFarmFixture(t, false)
 	spec := f.writeSpec(t, "tune.yaml", specText)
 	env := []string{"SCHEDFARM_FAULT_DELAY=100ms"}
-	if gateFrom > 0 {
-		env = append(env, "SCHEDFARM_FAULT_GATE="+filepath.Join(f.dir, "gate-never-opened"), "SCHEDFARM_FAULT_GATE_FROM="+strconv.Itoa(gateFrom))
+	never := "SCHEDFARM_FAULT_GATE=" + filepath.Join(f.dir, "gate-never-opened")
+	if gate.from > 0 {
+		env = append(env, never, "SCHEDFARM_FAULT_GATE_FROM="+strconv.Itoa(gate.from))
+	}
+	held := func() bool { return true }
+	if gate.after > 0 {
+		if gate.after != atLeast {
+			t.Fatalf("gate after %d cells, kill after %d results: want the same", gate.after, atLeast)
+		}
+		marks := filepath.Join(f.dir, "gated")
+		if err := os.Mkdir(marks, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, never, "SCHEDFARM_FAULT_GATE_AFTER="+strconv.Itoa(gate.after), "SCHEDFARM_FAULT_GATE_MARK="+marks)
+		next := filepath.Join(marks, "gated-"+strconv.Itoa(gate.after+1))
+		held = func() bool { _, err := os.Stat(next); return err == nil }
+		why += fmt.Sprintf(", cell %d held at the gate", gate.after+1)
 	}
 	killed := f.start(t, env, "tune", "--workers", "2", spec)
 	journal := results.JournalPath(filepath.Join(f.dir, "out.parquet"))
 	poll(t, 2*time.Minute, fmt.Sprintf("%d results in the journal (%s)", atLeast, why), func() bool {
-		return journalLines(journal) >= atLeast
+		return journalLines(journal) >= atLeast && held()
 	})
 	if err := killed.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -378,6 +415,9 @@ func tuneKilledAndRerun(t *testing.T, specText string, atLeast int, why string, 
 	atKill := journalLines(journal)
 	if _, err := os.Stat(filepath.Join(f.dir, "out.evals.parquet")); err == nil {
 		t.Fatal("the killed tune finished before it was killed: the test proves nothing")
+	}
+	if gate.after > 0 && atKill != gate.after {
+		t.Fatalf("killed with %d results in the journal; want exactly the %d cells the gate let through", atKill, gate.after)
 	}
 	rerun := f.start(t, nil, "tune", "--workers", "2", spec)
 	if code := rerun.wait(t, 3*time.Minute); code != 0 {
