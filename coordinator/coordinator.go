@@ -62,6 +62,14 @@ type Config struct {
 	// that is neither queued nor being run, and whose result is not on its
 	// way, is lost (a broker that lost messages) and is published again.
 	StallCheck time.Duration
+	// Dispatch is the order cells are published in (dispatch.go);
+	// DispatchLongestFirst when zero.
+	Dispatch Dispatch
+	// Ahead is DispatchLongestFirst's window: how many cells may be
+	// published without a result (DefaultAhead when zero). It grows by
+	// the workers found waiting for cells while cells are held back. A
+	// run with no more cells than the window publishes them all at once.
+	Ahead int
 }
 
 // DefaultStallCheck is the default Config.StallCheck.
@@ -174,6 +182,9 @@ type coordinator struct {
 	left    map[string]bool // cells of this run still without a result
 	prog    Progress
 	started time.Time
+	// disp is the longest-first publication's state (publish.go), nil
+	// when the run publishes every cell at once.
+	disp *dispatcher
 
 	unflushed unflushed
 }
@@ -194,7 +205,10 @@ type connection struct {
 	resCons             jetstream.Consumer
 	results, advisories jetstream.MessagesContext
 	resCh, advCh        <-chan jetstream.Msg
-	quit                chan struct{}
+	// workers is the workers consumer, looked up when DispatchLongestFirst
+	// first asks whether workers wait for cells (widenIfStarved).
+	workers jetstream.Consumer
+	quit    chan struct{}
 }
 
 // unflushed are the results written to the sink but not yet flushed, so
@@ -232,6 +246,9 @@ func newCoordinator(js jetstream.JetStream, cfg Config) *coordinator {
 	}
 	if cfg.StallCheck <= 0 {
 		cfg.StallCheck = DefaultStallCheck
+	}
+	if cfg.Ahead <= 0 {
+		cfg.Ahead = DefaultAhead
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}

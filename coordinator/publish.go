@@ -16,59 +16,213 @@ import (
 	"github.com/schedfarm/schedfarm/runner"
 )
 
-// publish sends the cells with Nats-Msg-Id = cell id. A cell the stream
-// reports as a duplicate is published again under a fresh id unless it is
-// still queued, its result is waiting, or it is done (see resolveDuplicate).
-// A publication that gets no ack (a broker restarting, a cluster electing a
+// publish sends the cells with Nats-Msg-Id = cell id, all at once in grid
+// order (DispatchGrid) or a window ahead of their results, longest first
+// (DispatchLongestFirst, publishWindowed). A cell the stream reports as a
+// duplicate is published again under a fresh id unless it is still queued,
+// its result is waiting, or it is done (see resolveDuplicate). A
+// publication that gets no ack (a broker restarting, a cluster electing a
 // new stream leader) is sent again with the same id, which the stream
 // de-duplicates, for up to republishWait.
 func (c *coordinator) publish(ctx context.Context, cells []runner.Cell) error {
-	type sent struct {
-		cell runner.Cell
-		data []byte
-		ack  jetstream.PubAckFuture
+	if c.disp != nil {
+		return c.publishWindowed(ctx, c.disp)
 	}
-	const window = 256
-	var inflight []sent
-	settle := func(s sent) error {
-		var ack *jetstream.PubAck
+	s := sender{c: c}
+	for _, cell := range cells {
+		if err := s.send(ctx, cell); err != nil {
+			return err
+		}
+	}
+	return s.settleAll(ctx)
+}
+
+// sender publishes cells asynchronously, with at most sendWindow
+// publications awaiting their acks.
+type sender struct {
+	c        *coordinator
+	inflight []sent
+}
+
+type sent struct {
+	cell runner.Cell
+	data []byte
+	ack  jetstream.PubAckFuture
+}
+
+const sendWindow = 256
+
+// send publishes cell, first settling the oldest publication if
+// sendWindow are awaiting their acks.
+func (s *sender) send(ctx context.Context, cell runner.Cell) error {
+	data, err := runner.EncodeCell(cell)
+	if err != nil {
+		return fmt.Errorf("encode cell %s: %w", cell.ID, err)
+	}
+	f, err := s.c.js.PublishAsync(broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(cell.ID))
+	if err != nil {
+		return fmt.Errorf("cell %s: %w", cell.ID, err)
+	}
+	s.inflight = append(s.inflight, sent{cell, data, f})
+	if len(s.inflight) >= sendWindow {
+		return s.settleOldest(ctx, nil)
+	}
+	return nil
+}
+
+// settleOldest waits for the oldest publication's ack (or, when ack is
+// not nil, takes the one already received from it) and handles it.
+func (s *sender) settleOldest(ctx context.Context, ack *jetstream.PubAck) error {
+	o := s.inflight[0]
+	s.inflight[0] = sent{}
+	s.inflight = s.inflight[1:]
+	if ack == nil {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case err := <-s.ack.Err():
-			if ack, err = c.republish(ctx, s.cell, s.data, err); err != nil {
-				return err
+		case err := <-o.ack.Err():
+			var rerr error
+			if ack, rerr = s.c.republish(ctx, o.cell, o.data, err); rerr != nil {
+				return rerr
 			}
-		case ack = <-s.ack.Ok():
-		}
-		if ack.Duplicate {
-			return c.resolveDuplicate(ctx, s.cell, s.data)
-		}
-		return nil
-	}
-	for _, cell := range cells {
-		data, err := runner.EncodeCell(cell)
-		if err != nil {
-			return fmt.Errorf("encode cell %s: %w", cell.ID, err)
-		}
-		f, err := c.js.PublishAsync(broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(cell.ID))
-		if err != nil {
-			return fmt.Errorf("cell %s: %w", cell.ID, err)
-		}
-		inflight = append(inflight, sent{cell, data, f})
-		if len(inflight) >= window {
-			if err := settle(inflight[0]); err != nil {
-				return err
-			}
-			inflight = inflight[1:]
+		case ack = <-o.ack.Ok():
 		}
 	}
-	for _, s := range inflight {
-		if err := settle(s); err != nil {
+	if ack.Duplicate {
+		if err := s.c.resolveDuplicate(ctx, o.cell, o.data); err != nil {
+			return err
+		}
+	}
+	if s.c.disp != nil {
+		s.c.mu.Lock()
+		s.c.disp.acked[o.cell.ID] = true
+		s.c.mu.Unlock()
+	}
+	return nil
+}
+
+// settleAll settles every publication awaiting its ack.
+func (s *sender) settleAll(ctx context.Context) error {
+	for len(s.inflight) > 0 {
+		if err := s.settleOldest(ctx, nil); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// dispatcher is the state of DispatchLongestFirst's publication, shared
+// by the publisher and the results loop under coordinator.mu.
+type dispatcher struct {
+	queue *dispatchQueue
+	// ahead is the window: at most that many cells published without a
+	// result; outstanding counts them.
+	ahead, outstanding int
+	// published and acked: cells handed to the broker, and those whose
+	// publication it acknowledged (requeueLost looks only at these).
+	published, acked map[string]bool
+	// sent counts the cells published.
+	sent int
+	// wake tells the publisher the window has room or grew.
+	wake chan struct{}
+}
+
+func newDispatcher(cells []runner.Cell, ahead int) *dispatcher {
+	return &dispatcher{queue: newDispatchQueue(cells), ahead: ahead,
+		published: make(map[string]bool, len(cells)), acked: make(map[string]bool, len(cells)),
+		wake: make(chan struct{}, 1)}
+}
+
+func (d *dispatcher) signal() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// resulted records that cell has its result after wall seconds of work;
+// the caller holds coordinator.mu.
+func (d *dispatcher) resulted(cellID string, wall float64) {
+	if d.published[cellID] {
+		d.outstanding--
+		delete(d.published, cellID)
+		delete(d.acked, cellID)
+	}
+	d.queue.observe(cellID, wall)
+	d.signal()
+}
+
+// grow widens the window by n cells (workers waiting for cells while
+// some are held back).
+func (c *coordinator) growWindow(n int) {
+	c.mu.Lock()
+	c.disp.ahead += n
+	c.mu.Unlock()
+	c.disp.signal()
+}
+
+// publishWindowed publishes d's cells, keeping at most d.ahead of them
+// without a result, each time the window has room the next ones by
+// d.queue's order; a cell done meanwhile (a result of an earlier run's
+// publication) is skipped.
+func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error {
+	s := sender{c: c}
+	var batch []runner.Cell
+	for {
+		batch = batch[:0]
+		c.mu.Lock()
+		for d.outstanding < d.ahead {
+			cell, ok := d.queue.next()
+			if !ok {
+				break
+			}
+			if c.done[cell.ID] {
+				continue
+			}
+			d.published[cell.ID] = true
+			d.outstanding++
+			d.sent++
+			batch = append(batch, cell)
+		}
+		left := d.queue.len()
+		c.mu.Unlock()
+		for _, cell := range batch {
+			if err := s.send(ctx, cell); err != nil {
+				return err
+			}
+		}
+		if left == 0 {
+			return s.settleAll(ctx)
+		}
+		// Wait for room, settling acks as they come so that a failed
+		// publication is sent again without waiting for the window.
+		for waiting := true; waiting; {
+			var ok <-chan *jetstream.PubAck
+			var failed <-chan error
+			if len(s.inflight) > 0 {
+				ok, failed = s.inflight[0].ack.Ok(), s.inflight[0].ack.Err()
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-d.wake:
+				waiting = false
+			case ack := <-ok:
+				if err := s.settleOldest(ctx, ack); err != nil {
+					return err
+				}
+			case err := <-failed:
+				o := s.inflight[0]
+				ack, rerr := c.republish(ctx, o.cell, o.data, err)
+				if rerr != nil {
+					return rerr
+				}
+				if err := s.settleOldest(ctx, ack); err != nil {
+					return err
+				}
+			}
+		}
+	}
 }
 
 // republish publishes a cell again, with the same message id, after its

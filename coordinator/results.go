@@ -90,6 +90,9 @@ func (c *coordinator) write(cell runner.Cell, res runner.CellResult) error {
 	}
 	c.mu.Lock()
 	c.done[cell.ID] = true
+	if c.disp != nil {
+		c.disp.resulted(cell.ID, res.WallSeconds)
+	}
 	c.mu.Unlock()
 	delete(c.left, cell.ID)
 	if res.Status == runner.StatusOK {

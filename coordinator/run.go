@@ -55,6 +55,9 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 	todo = slices.DeleteFunc(todo, func(cell runner.Cell) bool { return !c.left[cell.ID] })
 	var pubErr chan error
 	pubCtx, cancelPub := context.WithCancel(ctx)
+	if c.cfg.Dispatch == DispatchLongestFirst && len(todo) > c.cfg.Ahead {
+		c.disp = newDispatcher(todo, c.cfg.Ahead)
+	}
 	if len(todo) > 0 {
 		pubErr = make(chan error, 1)
 		go func() { pubErr <- c.publish(pubCtx, todo) }()
@@ -66,6 +69,9 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 		if pubErr != nil {
 			<-pubErr
 		}
+		c.mu.Lock()
+		c.disp = nil
+		c.mu.Unlock()
 	}()
 
 	if err := c.collect(ctx, &pubErr, len(todo)); err != nil {
@@ -79,7 +85,7 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 		if err != nil {
 			return c.finish(fmt.Errorf("coordinator: publish cells: %w", err))
 		}
-		c.sum.Published = len(todo)
+		c.sum.Published = c.published(len(todo))
 	}
 	sum, err := c.finish(nil)
 	if err == nil {
@@ -144,7 +150,7 @@ func (c *coordinator) collect(ctx context.Context, pubErr *chan error, published
 			if err != nil {
 				return fmt.Errorf("coordinator: publish cells: %w", err)
 			}
-			c.sum.Published = published
+			c.sum.Published = c.published(published)
 		case msg, ok := <-c.conn.resCh:
 			if !ok {
 				if err := c.reopen(ctx, &reopened, "results"); err != nil {
@@ -171,7 +177,10 @@ func (c *coordinator) collect(ctx context.Context, pubErr *chan error, published
 					return err
 				}
 			}
-			if *pubErr == nil && time.Since(lastProgress) >= c.cfg.StallCheck {
+			if c.disp != nil && *pubErr != nil {
+				c.widenIfStarved(ctx)
+			}
+			if (*pubErr == nil || c.disp != nil) && time.Since(lastProgress) >= c.cfg.StallCheck {
 				lastProgress = time.Now() // look again a StallCheck later
 				if err := c.requeueLost(ctx); err != nil {
 					c.cfg.Logf("coordinator: looking for lost cells: %v", err)
@@ -213,8 +222,18 @@ func (c *coordinator) requeueLost(ctx context.Context) error {
 		return nil // results on their way
 	}
 	var lost []runner.Cell
+	c.mu.Lock()
 	for id := range c.left {
-		lost = append(lost, c.cells[id])
+		// Under DispatchLongestFirst only the cells whose publication
+		// the broker acked can be lost; the others are held back or on
+		// their way.
+		if c.disp == nil || c.disp.acked[id] {
+			lost = append(lost, c.cells[id])
+		}
+	}
+	c.mu.Unlock()
+	if len(lost) == 0 {
+		return nil
 	}
 	slices.SortFunc(lost, func(a, b runner.Cell) int { return cmp.Compare(a.Index, b.Index) })
 	root, err := filepath.Abs(cmp.Or(c.cfg.DataRoot, "."))
@@ -294,4 +313,46 @@ func (c *coordinator) finish(err error) (Summary, error) {
 	c.sum.Wall = time.Since(c.started)
 	c.progress(true)
 	return c.sum, err
+}
+
+// published is the number of cells this run sent to the work queue: all
+// of its n under DispatchGrid, those handed out under
+// DispatchLongestFirst (cells done meanwhile are not sent).
+func (c *coordinator) published(n int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.disp != nil {
+		return c.disp.sent
+	}
+	return n
+}
+
+// widenIfStarved grows DispatchLongestFirst's window by the workers'
+// pull requests waiting while the work queue has nothing for them and
+// cells are held back: the farm has more slots than the window.
+func (c *coordinator) widenIfStarved(ctx context.Context) {
+	c.mu.Lock()
+	full := c.disp.outstanding >= c.disp.ahead && c.disp.queue.len() > 0
+	c.mu.Unlock()
+	if !full {
+		return
+	}
+	ictx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if c.conn.workers == nil {
+		cons, err := c.js.Consumer(ictx, broker.CellsStream, broker.WorkersConsumer)
+		if err != nil {
+			c.cfg.Logf("coordinator: look up the workers consumer: %v", err)
+			return
+		}
+		c.conn.workers = cons
+	}
+	info, err := c.conn.workers.Info(ictx)
+	if err != nil {
+		c.cfg.Logf("coordinator: workers consumer info: %v", err)
+		return
+	}
+	if info.NumPending == 0 && info.NumWaiting > 0 {
+		c.growWindow(info.NumWaiting)
+	}
 }

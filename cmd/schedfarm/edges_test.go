@@ -72,3 +72,23 @@ func TestUnwritableOutputUnderComposeNamesTheUID(t *testing.T) {
 		t.Errorf("outside compose the hint %q mentions SCHEDFARM_UID", h)
 	}
 }
+
+// --dispatch and SCHEDFARM_DISPATCH take longest-first or grid; anything
+// else is a usage error that names the accepted values, before anything
+// runs.
+func TestDispatchFlagRefusesUnknownOrders(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		args []string
+	}{
+		{"", []string{"run", "--dispatch", "lpt", "spec.yaml"}},
+		{"shortest-first", []string{"run", "spec.yaml"}},
+		{"", []string{"coordinator", "--nats", "nats://127.0.0.1:1", "--dispatch", "random", "spec.yaml"}},
+	} {
+		t.Setenv("SCHEDFARM_DISPATCH", c.env)
+		code, _, errs := runCLI(c.args...)
+		if code != 2 || !strings.Contains(errs, "want longest-first or grid") {
+			t.Errorf("SCHEDFARM_DISPATCH=%q schedfarm %v: exit %d, stderr %q; want 2 and the accepted values", c.env, c.args, code, errs)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/broker"
+	"github.com/schedfarm/schedfarm/coordinator"
 )
 
 // Environment variables read by the farm subcommands; a flag given on the
@@ -141,6 +142,10 @@ type sweepFlags struct {
 	// acceptBuilds resumes an output that holds rows of another build;
 	// repair sets a damaged journal's lines aside.
 	acceptBuilds, repair bool
+	// dispatch is the order cells are published in; dispatchErr a
+	// malformed SCHEDFARM_DISPATCH.
+	dispatch    coordinator.Dispatch
+	dispatchErr error
 }
 
 // register adds the shared flags to fs.
@@ -151,6 +156,21 @@ func (s *sweepFlags) register(fs *flag.FlagSet) {
 	s.grid.register(fs)
 	registerDataRoot(fs, &s.dataRoot)
 	fs.BoolVar(&s.acceptBuilds, "accept-builds", os.Getenv("SCHEDFARM_ACCEPT_BUILDS") == "1", "resume an output that holds rows made by another build of schedfarm, keeping them (env SCHEDFARM_ACCEPT_BUILDS=1); without it such an output is refused (exit 5)")
+	if v := os.Getenv("SCHEDFARM_DISPATCH"); v != "" {
+		d, err := coordinator.ParseDispatch(v)
+		if err != nil {
+			s.dispatchErr = fmt.Errorf("SCHEDFARM_DISPATCH: %w", err)
+		}
+		s.dispatch = d
+	}
+	fs.Func("dispatch", "order the cells are published in: longest-first (default: a window of cells ahead of the results, the points whose replications ran longest first, so the sweep does not end on a long cell; a stopped coordinator leaves only the window to the workers) or grid (every cell at once in grid order; the workers drain the queue without a coordinator) (env SCHEDFARM_DISPATCH)", func(v string) error {
+		d, err := coordinator.ParseDispatch(v)
+		if err != nil {
+			return err
+		}
+		s.dispatch, s.dispatchErr = d, nil
+		return nil
+	})
 	fs.BoolVar(&s.repair, "repair", false, "set the damaged lines of the output's journal aside (<journal>.damaged) and run their cells again; without it a damaged journal is refused")
 }
 
@@ -181,7 +201,7 @@ func (s *sweepFlags) parse(fs *flag.FlagSet, name string, args []string, stdout,
 		fmt.Fprintf(stderr, "schedfarm %s: want exactly one spec file, got %d arguments\n", name, len(pos))
 		return "", 2
 	}
-	if err := s.topo.validate(); err != nil {
+	if err := errors.Join(s.topo.validate(), s.dispatchErr); err != nil {
 		fmt.Fprintf(stderr, "schedfarm %s: %v\n", name, err)
 		return "", 2
 	}

@@ -1,0 +1,104 @@
+package coordinator
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/runner"
+)
+
+// grid returns points × reps cells in grid order, replication outermost
+// (as Spec.Cells expands them): the cell of point p, replication r has
+// index r·points + p and id "<p><r>" with points named a, b, c, ….
+func grid(points, reps int) []runner.Cell {
+	var cells []runner.Cell
+	for r := range reps {
+		for p := range points {
+			cells = append(cells, runner.Cell{Experiment: "x", ID: fmt.Sprintf("%c%d", 'a'+p, r), Index: r*points + p,
+				Scheduler: "easy", Replication: r, Seed: uint64(1000*r + p),
+				Params: []runner.Param{{Name: "workload.load", Value: 0.5 + 0.1*float64(p)}}})
+		}
+	}
+	return cells
+}
+
+func drain(t *testing.T, q *dispatchQueue, n int) string {
+	t.Helper()
+	var ids []string
+	for range n {
+		c, ok := q.next()
+		if !ok {
+			t.Fatalf("queue empty after %v; want %d more", ids, n-len(ids))
+		}
+		ids = append(ids, c.ID)
+	}
+	return strings.Join(ids, " ")
+}
+
+// The order of DispatchLongestFirst, computed by hand: every point is
+// probed once in grid order (a0 b0 c0), then points without a result go
+// first in grid order (a1), then, once a has a mean of 1 s and b of 5 s
+// while c still has none, c's cells (c1 c2), b's (b1 b2) and a's (a2).
+func TestDispatchQueueOrder(t *testing.T) {
+	q := newDispatchQueue(grid(3, 3))
+	if got, want := drain(t, q, 4), "a0 b0 c0 a1"; got != want {
+		t.Fatalf("first four %q; want %q", got, want)
+	}
+	q.observe("b0", 5)
+	q.observe("a0", 1)
+	if got, want := drain(t, q, 5), "c1 c2 b1 b2 a2"; got != want {
+		t.Errorf("after the results %q; want %q", got, want)
+	}
+	if c, ok := q.next(); ok || q.len() != 0 {
+		t.Errorf("next after the last cell: %v, %v, %d left; want none", c.ID, ok, q.len())
+	}
+}
+
+// Points are ranked by their mean wall time, not the sum: a's two results
+// (1 s and 9 s, mean 5) rank below b's one of 6 s though they sum to more;
+// equal means keep grid order.
+func TestDispatchQueueRanksByMean(t *testing.T) {
+	q := newDispatchQueue(grid(3, 4))
+	drain(t, q, 6) // a0 b0 c0 a1 b1 c1
+	q.observe("a0", 1)
+	q.observe("a1", 9)
+	q.observe("b0", 6)
+	q.observe("c0", 5)
+	if got, want := drain(t, q, 6), "b2 b3 a2 a3 c2 c3"; got != want {
+		t.Errorf("order %q; want %q (b mean 6, a mean 5 before c mean 5 by grid order)", got, want)
+	}
+}
+
+// A cell's point is the cell without its replication: the same scheduler,
+// plugin and parameters.
+func TestPointKey(t *testing.T) {
+	cells := grid(2, 2)
+	if pointKey(cells[0]) != pointKey(cells[2]) {
+		t.Errorf("replications of one point have different keys")
+	}
+	if pointKey(cells[0]) == pointKey(cells[1]) {
+		t.Errorf("two loads share a key")
+	}
+	other := cells[0]
+	other.Scheduler = "fcfs"
+	if pointKey(other) == pointKey(cells[0]) {
+		t.Errorf("two schedulers share a key")
+	}
+	plug := cells[0]
+	plug.Plugin = &runner.PluginRef{Path: "p", SHA256: "ab"}
+	if pointKey(plug) == pointKey(cells[0]) {
+		t.Errorf("a plugin and a built-in scheduler share a key")
+	}
+}
+
+func TestParseDispatch(t *testing.T) {
+	for _, d := range []Dispatch{DispatchLongestFirst, DispatchGrid} {
+		if got, err := ParseDispatch(d.String()); err != nil || got != d {
+			t.Errorf("ParseDispatch(%q) = %v, %v", d.String(), got, err)
+		}
+	}
+	if _, err := ParseDispatch("lpt"); err == nil || !strings.Contains(err.Error(), "want longest-first or grid") {
+		t.Errorf("ParseDispatch(lpt): %v; want an error naming the accepted values", err)
+	}
+}
