@@ -59,7 +59,8 @@ func sweepGated(b *testing.B, f *farm, exp string, cells []runner.Cell, slots in
 		}
 	}()
 	start := time.Now()
-	sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: newMemSink(), DataRoot: root})
+	sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: newMemSink(), DataRoot: root,
+		Dispatch: benchDispatch(b)})
 	wall := time.Since(start)
 	if err != nil {
 		b.Fatal(err)
@@ -68,6 +69,21 @@ func sweepGated(b *testing.B, f *farm, exp string, cells []runner.Cell, slots in
 		b.Fatalf("%d of %d cells ok", sum.OK, len(cells))
 	}
 	return wall
+}
+
+// benchDispatch is the dispatch order of the benchmarks' sweeps:
+// SCHEDFARM_BENCH_DISPATCH (longest-first or grid) to compare the two,
+// longest-first (the default) when unset.
+func benchDispatch(b *testing.B) coordinator.Dispatch {
+	v := os.Getenv("SCHEDFARM_BENCH_DISPATCH")
+	if v == "" {
+		return coordinator.DispatchLongestFirst
+	}
+	d, err := coordinator.ParseDispatch(v)
+	if err != nil {
+		b.Fatalf("SCHEDFARM_BENCH_DISPATCH: %v", err)
+	}
+	return d
 }
 
 // gateFunc adapts a function to worker.Gate.

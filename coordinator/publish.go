@@ -149,7 +149,14 @@ func (d *dispatcher) resulted(cellID string, wall float64) {
 		delete(d.acked, cellID)
 	}
 	d.queue.observe(cellID, wall)
-	d.signal()
+	// The window is refilled a quarter at a time: one publisher wake-up
+	// and one flush of publications for several results, which is most
+	// of what the window would add to an instant cell
+	// (BenchmarkFarmOverheadPerCell, docs/performance.md "The farm's
+	// tail").
+	if d.ahead-d.outstanding >= max(1, d.ahead/4) {
+		d.signal()
+	}
 }
 
 // grow widens the window by n cells (workers waiting for cells while
