@@ -127,6 +127,12 @@ func (c *Config) validateSession() []error {
 	if c.Sink == nil {
 		errs = append(errs, errors.New("result sink: nil; want a sink such as the Parquet writer"))
 	}
+	if c.Dispatch != DispatchLongestFirst && c.Dispatch != DispatchGrid {
+		errs = append(errs, fmt.Errorf("dispatch %v: want DispatchLongestFirst or DispatchGrid", c.Dispatch))
+	}
+	if c.Ahead < 0 {
+		errs = append(errs, fmt.Errorf("ahead %d: want 0 (DefaultAhead) or more cells", c.Ahead))
+	}
 	return errs
 }
 
@@ -221,7 +227,8 @@ type unflushed struct {
 	objects []string
 }
 
-// Run publishes every cell not yet done, collects results into cfg.Sink
+// Run publishes every cell not yet done (all at once or a window ahead of
+// the results, as cfg.Dispatch says), collects results into cfg.Sink
 // until every cell has a result, flushes the sink and returns a summary. It
 // does not close the sink. Cancelling ctx stops it after flushing and acking
 // what was written; the run can be resumed later.

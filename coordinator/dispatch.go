@@ -15,7 +15,7 @@ import (
 // The order decides the run's tail: the sweep ends when its last cell does,
 // and a long cell taken last keeps the run going while the other workers
 // are idle. A grid's cost is uneven and grows along its axes (a backfilling
-// scheduler at load 0.95 runs 50 times as long as FCFS at 0.5 in
+// scheduler at load 0.95 runs 35–60 times as long as FCFS at 0.5 in
 // scripts/farm-scaling's grid), so in grid order the costliest cells come
 // last. Longest-processing-time-first list scheduling (Graham 1969) bounds
 // the makespan by 4/3 − 1/(3m) of the optimum on m workers, and in practice

@@ -102,3 +102,27 @@ func TestParseDispatch(t *testing.T) {
 		t.Errorf("ParseDispatch(lpt): %v; want an error naming the accepted values", err)
 	}
 }
+
+type nopSink struct{}
+
+func (nopSink) Write(runner.Cell, runner.CellResult) error { return nil }
+func (nopSink) Flush() error                               { return nil }
+
+// A dispatch order or window out of range is refused with the values
+// accepted.
+func TestConfigRefusesUnknownDispatch(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Experiment: "x", Sink: nopSink{}, Dispatch: 7}, "dispatch Dispatch(7): want DispatchLongestFirst or DispatchGrid"},
+		{Config{Experiment: "x", Sink: nopSink{}, Ahead: -1}, "ahead -1: want 0 (DefaultAhead) or more cells"},
+	} {
+		if err := c.cfg.validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("validate(%+v) = %v; want %q", c.cfg, err, c.want)
+		}
+	}
+	if err := (&Config{Experiment: "x", Sink: nopSink{}, Dispatch: DispatchGrid}).validate(); err != nil {
+		t.Errorf("grid dispatch refused: %v", err)
+	}
+}

@@ -21,6 +21,12 @@
 // worker reports), is counted and logged as rejected (Summary.Rejected,
 // Snapshot.Rejected) and never written.
 //
+// The order of publication decides a sweep's tail (dispatch.go): by
+// default a window of cells is kept ahead of the results and each next
+// cell is taken from the grid point whose replications ran longest
+// (longest processing time first), probing every point once early;
+// DispatchGrid publishes every cell at once in grid order.
+//
 // Run runs one experiment to its end. A Session runs an experiment in
 // several batches over the same streams and consumers (a tuner's
 // generations, each one run): the fixed cost of a run — looking the streams
