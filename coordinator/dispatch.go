@@ -26,14 +26,15 @@ type Dispatch int
 
 const (
 	// DispatchLongestFirst publishes a window of cells ahead of their
-	// results (Config.Ahead) and picks each next cell from the points
-	// (the cells that differ only in their replication) in this order:
-	// first a point none of whose cells has been published (grid order),
-	// so every point is probed once early; then points whose published
-	// cells have no result yet (the one with the fewest cells out first,
-	// then grid order), which are the slow ones while the cheap ones come
-	// back; then the points with results, the largest mean wall time
-	// first (then grid order). The default.
+	// results (Config.Ahead), a bundle at a time (the cells of one seed,
+	// below), and picks each next bundle from the points (the bundles
+	// that differ only in their replication) in this order: first a
+	// point none of whose bundles has been published (grid order), so
+	// every point is probed once early; then points whose published
+	// cells have no result yet (the one with the fewest bundles out
+	// first, then grid order), which are the slow ones while the cheap
+	// ones come back; then the points with results, the largest expected
+	// wall time first (then grid order). The default.
 	//
 	// Cells held back are not in the broker: a coordinator that stops
 	// leaves at most the window to the workers, and the next run
@@ -91,18 +92,30 @@ func pointKey(c runner.Cell) string {
 	return b.String()
 }
 
-// dispatchPoint is one point's cells not yet published, in grid order, and
-// what is known of its cost.
+// The queue hands out bundles: the cells of one seed (Cell.Seed), which
+// differ only in their scheduler, its parameters or a common random
+// numbers axis. They share their random inputs, and the process keeps
+// those it made (a generated workload, a draw of CPU usages:
+// internal/memo) in caches bounded by their bytes, so the cells of a
+// bundle are published one after the other, as grid order has them;
+// spread over the sweep, they would make the process draw the same inputs
+// again once the cache had dropped them (seed 000's specs took up to twice
+// as long: docs/performance.md, "The farm's tail"). A bundle's point is
+// its first cell's, and the replications of a point are its bundles.
+
+// dispatchPoint is one point's bundles not yet handed out, in grid order,
+// and what is known of its cost.
 type dispatchPoint struct {
-	cells     []runner.Cell // not yet handed out, in grid order
-	first     int           // grid index of the point's first cell (ties)
-	published int           // cells handed out
-	results   int           // wall times observed
+	bundles   [][]runner.Cell // not yet handed out, in grid order
+	size      int             // cells in the point's first bundle
+	first     int             // grid index of the point's first cell (ties)
+	published int             // bundles handed out
+	results   int             // cells' wall times observed
 	wallSum   float64
-	pos       int // in the heap; -1 once every cell is handed out
+	pos       int // in the heap; -1 once every bundle is handed out
 }
 
-// rank is the point's class: 0 nothing published, 1 published without a
+// rank is the point's class: 0 nothing handed out, 1 handed out without a
 // result, 2 with results.
 func (p *dispatchPoint) rank() int {
 	switch {
@@ -126,20 +139,30 @@ type dispatchQueue struct {
 // newDispatchQueue queues cells, which must be in grid order.
 func newDispatchQueue(cells []runner.Cell) *dispatchQueue {
 	q := &dispatchQueue{ofCell: make(map[string]*dispatchPoint, len(cells)), pending: len(cells)}
-	byKey := map[string]*dispatchPoint{}
+	bundleOf := map[uint64]int{}
+	var bundles [][]runner.Cell
 	for _, c := range cells {
-		k := pointKey(c)
+		i, ok := bundleOf[c.Seed]
+		if !ok {
+			i = len(bundles)
+			bundleOf[c.Seed] = i
+			bundles = append(bundles, nil)
+		}
+		bundles[i] = append(bundles[i], c)
+	}
+	byKey := map[string]*dispatchPoint{}
+	for _, b := range bundles {
+		k := pointKey(b[0])
 		p := byKey[k]
 		if p == nil {
-			p = &dispatchPoint{first: c.Index}
+			p = &dispatchPoint{first: b[0].Index, size: len(b), pos: len(q.points)}
 			byKey[k] = p
 			q.points = append(q.points, p)
 		}
-		p.cells = append(p.cells, c)
-		q.ofCell[c.ID] = p
-	}
-	for i, p := range q.points {
-		p.pos = i
+		p.bundles = append(p.bundles, b)
+		for _, c := range b {
+			q.ofCell[c.ID] = p
+		}
 	}
 	heap.Init(&q.points)
 	return q
@@ -148,25 +171,27 @@ func newDispatchQueue(cells []runner.Cell) *dispatchQueue {
 // len is the number of cells not yet handed out.
 func (q *dispatchQueue) len() int { return q.pending }
 
-// next hands out the next cell; ok is false when none is left.
-func (q *dispatchQueue) next() (c runner.Cell, ok bool) {
+// next hands out the next bundle, nil when none is left.
+func (q *dispatchQueue) next() []runner.Cell {
 	if len(q.points) == 0 {
-		return runner.Cell{}, false
+		return nil
 	}
 	p := q.points[0]
-	c, p.cells = p.cells[0], p.cells[1:]
+	b := p.bundles[0]
+	p.bundles[0] = nil
+	p.bundles = p.bundles[1:]
 	p.published++
-	q.pending--
-	if len(p.cells) == 0 {
+	q.pending -= len(b)
+	if len(p.bundles) == 0 {
 		heap.Pop(&q.points)
 	} else {
 		heap.Fix(&q.points, 0)
 	}
-	return c, true
+	return b
 }
 
 // observe records the wall time of a cell of the queue's cells that has
-// its result; the cell's point's remaining cells move accordingly.
+// its result; the cell's point's remaining bundles move accordingly.
 func (q *dispatchQueue) observe(cellID string, wallSeconds float64) {
 	p := q.ofCell[cellID]
 	if p == nil {
@@ -179,7 +204,7 @@ func (q *dispatchQueue) observe(cellID string, wallSeconds float64) {
 	}
 }
 
-// pointHeap is a heap of points, the one to publish from next on top.
+// pointHeap is a heap of points, the one to hand out from next on top.
 type pointHeap []*dispatchPoint
 
 func (h pointHeap) Len() int { return len(h) }
@@ -191,15 +216,17 @@ func (h pointHeap) Less(i, j int) bool {
 	}
 	switch a.rank() {
 	case 1:
-		// Round robin: the point with the fewest cells out first.
+		// Round robin: the point with the fewest bundles out first.
 		if a.published != b.published {
 			return a.published < b.published
 		}
 	case 2:
-		// Mean wall times compared without division: a/na > b/nb.
-		ma, mb := a.wallSum*float64(b.results), b.wallSum*float64(a.results)
-		if ma != mb {
-			return ma > mb
+		// A bundle's expected wall time, the mean of the point's cells
+		// times its size, compared without division.
+		ea := a.wallSum * float64(a.size) * float64(b.results)
+		eb := b.wallSum * float64(b.size) * float64(a.results)
+		if ea != eb {
+			return ea > eb
 		}
 	}
 	return a.first < b.first

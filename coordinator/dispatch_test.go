@@ -23,15 +23,18 @@ func grid(points, reps int) []runner.Cell {
 	return cells
 }
 
+// drain hands out n bundles and returns their cells' ids.
 func drain(t *testing.T, q *dispatchQueue, n int) string {
 	t.Helper()
 	var ids []string
-	for range n {
-		c, ok := q.next()
-		if !ok {
-			t.Fatalf("queue empty after %v; want %d more", ids, n-len(ids))
+	for i := range n {
+		b := q.next()
+		if b == nil {
+			t.Fatalf("queue empty after %d bundles %v; want %d", i, ids, n)
 		}
-		ids = append(ids, c.ID)
+		for _, c := range b {
+			ids = append(ids, c.ID)
+		}
 	}
 	return strings.Join(ids, " ")
 }
@@ -50,8 +53,8 @@ func TestDispatchQueueOrder(t *testing.T) {
 	if got, want := drain(t, q, 5), "c1 c2 b1 b2 a2"; got != want {
 		t.Errorf("after the results %q; want %q", got, want)
 	}
-	if c, ok := q.next(); ok || q.len() != 0 {
-		t.Errorf("next after the last cell: %v, %v, %d left; want none", c.ID, ok, q.len())
+	if b := q.next(); b != nil || q.len() != 0 {
+		t.Errorf("next after the last cell: %v, %d left; want none", b, q.len())
 	}
 }
 
@@ -67,6 +70,56 @@ func TestDispatchQueueRanksByMean(t *testing.T) {
 	q.observe("c0", 5)
 	if got, want := drain(t, q, 6), "b2 b3 a2 a3 c2 c3"; got != want {
 		t.Errorf("order %q; want %q (b mean 6, a mean 5 before c mean 5 by grid order)", got, want)
+	}
+}
+
+// The cells of one seed (here two schedulers of one load and replication,
+// which share their workload) are handed out together, and a point's
+// replications are its bundles: a0 (x and y) and b0 probe both points;
+// with a's cells at 1 s and b's first at 3 s, b's bundles come first.
+func TestDispatchQueueHandsOutSeedsTogether(t *testing.T) {
+	var cells []runner.Cell
+	for r := range 3 {
+		for p, load := range []float64{0.5, 0.9} {
+			for _, s := range []string{"x", "y"} {
+				cells = append(cells, runner.Cell{Experiment: "e", ID: fmt.Sprintf("%c%d%s", 'a'+p, r, s), Index: len(cells),
+					Scheduler: s, Replication: r, Seed: uint64(10*r + p), Params: []runner.Param{{Name: "workload.load", Value: load}}})
+			}
+		}
+	}
+	q := newDispatchQueue(cells)
+	if got, want := drain(t, q, 3), "a0x a0y b0x b0y a1x a1y"; got != want {
+		t.Fatalf("first three bundles %q; want %q", got, want)
+	}
+	q.observe("a0x", 1)
+	q.observe("a0y", 1)
+	q.observe("b0x", 3)
+	if got, want := drain(t, q, 3), "b1x b1y b2x b2y a2x a2y"; got != want {
+		t.Errorf("after the results %q; want %q", got, want)
+	}
+}
+
+// Points are ranked by a bundle's expected time, their cells' mean times
+// the bundle's size: b's bundles of three cells at 1 s each (3 s) come
+// before a's single cells at 2 s, though a's cells are slower.
+func TestDispatchQueueRanksBundlesBySize(t *testing.T) {
+	var cells []runner.Cell
+	for r := range 3 {
+		cells = append(cells, runner.Cell{Experiment: "e", ID: fmt.Sprintf("a%d", r), Index: len(cells), Scheduler: "s",
+			Replication: r, Seed: uint64(10 + r), Params: []runner.Param{{Name: "workload.load", Value: 0.5}}})
+		for _, s := range []string{"x", "y", "z"} {
+			cells = append(cells, runner.Cell{Experiment: "e", ID: fmt.Sprintf("b%d%s", r, s), Index: len(cells), Scheduler: s,
+				Replication: r, Seed: uint64(20 + r), Params: []runner.Param{{Name: "workload.load", Value: 0.6}}})
+		}
+	}
+	q := newDispatchQueue(cells)
+	drain(t, q, 2) // a0, b0
+	q.observe("a0", 2)
+	for _, id := range []string{"b0x", "b0y", "b0z"} {
+		q.observe(id, 1)
+	}
+	if got, want := drain(t, q, 4), "b1x b1y b1z b2x b2y b2z a1 a2"; got != want {
+		t.Errorf("order %q; want %q", got, want)
 	}
 }
 

@@ -169,9 +169,9 @@ func (c *coordinator) growWindow(n int) {
 }
 
 // publishWindowed publishes d's cells, keeping at most d.ahead of them
-// without a result, each time the window has room the next ones by
-// d.queue's order; a cell done meanwhile (a result of an earlier run's
-// publication) is skipped.
+// without a result (plus the rest of the last bundle), each time the
+// window has room the next bundles by d.queue's order; a cell done
+// meanwhile (a result of an earlier run's publication) is skipped.
 func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error {
 	s := sender{c: c}
 	var batch []runner.Cell
@@ -179,17 +179,19 @@ func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error 
 		batch = batch[:0]
 		c.mu.Lock()
 		for d.outstanding < d.ahead {
-			cell, ok := d.queue.next()
-			if !ok {
+			bundle := d.queue.next()
+			if bundle == nil {
 				break
 			}
-			if c.done[cell.ID] {
-				continue
+			for _, cell := range bundle {
+				if c.done[cell.ID] {
+					continue
+				}
+				d.published[cell.ID] = true
+				d.outstanding++
+				d.sent++
+				batch = append(batch, cell)
 			}
-			d.published[cell.ID] = true
-			d.outstanding++
-			d.sent++
-			batch = append(batch, cell)
 		}
 		left := d.queue.len()
 		c.mu.Unlock()
