@@ -69,12 +69,8 @@ func TestGridDispatchPublishesEveryCellAtOnce(t *testing.T) {
 	f := startFarm(t)
 	cells := pointCells("grid", 4, 3)
 	sink := newMemSink()
-	done := make(chan error, 1)
-	go func() {
-		_, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: "grid", Cells: cells, Sink: sink,
-			Dispatch: coordinator.DispatchGrid, Ahead: 1})
-		done <- err
-	}()
+	done := startRun(context.Background(), f.js, coordinator.Config{Experiment: "grid", Cells: cells, Sink: sink,
+		Dispatch: coordinator.DispatchGrid, Ahead: 1})
 	waitFor(t, time.Minute, "every cell queued", func() bool { return queuedMsgs(f, broker.CellsStream) == uint64(len(cells)) })
 	var mu sync.Mutex
 	var order []string
@@ -84,8 +80,8 @@ func TestGridDispatchPublishesEveryCellAtOnce(t *testing.T) {
 		mu.Unlock()
 		return okRunner(ctx, c)
 	})})
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
 	}
 	sink.checkExactlyOnce(t, cells)
 	var want []string
@@ -151,28 +147,17 @@ func TestLongestFirstRestartResumes(t *testing.T) {
 	defer once.Do(func() { close(gate) })
 	cells := pointCells(exp, n, 1)
 	sink := newMemSink()
-	nc, err := f.srv.Connect("first coordinator")
-	if err != nil {
-		t.Fatal(err)
-	}
-	js1, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js1, closeConn := f.ownConnection(t, "first coordinator")
 	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() {
-		_, err := coordinator.Run(ctx, js1, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink, FlushEvery: 1, Ahead: ahead})
-		errc <- err
-	}()
+	first := startRun(ctx, js1, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink, FlushEvery: 1, Ahead: ahead})
 	waitFor(t, time.Minute, "10 results and the window refilled", func() bool {
 		return sink.count() >= 10 && streamMsgs(t, f, broker.CellsStream) == ahead
 	})
 	cancel()
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted coordinator returned %v; want context.Canceled", err)
+	if r := <-first; !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("interrupted coordinator returned %v; want context.Canceled", r.err)
 	}
-	nc.Close()
+	closeConn()
 	once.Do(func() { close(gate) })
 	waitFor(t, time.Minute, "the window's cells to finish while the coordinator is down", func() bool {
 		return streamMsgs(t, f, broker.ResultsStream) == ahead && streamMsgs(t, f, broker.CellsStream) == 0
@@ -193,16 +178,8 @@ func TestLongestFirstLostCellsArePublishedAgain(t *testing.T) {
 	f := startFarm(t)
 	cells := makeCells(exp, n)
 	sink := newMemSink()
-	type ret struct {
-		sum coordinator.Summary
-		err error
-	}
-	done := make(chan ret, 1)
-	go func() {
-		sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink,
-			StallCheck: 300 * time.Millisecond, Ahead: ahead})
-		done <- ret{sum, err}
-	}()
+	done := startRun(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink,
+		StallCheck: 300 * time.Millisecond, Ahead: ahead})
 	waitFor(t, 30*time.Second, "the window's cells to be published", func() bool { return queuedMsgs(f, broker.CellsStream) == ahead })
 	st, err := f.js.Stream(context.Background(), broker.CellsStream)
 	if err != nil {

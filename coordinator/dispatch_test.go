@@ -8,6 +8,12 @@ import (
 	"github.com/schedfarm/schedfarm/runner"
 )
 
+// testCell is a hand-made cell of one scheduler and one load.
+func testCell(id string, index int, scheduler string, replication int, seed uint64, load float64) runner.Cell {
+	return runner.Cell{Experiment: "x", ID: id, Index: index, Scheduler: scheduler, Replication: replication, Seed: seed,
+		Params: []runner.Param{{Name: "workload.load", Value: load}}}
+}
+
 // grid returns points × reps cells in grid order, replication outermost
 // (as Spec.Cells expands them): the cell of point p, replication r has
 // index r·points + p and id "<p><r>" with points named a, b, c, ….
@@ -15,9 +21,7 @@ func grid(points, reps int) []runner.Cell {
 	var cells []runner.Cell
 	for r := range reps {
 		for p := range points {
-			cells = append(cells, runner.Cell{Experiment: "x", ID: fmt.Sprintf("%c%d", 'a'+p, r), Index: r*points + p,
-				Scheduler: "easy", Replication: r, Seed: uint64(1000*r + p),
-				Params: []runner.Param{{Name: "workload.load", Value: 0.5 + 0.1*float64(p)}}})
+			cells = append(cells, testCell(fmt.Sprintf("%c%d", 'a'+p, r), r*points+p, "easy", r, uint64(1000*r+p), 0.5+0.1*float64(p)))
 		}
 	}
 	return cells
@@ -82,8 +86,7 @@ func TestDispatchQueueHandsOutSeedsTogether(t *testing.T) {
 	for r := range 3 {
 		for p, load := range []float64{0.5, 0.9} {
 			for _, s := range []string{"x", "y"} {
-				cells = append(cells, runner.Cell{Experiment: "e", ID: fmt.Sprintf("%c%d%s", 'a'+p, r, s), Index: len(cells),
-					Scheduler: s, Replication: r, Seed: uint64(10*r + p), Params: []runner.Param{{Name: "workload.load", Value: load}}})
+				cells = append(cells, testCell(fmt.Sprintf("%c%d%s", 'a'+p, r, s), len(cells), s, r, uint64(10*r+p), load))
 			}
 		}
 	}
@@ -105,11 +108,9 @@ func TestDispatchQueueHandsOutSeedsTogether(t *testing.T) {
 func TestDispatchQueueRanksBundlesBySize(t *testing.T) {
 	var cells []runner.Cell
 	for r := range 3 {
-		cells = append(cells, runner.Cell{Experiment: "e", ID: fmt.Sprintf("a%d", r), Index: len(cells), Scheduler: "s",
-			Replication: r, Seed: uint64(10 + r), Params: []runner.Param{{Name: "workload.load", Value: 0.5}}})
+		cells = append(cells, testCell(fmt.Sprintf("a%d", r), len(cells), "s", r, uint64(10+r), 0.5))
 		for _, s := range []string{"x", "y", "z"} {
-			cells = append(cells, runner.Cell{Experiment: "e", ID: fmt.Sprintf("b%d%s", r, s), Index: len(cells), Scheduler: s,
-				Replication: r, Seed: uint64(20 + r), Params: []runner.Param{{Name: "workload.load", Value: 0.6}}})
+			cells = append(cells, testCell(fmt.Sprintf("b%d%s", r, s), len(cells), s, r, uint64(20+r), 0.6))
 		}
 	}
 	q := newDispatchQueue(cells)

@@ -79,16 +79,8 @@ func TestAcksFollowFlush(t *testing.T) {
 
 	for _, outcome := range []error{errors.New("fsync out.parquet.journal.jsonl: input/output error"), nil} {
 		sink := newGateSink()
-		type ret struct {
-			sum coordinator.Summary
-			err error
-		}
-		done := make(chan ret, 1)
-		go func() {
-			sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink,
-				FlushEvery: 5, FlushInterval: 50 * time.Millisecond})
-			done <- ret{sum, err}
-		}()
+		done := startRun(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink,
+			FlushEvery: 5, FlushInterval: 50 * time.Millisecond})
 		<-sink.entered
 		written := sink.count()
 		if written == 0 {

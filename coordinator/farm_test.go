@@ -136,6 +136,40 @@ func runCoordinator(t *testing.T, ctx context.Context, f *farm, cfg coordinator.
 	return sum
 }
 
+// runResult is what a coordinator run returned.
+type runResult struct {
+	sum coordinator.Summary
+	err error
+}
+
+// startRun runs a coordinator over js in the background; its result comes
+// on the channel returned.
+func startRun(ctx context.Context, js jetstream.JetStream, cfg coordinator.Config) <-chan runResult {
+	done := make(chan runResult, 1)
+	go func() {
+		sum, err := coordinator.Run(ctx, js, cfg)
+		done <- runResult{sum, err}
+	}()
+	return done
+}
+
+// ownConnection connects to f's server on a connection of its own, as a
+// coordinator process has: closing it after the coordinator stops drops
+// its last pull request, which an open connection would keep, taking
+// results it never reads.
+func (f *farm) ownConnection(t testing.TB, name string) (jetstream.JetStream, func()) {
+	t.Helper()
+	nc, err := f.srv.Connect(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js, nc.Close
+}
+
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -284,28 +318,16 @@ func TestCoordinatorRestartResumes(t *testing.T) {
 	cells := makeCells("restart", 30)
 	sink := newMemSink()
 	// The first coordinator has a connection of its own, closed when it
-	// stops, as a stopped coordinator process's is: an open connection
-	// would keep its last pull request, which takes results it never reads.
-	nc, err := f.srv.Connect("first coordinator")
-	if err != nil {
-		t.Fatal(err)
-	}
-	js1, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// stops, as a stopped coordinator process's is.
+	js1, closeConn := f.ownConnection(t, "first coordinator")
 	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() {
-		_, err := coordinator.Run(ctx, js1, coordinator.Config{Experiment: "restart", Cells: cells, Sink: sink, FlushEvery: 1})
-		errc <- err
-	}()
+	first := startRun(ctx, js1, coordinator.Config{Experiment: "restart", Cells: cells, Sink: sink, FlushEvery: 1})
 	waitFor(t, time.Minute, "10 results", func() bool { return sink.count() >= 10 })
 	cancel()
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted coordinator returned %v; want context.Canceled", err)
+	if r := <-first; !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("interrupted coordinator returned %v; want context.Canceled", r.err)
 	}
-	nc.Close()
+	closeConn()
 	// Cells finish while no coordinator runs: their results must wait.
 	once.Do(func() { close(gate) })
 	waitFor(t, time.Minute, "results queued while the coordinator is down", func() bool {

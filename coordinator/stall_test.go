@@ -22,16 +22,8 @@ func TestLostCellsArePublishedAgain(t *testing.T) {
 	f := startFarm(t)
 	cells := makeCells(exp, n)
 	sink := newMemSink()
-	type ret struct {
-		sum coordinator.Summary
-		err error
-	}
-	done := make(chan ret, 1)
-	go func() {
-		sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink,
-			StallCheck: 300 * time.Millisecond})
-		done <- ret{sum, err}
-	}()
+	done := startRun(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink,
+		StallCheck: 300 * time.Millisecond})
 	waitFor(t, 30*time.Second, "the cells to be published", func() bool {
 		st, err := f.js.Stream(context.Background(), broker.CellsStream)
 		if err != nil {
