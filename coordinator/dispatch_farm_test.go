@@ -128,6 +128,50 @@ func TestLongestFirstWindowGrowsForIdleWorkers(t *testing.T) {
 	sink.checkExactlyOnce(t, cells)
 }
 
+// A farm as large as the window is not left waiting for the window's
+// quarter refill: with a window of eight and eight slots, the first cell
+// returns once all eight run, and the other seven hold until a ninth
+// starts. One result leaves room for one cell, less than the quarter
+// (two) the publisher waits for, so the run ends only if the coordinator
+// widens the window for the slot it finds waiting.
+func TestLongestFirstWindowGrowsWhileTheRefillWaits(t *testing.T) {
+	f := startFarm(t)
+	const slots = 8
+	var mu sync.Mutex
+	started := 0
+	all, ninth := make(chan struct{}), make(chan struct{})
+	runCell := func(ctx context.Context, c runner.Cell) runner.CellResult {
+		mu.Lock()
+		started++
+		n := started
+		switch n {
+		case slots:
+			close(all)
+		case slots + 1:
+			close(ninth)
+		}
+		mu.Unlock()
+		wait := func(ch chan struct{}) {
+			select {
+			case <-ch:
+			case <-ctx.Done():
+			}
+		}
+		if n <= slots {
+			wait(all)
+		}
+		if n > 1 && n <= slots {
+			wait(ninth)
+		}
+		return okRunner(ctx, c)
+	}
+	f.startWorker(t, worker.Config{ID: "w", Slots: slots, Runner: worker.RunnerFunc(runCell)})
+	cells := pointCells("refill", 2*slots, 1)
+	sink := newMemSink()
+	runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "refill", Cells: cells, Sink: sink, Ahead: slots})
+	sink.checkExactlyOnce(t, cells)
+}
+
 // A coordinator stopped mid-sweep under DispatchLongestFirst leaves only
 // its window in the work queue: the workers finish those while it is down,
 // and the next run reads their results first and publishes the rest, every

@@ -329,12 +329,14 @@ func (c *coordinator) published(n int) int {
 
 // widenIfStarved grows DispatchLongestFirst's window by the workers'
 // pull requests waiting while the work queue has nothing for them and
-// cells are held back: the farm has more slots than the window.
+// cells are held back: the farm has more slots than the window, or than
+// the window less the quarter it waits for before refilling (resulted),
+// so the window settles at about 4/3 of the farm's slots.
 func (c *coordinator) widenIfStarved(ctx context.Context) {
 	c.mu.Lock()
-	full := c.disp.outstanding >= c.disp.ahead && c.disp.queue.len() > 0
+	held := c.disp.queue.len() > 0
 	c.mu.Unlock()
-	if !full {
+	if !held {
 		return
 	}
 	ictx, cancel := context.WithTimeout(ctx, time.Second)
