@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/schedfarm/schedfarm/runner"
 )
@@ -75,21 +74,9 @@ func ParseDispatch(s string) (Dispatch, error) {
 const DefaultAhead = 64
 
 // pointKey names a cell's point: the cell without its replication (its
-// scheduler, plugin and parameters).
+// scheduler, plugin and parameters), as results.Summarise groups cells.
 func pointKey(c runner.Cell) string {
-	var b strings.Builder
-	b.WriteString(c.Scheduler)
-	if c.Plugin != nil {
-		b.WriteString("\x00")
-		b.WriteString(c.Plugin.SHA256)
-	}
-	for _, p := range c.Params {
-		b.WriteString("\x00")
-		b.WriteString(p.Name)
-		b.WriteString("=")
-		fmt.Fprint(&b, p.Value)
-	}
-	return b.String()
+	return c.Scheduler + "\x00" + c.PluginSHA256() + "\x00" + runner.ParamsKey(c.Params)
 }
 
 // The queue hands out bundles: the cells of one seed (Cell.Seed), which

@@ -82,7 +82,7 @@ func pointKey(ps []runner.Param) string {
 			keep = append(keep, p)
 		}
 	}
-	return paramKey(keep)
+	return runner.ParamsKey(keep)
 }
 
 // baselineGroups maps point keys to the baseline scheduler's groups.
@@ -130,7 +130,7 @@ func Summarise(recs []*Record) *Summary {
 	label := schedulerLabels(recs)
 	for _, r := range recs {
 		name := label(r)
-		key := name + "\x00" + r.Cell.PluginSHA256() + "\x00" + paramKey(r.Cell.Params)
+		key := name + "\x00" + r.Cell.PluginSHA256() + "\x00" + runner.ParamsKey(r.Cell.Params)
 		g := byKey[key]
 		if g == nil {
 			g = &Group{Scheduler: name, Params: r.Cell.Params, Stats: map[string]Stat{}}
@@ -193,19 +193,6 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
-}
-
-func paramKey(ps []runner.Param) string {
-	var b strings.Builder
-	for _, p := range ps {
-		b.WriteString(p.Name)
-		b.WriteByte('=')
-		b.WriteString(p.Kind())
-		b.WriteByte(':')
-		b.WriteString(experiments.FormatValue(p.Value))
-		b.WriteByte(0)
-	}
-	return b.String()
 }
 
 // less orders groups by axis values (numerically where numbers), then by

@@ -149,6 +149,27 @@ func (p Param) Kind() string {
 	return ""
 }
 
+// ParamsKey is a canonical text of parameters in the given order (a
+// cell's are sorted by name): each name, kind and formatted value, so that
+// an integer 1 and a float 1 differ. Cells with equal keys, scheduler and
+// plugin are one grid point's replications.
+func ParamsKey(ps []Param) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.Name)
+		b.WriteByte('=')
+		b.WriteString(p.Kind())
+		b.WriteByte(':')
+		if s, ok := p.Value.(string); ok {
+			b.WriteString(s)
+		} else {
+			b.WriteString(param.Format(p.Value))
+		}
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
 // paramJSON is the wire form of a Param: the kind travels with the value so
 // that an integer stays an int64 and 2.0 stays a float64 after a round trip.
 type paramJSON struct {
