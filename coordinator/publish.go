@@ -65,27 +65,30 @@ func (s *sender) send(ctx context.Context, cell runner.Cell) error {
 	}
 	s.inflight = append(s.inflight, sent{cell, data, f})
 	if len(s.inflight) >= sendWindow {
-		return s.settleOldest(ctx, nil)
+		return s.settleOldest(ctx, nil, nil)
 	}
 	return nil
 }
 
-// settleOldest waits for the oldest publication's ack (or, when ack is
-// not nil, takes the one already received from it) and handles it.
-func (s *sender) settleOldest(ctx context.Context, ack *jetstream.PubAck) error {
+// settleOldest handles the oldest publication's outcome: ack or failed
+// when the caller already received it from the future, else waited for
+// here. A failed publication is sent again (republish).
+func (s *sender) settleOldest(ctx context.Context, ack *jetstream.PubAck, failed error) error {
 	o := s.inflight[0]
 	s.inflight[0] = sent{}
 	s.inflight = s.inflight[1:]
-	if ack == nil {
+	if ack == nil && failed == nil {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case err := <-o.ack.Err():
-			var rerr error
-			if ack, rerr = s.c.republish(ctx, o.cell, o.data, err); rerr != nil {
-				return rerr
-			}
+		case failed = <-o.ack.Err():
 		case ack = <-o.ack.Ok():
+		}
+	}
+	if failed != nil {
+		var err error
+		if ack, err = s.c.republish(ctx, o.cell, o.data, failed); err != nil {
+			return err
 		}
 	}
 	if ack.Duplicate {
@@ -104,7 +107,7 @@ func (s *sender) settleOldest(ctx context.Context, ack *jetstream.PubAck) error 
 // settleAll settles every publication awaiting its ack.
 func (s *sender) settleAll(ctx context.Context) error {
 	for len(s.inflight) > 0 {
-		if err := s.settleOldest(ctx, nil); err != nil {
+		if err := s.settleOldest(ctx, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -116,9 +119,10 @@ func (s *sender) settleAll(ctx context.Context) error {
 type dispatcher struct {
 	queue *dispatchQueue
 	// ahead is the window: at most that many cells published without a
-	// result; outstanding counts them.
-	ahead, outstanding int
-	// published and acked: cells handed to the broker, and those whose
+	// result.
+	ahead int
+	// published and acked: the cells handed to the broker that have no
+	// result yet (as many as the window holds), and those of them whose
 	// publication it acknowledged (requeueLost looks only at these).
 	published, acked map[string]bool
 	// sent counts the cells published.
@@ -143,23 +147,20 @@ func (d *dispatcher) signal() {
 // resulted records that cell has its result after wall seconds of work;
 // the caller holds coordinator.mu.
 func (d *dispatcher) resulted(cellID string, wall float64) {
-	if d.published[cellID] {
-		d.outstanding--
-		delete(d.published, cellID)
-		delete(d.acked, cellID)
-	}
+	delete(d.published, cellID)
+	delete(d.acked, cellID)
 	d.queue.observe(cellID, wall)
 	// The window is refilled a quarter at a time: one publisher wake-up
 	// and one flush of publications for several results, which is most
 	// of what the window would add to an instant cell
 	// (BenchmarkFarmOverheadPerCell, docs/performance.md "The farm's
 	// tail").
-	if d.ahead-d.outstanding >= max(1, d.ahead/4) {
+	if d.ahead-len(d.published) >= max(1, d.ahead/4) {
 		d.signal()
 	}
 }
 
-// grow widens the window by n cells (workers waiting for cells while
+// growWindow widens the window by n cells (workers waiting for cells while
 // some are held back).
 func (c *coordinator) growWindow(n int) {
 	c.mu.Lock()
@@ -178,7 +179,7 @@ func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error 
 	for {
 		batch = batch[:0]
 		c.mu.Lock()
-		for d.outstanding < d.ahead {
+		for len(d.published) < d.ahead {
 			bundle := d.queue.next()
 			if bundle == nil {
 				break
@@ -188,7 +189,6 @@ func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error 
 					continue
 				}
 				d.published[cell.ID] = true
-				d.outstanding++
 				d.sent++
 				batch = append(batch, cell)
 			}
@@ -217,16 +217,11 @@ func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error 
 			case <-d.wake:
 				waiting = false
 			case ack := <-ok:
-				if err := s.settleOldest(ctx, ack); err != nil {
+				if err := s.settleOldest(ctx, ack, nil); err != nil {
 					return err
 				}
 			case err := <-failed:
-				o := s.inflight[0]
-				ack, rerr := c.republish(ctx, o.cell, o.data, err)
-				if rerr != nil {
-					return rerr
-				}
-				if err := s.settleOldest(ctx, ack); err != nil {
+				if err := s.settleOldest(ctx, nil, err); err != nil {
 					return err
 				}
 			}
