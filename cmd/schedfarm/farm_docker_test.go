@@ -401,7 +401,7 @@ func (p *composeProject) checkGone() {
 }
 
 // faultsOverride passes the fault-injection variables of the test image to
-// the compose file's workers.
+// the compose file's workers (every gate variable farmWithFaults reads).
 const faultsOverride = `services:
   worker:
     environment:
@@ -409,6 +409,8 @@ const faultsOverride = `services:
       SCHEDFARM_FAULT_GATE: ${SCHEDFARM_FAULT_GATE:-}
       SCHEDFARM_FAULT_GATE_FROM: ${SCHEDFARM_FAULT_GATE_FROM:-0}
       SCHEDFARM_FAULT_GATE_EXCEPT: ${SCHEDFARM_FAULT_GATE_EXCEPT:-}
+      SCHEDFARM_FAULT_GATE_AFTER: ${SCHEDFARM_FAULT_GATE_AFTER:-0}
+      SCHEDFARM_FAULT_GATE_MARK: ${SCHEDFARM_FAULT_GATE_MARK:-}
 `
 
 // gateEnv holds the compose workers' cells with an index of from or more
