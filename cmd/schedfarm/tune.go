@@ -112,6 +112,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm tune: workers: %v\n", err)
 		return 1
 	}
+	farm.complete = true // the search is whole: its store is of no more use
 	fmt.Fprintf(stdout, "\n%d generations, %d evaluations, %d distinct genomes, %d cells, %s\n", res.Generations, len(res.Evals), res.Distinct, runner.Published, time.Since(start).Round(time.Second))
 	if rc := spec.Race; rc != nil {
 		points := len(spec.Base.Cells()) / max(spec.Base.Replications, 1)

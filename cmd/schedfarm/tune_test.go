@@ -166,6 +166,11 @@ func TestTuneEvalsBaselineRow(t *testing.T) {
 	if phases["confirm"] != 1 || phases["baseline"] != 1 {
 		t.Fatalf("phases %v; want one confirm and one baseline row", phases)
 	}
+	// The search is whole: the embedded server's store beside the output
+	// is emptied, as after a whole `run`.
+	if _, err := os.Stat(filepath.Join(dir, ".schedfarm", "out.parquet", "jetstream")); err == nil {
+		t.Errorf("the embedded server's store is left after a whole search; want it emptied")
+	}
 	m := regexp.MustCompile(`(\d+) evaluations, `).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("tune did not say how many evaluations:\n%s", out)
