@@ -193,6 +193,8 @@ type coordinator struct {
 	disp *dispatcher
 
 	unflushed unflushed
+	// reaper deletes the jobs objects of durable results (reaper.go).
+	reaper reaper
 }
 
 // connection is the broker side of a session: the streams and the object
@@ -262,7 +264,7 @@ func newCoordinator(js jetstream.JetStream, cfg Config) *coordinator {
 	}
 	cfg.Cells, cfg.Done, cfg.Progress = nil, nil, nil
 	return &coordinator{cfg: cfg, js: js, cells: map[string]runner.Cell{},
-		done: map[string]bool{}, digests: map[string][32]byte{}}
+		done: map[string]bool{}, digests: map[string][32]byte{}, reaper: reaper{logf: cfg.Logf}}
 }
 
 // waitingIdle bounds how long readWaiting waits for the next of the

@@ -469,15 +469,7 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 	f := startFarm(t)
 	const n = 200_000
-	huge := func(ctx context.Context, c runner.Cell) runner.CellResult {
-		r := okRunner(ctx, c)
-		r.Jobs = make([]runner.JobRecord, n)
-		for i := range r.Jobs {
-			r.Jobs[i] = runner.JobRecord{ID: int64(i + 1), Submit: float64(i), Start: float64(i) + 0.5, End: float64(i) + 2, Procs: 1 + int64(i%64), Wait: 0.5, Bsld: 1.25, State: "done"}
-		}
-		return r
-	}
-	f.startWorker(t, worker.Config{ID: "w", Runner: worker.RunnerFunc(huge)})
+	f.startWorker(t, worker.Config{ID: "w", Runner: oversizedRunner(n)})
 	cells := makeCells("huge", 2)
 	sink := newMemSink()
 	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "huge", Cells: cells, Sink: sink})
@@ -506,6 +498,19 @@ func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 		objs, err := store.List(context.Background())
 		return errors.Is(err, jetstream.ErrNoObjectsFound) || (err == nil && len(objs) == 0)
 	})
+}
+
+// oversizedRunner returns cells' results with n per-job records each (n =
+// 200,000 is about 12 MB of JSON, past the broker's 8 MB max_payload).
+func oversizedRunner(n int) worker.RunnerFunc {
+	return func(ctx context.Context, c runner.Cell) runner.CellResult {
+		r := okRunner(ctx, c)
+		r.Jobs = make([]runner.JobRecord, n)
+		for i := range r.Jobs {
+			r.Jobs[i] = runner.JobRecord{ID: int64(i + 1), Submit: float64(i), Start: float64(i) + 0.5, End: float64(i) + 2, Procs: 1 + int64(i%64), Wait: 0.5, Bsld: 1.25, State: "done"}
+		}
+		return r
+	}
 }
 
 // TestTopologyReady: a caller that says the topology is ready (the tuner,

@@ -53,7 +53,7 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 	if done {
 		c.sum.Duplicates++
 		c.cfg.Logf("coordinator: dropping a duplicate result of cell %s from %s: the cell already has its result", res.CellID, res.Worker)
-		c.deleteJobs(res.JobsObject)
+		c.reaper.add(c.conn.jobs, res.JobsObject)
 		return msg.Ack()
 	}
 	if name := res.JobsObject; name != "" {
@@ -126,24 +126,10 @@ func (c *coordinator) sync() error {
 		_ = m.Ack() // a lost ack means a redelivery, dropped as already done
 	}
 	c.unflushed.msgs = c.unflushed.msgs[:0]
-	for _, name := range c.unflushed.objects {
-		c.deleteJobs(name)
-	}
+	// The results are durable: their objects go, off this loop.
+	c.reaper.add(c.conn.jobs, c.unflushed.objects...)
 	c.unflushed.objects = c.unflushed.objects[:0]
 	return nil
-}
-
-// deleteJobs removes a jobs object that is no longer needed; a failure only
-// leaves it to the bucket's TTL.
-func (c *coordinator) deleteJobs(name string) {
-	if name == "" {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.conn.jobs.Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
-		c.cfg.Logf("coordinator: delete per-job records %s: %v (the bucket's TTL removes them)", name, err)
-	}
 }
 
 // failedResult is the one way the coordinator records a cell as failed

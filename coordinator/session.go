@@ -66,20 +66,24 @@ func (s *Session) Run(ctx context.Context, b Batch) (Summary, error) {
 	return s.c.run(ctx, b)
 }
 
-// Close ends the session: when its last run succeeded and every cell it
-// knows has its result, it purges what is left of the experiment from the
-// streams (as Run does at its end; a purge that fails is logged, the
-// leftovers are harmless duplicates), then stops the consumers. The sink
-// is not closed. Close is idempotent.
+// Close ends the session: it waits for the deletions of the per-job
+// records objects still queued (at most until ctx is done or for
+// reapWait; the bucket's TTL removes what is left), then, when its last
+// run succeeded and every cell it knows has its result, it purges what is
+// left of the experiment from the streams (as Run does at its end; a
+// purge that fails is logged, the leftovers are harmless duplicates), then
+// stops the consumers. The sink is not closed. Close is idempotent.
 func (s *Session) Close(ctx context.Context) { s.c.close(ctx) }
 
-// close purges the experiment's leftovers when the session ended clean and
-// stops the consumers.
+// close waits for the queued deletions of jobs objects, purges the
+// experiment's leftovers when the session ended clean and stops the
+// consumers.
 func (c *coordinator) close(ctx context.Context) {
 	if c.closed {
 		return
 	}
 	c.closed = true
+	c.reaper.wait(ctx)
 	if c.conn.opened && c.clean {
 		c.tidy(ctx, true)
 	}
@@ -215,8 +219,15 @@ func (c *coordinator) openJobs(ctx context.Context) error {
 	if c.conn.jobs, err = broker.JobsStore(ctx, c.js, c.cfg.Topology); err != nil {
 		return err
 	}
+	if wrapJobsStore != nil {
+		c.conn.jobs = wrapJobsStore(c.conn.jobs)
+	}
 	return nil
 }
+
+// wrapJobsStore, set by tests, wraps the object store a coordinator opens
+// (to hold its deletions up; export_test.go).
+var wrapJobsStore func(jetstream.ObjectStore) jetstream.ObjectStore
 
 // consume creates (or reuses) the experiment's durable consumer on st and
 // starts pulling from it.
