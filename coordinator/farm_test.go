@@ -500,6 +500,25 @@ func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 	})
 }
 
+// runOutcome is what a coordinator run in the background returned.
+type runOutcome struct {
+	sum coordinator.Summary
+	err error
+}
+
+// runInBackground runs a coordinator with cfg for at most limit; its
+// outcome comes on the channel returned.
+func runInBackground(f *farm, limit time.Duration, cfg coordinator.Config) <-chan runOutcome {
+	done := make(chan runOutcome, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		defer cancel()
+		sum, err := coordinator.Run(ctx, f.js, cfg)
+		done <- runOutcome{sum, err}
+	}()
+	return done
+}
+
 // oversizedRunner returns cells' results with n per-job records each (n =
 // 200,000 is about 12 MB of JSON, past the broker's 8 MB max_payload).
 func oversizedRunner(n int) worker.RunnerFunc {
@@ -521,18 +540,8 @@ func TestTopologyReady(t *testing.T) {
 	f := startFarm(t)
 	first := makeCells("ready-1", 10)
 	sink := newMemSink()
-	type outcome struct {
-		sum coordinator.Summary
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		// No stream exists yet: TopologyReady must fall back to Ensure.
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		sum, err := coordinator.Run(ctx, f.js, coordinator.Config{Experiment: "ready-1", Cells: first, Sink: sink, TopologyReady: true})
-		done <- outcome{sum, err}
-	}()
+	// No stream exists yet: TopologyReady must fall back to Ensure.
+	done := runInBackground(f, 2*time.Minute, coordinator.Config{Experiment: "ready-1", Cells: first, Sink: sink, TopologyReady: true})
 	waitFor(t, 30*time.Second, "the cells stream", func() bool {
 		_, err := f.js.Stream(context.Background(), broker.CellsStream)
 		return err == nil

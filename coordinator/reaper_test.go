@@ -72,17 +72,7 @@ func TestHeldDeletionsDoNotHoldUpResults(t *testing.T) {
 	f.startWorker(t, worker.Config{ID: "w", Runner: oversizedRunner(200_000)})
 	cells := makeCells("held", 3)
 	sink := newMemSink()
-	type outcome struct {
-		sum coordinator.Summary
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		sum, err := coordinator.Run(ctx, f.js, coordinator.Config{Experiment: "held", Cells: cells, Sink: sink, FlushEvery: 1})
-		done <- outcome{sum, err}
-	}()
+	done := runInBackground(f, 5*time.Minute, coordinator.Config{Experiment: "held", Cells: cells, Sink: sink, FlushEvery: 1})
 	waitFor(t, 3*time.Minute, "every result written", func() bool { return sink.count() == len(cells) })
 	started, made, gaveUp := h.counts()
 	if made != 0 || gaveUp != 0 {
