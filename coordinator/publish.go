@@ -316,15 +316,3 @@ func (c *coordinator) requeue(ctx context.Context, cell runner.Cell) error {
 	_, err = c.js.Publish(ctx, broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(id))
 	return err
 }
-
-func hasSubject(ctx context.Context, st jetstream.Stream, subject string) (bool, error) {
-	_, err := st.GetLastMsgForSubject(ctx, subject)
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, jetstream.ErrMsgNotFound):
-		return false, nil
-	default:
-		return false, fmt.Errorf("look up %s: %w", subject, err)
-	}
-}

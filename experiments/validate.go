@@ -32,12 +32,6 @@ type axisInfo struct {
 	rawIndex int
 }
 
-// schedEntry is a resolved scheduler entry.
-type schedEntry struct {
-	name   string
-	params map[string]any
-}
-
 // validator builds a Spec from its raw form and collects every error.
 type validator struct {
 	cat   Catalog

@@ -109,16 +109,15 @@ type engine struct {
 	perEvent bool  // Options.PerEvent
 	endClass Class // ClassEnd, or ClassLateEnd under PerEvent
 
-	nextArrival *Job
-	lastSubmit  Time
-	passAt      Time
-	passQueued  bool
-	arrived     jobList // arrivals since the last pass
-	ended       jobList // ends since the last pass
-	waiting     int     // jobs Queued
-	err         error
-	free        []*Event // recycled events
-	stats       Stats
+	lastSubmit Time
+	passAt     Time
+	passQueued bool
+	arrived    jobList // arrivals since the last pass
+	ended      jobList // ends since the last pass
+	waiting    int     // jobs Queued
+	err        error
+	free       []*Event // recycled events
+	stats      Stats
 }
 
 func (e *engine) event(at Time, class Class, j *Job) *Event {

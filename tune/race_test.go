@@ -579,7 +579,7 @@ func TestRaceIndifferenceByHand(t *testing.T) {
 	}
 
 	// No zone: nobody decided.
-	cands, tr, _ = run(Race{Min: 2, Max: 4, Alpha: 0.05})
+	cands, _, _ = run(Race{Min: 2, Max: 4, Alpha: 0.05})
 	for i, e := range cands {
 		if e.EliminatedRound != 0 || e.EquivalentRound != 0 || e.Replications != 4 {
 			t.Errorf("no zone: %c eliminated in round %d, stopped in %d, %d replications; want neither, 4", "AEFG"[i], e.EliminatedRound, e.EquivalentRound, e.Replications)

@@ -730,7 +730,6 @@ func algorithmSettings() []setting {
 }
 
 var (
-	yamlLineRE     = lazyre.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 	unknownFieldRE = lazyre.MustCompile(`^field (\S+) not found in type \S+$`)
 )
 

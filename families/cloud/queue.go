@@ -77,12 +77,6 @@ func sameAsPrevious(ji *jobInfo, t int) bool {
 	return t > 0 && ji.j.Tasks[t] == ji.j.Tasks[t-1]
 }
 
-// firstCandidate returns the lowest candidate VM of task t, or −1.
-func firstCandidate(s *scheduler, ji *jobInfo, t int) int {
-	v, _ := firstCandidateFrom(s, ji, t, 0)
-	return v
-}
-
 // firstCandidateFrom returns the first candidate VM of task t at or after
 // position from of its capable list, and the position after it (−1 and the
 // list's length if none). Within one assignment a task equal to the one

@@ -56,9 +56,8 @@ type Metrics struct {
 // negated ID).
 func ProjectMetrics(jobs []*sim.Job) Metrics {
 	type acc struct {
-		r    ProjectResult
-		tfs  float64
-		seen bool
+		r   ProjectResult
+		tfs float64
 	}
 	idx := map[int64]int{}
 	var ps []acc
