@@ -405,11 +405,17 @@ func (r *Registry) New(name string, params map[string]any, rng *rand.Rand) (work
 		if info.CappedRuntimes > 0 {
 			// Work shrinks with the capped runtimes: re-measure.
 			var m2 workload.LoadMeter
-			s2, _ := b.make()
+			s2, err := b.make()
+			if err != nil {
+				return nil, Info{}, err
+			}
 			for i := 0; ; i++ {
 				j, err := s2.Next()
-				if err != nil {
+				if err == io.EOF {
 					break
+				}
+				if err != nil {
+					return nil, Info{}, err
 				}
 				j.RunTime = runtimes[i]
 				m2.Add(&j)
