@@ -80,12 +80,12 @@ type Job struct {
 	lastAt Time
 	endEv  *Event
 
-	// cpu is the actual CPU usage per process on a tiered platform; nil:
-	// 100% each. The rest of a job's tiered state (its tier, processors,
+	// cpu is the CPU usage of the processes on a tiered platform (SetCPU,
+	// SetCPUUsage); nil: 100% each, no order. The rest of a job's tiered state (its tier, processors,
 	// migration pause, kept rate, sharing draws) is tx, set at its first
 	// placement on a tiered platform; a dedicated machine's jobs carry only
 	// the nil pointer.
-	cpu []float64
+	cpu *CPUUsage
 	tx  *tierJob
 
 	seq      int   // arrival order, for the backfilled flag
@@ -140,17 +140,58 @@ func (j *Job) Reason() string {
 // no information). Only workload builders call it, before the run; nil
 // actual usage means 100% for every process.
 func (j *Job) SetCPU(actual, estimate []float64) {
-	j.cpu, j.CPUEstimate = actual, estimate
+	j.cpu, j.CPUEstimate = nil, estimate
+	if actual != nil {
+		j.cpu = &CPUUsage{actual: actual}
+	}
+}
+
+// CPUUsage is what a job on a tiered platform carries of its processes'
+// CPU usage besides the estimate (Job.CPUEstimate): the actual usage,
+// hidden from schedulers (Job.CPU), and the order of the processes by
+// estimate (Job.CPUOrder). It lives beside the job, not in it (Job stays
+// small for the runs on dedicated processors), and a workload builder may
+// share one, read-only, among the runs of the same draw (SetCPUUsage).
+type CPUUsage struct {
+	actual []float64
+	order  []int32
+}
+
+// NewCPUUsage returns the usage of a job's processes: actual, one value in
+// (0, 1] per process (nil: 100% each), and order, the processes (indices
+// into the estimate) in descending order of their estimates, equal
+// estimates in process order (nil: not given).
+func NewCPUUsage(actual []float64, order []int32) CPUUsage {
+	return CPUUsage{actual: actual, order: order}
+}
+
+// SetCPUUsage is SetCPU with the usage u, which the job keeps a pointer
+// to: runs that share a draw share it, and nothing writes it.
+func (j *Job) SetCPUUsage(u *CPUUsage, estimate []float64) {
+	j.cpu, j.CPUEstimate = u, estimate
 }
 
 // CPU returns the actual usage of process i (1 when none was set). Only the
 // platform model and observers of a finished run may call it; a scheduler
 // that reads it cheats.
 func (j *Job) CPU(i int) float64 {
-	if j.cpu == nil {
+	if j.cpu == nil || j.cpu.actual == nil {
 		return 1
 	}
-	return j.cpu[i]
+	return j.cpu.actual[i]
+}
+
+// CPUOrder returns the job's processes (indices into CPUEstimate) in
+// descending order of their estimates, equal estimates in process order,
+// when whoever set the estimate gave it (NewCPUUsage), else nil: seed
+// 000's Dispatch pairs processes with processors in this order
+// (families/consolidation), and a draw shared by several runs is sorted
+// once for all of them. The slice is shared: do not modify it.
+func (j *Job) CPUOrder() []int32 {
+	if j.cpu == nil {
+		return nil
+	}
+	return j.cpu.order
 }
 
 // Restarts counts how often the job was killed and restarted from scratch

@@ -2,8 +2,10 @@ package consolidation
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/schedfarm/schedfarm/internal/memo"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload/cpuusage"
 )
 
@@ -19,6 +21,13 @@ const DrawnUsagesBytes = 256 << 20
 // draw (the sharing model and the schedulers only read them).
 var drawnUsages = newUsageCache(DrawnUsagesBytes)
 
+// drawnOrders holds, per draw of drawnUsages with estimates, every job's
+// usage with the order of its processes by estimate (estimateOrder; 4
+// bytes a process), for the schedulers that dispatch by it.
+var drawnOrders = memo.New[usageKey](DrawnUsagesBytes/2, func(u []sim.CPUUsage) int64 {
+	return int64(len(u)) * int64(unsafe.Sizeof(sim.CPUUsage{}))
+})
+
 type usageKey struct {
 	seed  uint64
 	p     cpuusage.Params
@@ -26,14 +35,16 @@ type usageKey struct {
 }
 
 // usages is one draw: every process's usage, and what the scheduler is
-// told of it (nil when nothing is).
+// told of it (nil when nothing is), and each job's sim.CPUUsage over the
+// usages (without an order), which the jobs of the runs share.
 type usages struct {
 	actual, est []float64
+	perJob      []sim.CPUUsage
 }
 
 func newUsageCache(limit int64) *memo.Cache[usageKey, usages] {
 	return memo.New[usageKey](limit, func(u usages) int64 {
-		return int64(len(u.actual)+len(u.est)) * 8
+		return int64(len(u.actual)+len(u.est))*8 + int64(len(u.perJob))*int64(unsafe.Sizeof(sim.CPUUsage{}))
 	})
 }
 

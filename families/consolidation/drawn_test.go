@@ -1,11 +1,13 @@
 package consolidation
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload/cpuusage"
 )
 
@@ -81,5 +83,108 @@ func TestDrawnUsagesKept(t *testing.T) {
 	}
 	if drawnUsages.Hits() != len(cases) {
 		t.Errorf("%d draws answered from memory; want %d (the second pass)", drawnUsages.Hits(), len(cases))
+	}
+}
+
+// TestEstimateOrderByHand: three jobs of 3, 1 and 4 processes. Each job's
+// processes come in descending order of estimate, equal estimates in
+// process order, indices within the job.
+func TestEstimateOrderByHand(t *testing.T) {
+	procs := []int{3, 1, 4}
+	est := []float64{0.5, 0.9, 0.5, 1, 0.4, 0.4, 1, 0.7}
+	want := []int32{1, 0, 2, 0, 2, 3, 0, 1}
+	if got := estimateOrder(procs, est); !slices.Equal(got, want) {
+		t.Errorf("estimateOrder = %v, want %v", got, want)
+	}
+}
+
+// TestEstimateOrderIsPairsSort: on random jobs of up to 200 processes
+// whose estimates repeat (ties), a job's order from estimateOrder pairs
+// processes with processors exactly as pair's own sort does, and is the
+// stable sort of the processes by descending estimate.
+func TestEstimateOrderIsPairsSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	procs := make([]int, 400)
+	var est []float64
+	for i := range procs {
+		procs[i] = 2 + rng.IntN(199)
+		for range procs[i] {
+			est = append(est, float64(1+rng.IntN(12))/12)
+		}
+	}
+	ord := estimateOrder(procs, est)
+	with, without := &Scheduler{}, &Scheduler{}
+	at := 0
+	for i, n := range procs {
+		e := est[at : at+n : at+n]
+		want := make([]int32, n)
+		for k := range want {
+			want[k] = int32(k)
+		}
+		slices.SortStableFunc(want, func(a, b int32) int { return -cmp.Compare(e[a], e[b]) })
+		if got := ord[at : at+n]; !slices.Equal(got, want) {
+			t.Fatalf("job %d: order %v, want %v", i, got, want)
+		}
+		targets := rng.Perm(n + 5)[:n]
+		j := sim.NewJob(int64(i+1), 0, []int{n}, 10, 10, 0)
+		j.SetCPU(nil, e)
+		sorted := slices.Clone(without.pair(j, targets))
+		u := sim.NewCPUUsage(nil, ord[at:at+n:at+n])
+		j.SetCPUUsage(&u, e)
+		if got := with.pair(j, targets); !slices.Equal(got, sorted) {
+			t.Fatalf("job %d: pair with the kept order %v, sorting %v", i, got, sorted)
+		}
+		at += n
+	}
+}
+
+// TestPrepareGivesTheOrder: KEASY's preparation gives every job told its
+// usage the order of its processes (sim.Job.CPUOrder) and a job not told
+// none; the K-tier families' Tier, whose CMBF does not dispatch by it,
+// gives none.
+func TestPrepareGivesTheOrder(t *testing.T) {
+	jobsOf := func() []*sim.Job {
+		var jobs []*sim.Job
+		for i, n := range []int{1, 5, 32, 3} {
+			jobs = append(jobs, sim.NewJob(int64(i+1), 0, []int{n}, 10, 10, 0))
+		}
+		return jobs
+	}
+	for _, c := range []struct {
+		name   string
+		fields map[string]any
+		order  bool
+		ktier  bool
+	}{
+		{"exact", nil, true, false},
+		{"none", map[string]any{FieldCPUEstimate: cpuusage.None}, false, false},
+		{"ktier", nil, false, true},
+	} {
+		jobs := jobsOf()
+		r := &strategies.RunSetup{Fields: c.fields, Seed: 9, Platform: &sim.Platform{}, Jobs: jobs}
+		var err error
+		if c.ktier {
+			err = Tier(r, 3, func(seed uint64) sim.Sharing { return sim.NewTwoTier(seed) })
+		} else {
+			err = prepareTwoTiers(r)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, j := range jobs {
+			if got := j.CPUOrder() != nil; got != c.order {
+				t.Fatalf("%s: job %d (%d processes) has an order: %v, want %v", c.name, j.ID, j.Procs(), got, c.order)
+			}
+			o := j.CPUOrder()
+			if o == nil {
+				continue
+			}
+			for k := 1; k < len(o); k++ {
+				a, b := o[k-1], o[k]
+				if ea, eb := j.CPUEstimate[a], j.CPUEstimate[b]; ea < eb || ea == eb && a > b {
+					t.Fatalf("%s: job %d: order %v of estimates %v", c.name, j.ID, o, j.CPUEstimate)
+				}
+			}
+		}
 	}
 }

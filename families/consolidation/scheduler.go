@@ -729,6 +729,13 @@ func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 		copy(s.paired, procs[:n])
 		return s.paired
 	}
+	if o := j.CPUOrder(); len(o) == n {
+		// The order sorted once for every run of this draw (drawCPU).
+		for k, i := range o {
+			s.paired[i] = procs[k]
+		}
+		return s.paired
+	}
 	// Descending usage, equal usages in process order: ascending
 	// (^orderKey(usage), process), a total order.
 	s.byUsage = s.byUsage[:0]

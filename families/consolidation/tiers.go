@@ -30,20 +30,28 @@ const (
 // and gives every job its per-process CPU usage under the run's CPU-usage
 // model (CPUModel of r.Fields), drawn from PCG(r.Seed, CPUStream).
 func Tier(r *strategies.RunSetup, tiers int, newSharing func(seed uint64) sim.Sharing) error {
+	return tier(r, tiers, newSharing, false)
+}
+
+// tier is Tier that, with order, also gives every job told its usage the
+// order of its processes by estimate (sim.Job.CPUOrder, drawCPU).
+func tier(r *strategies.RunSetup, tiers int, newSharing func(seed uint64) sim.Sharing, order bool) error {
 	params, err := CPUModel(r.Fields)
 	if err != nil {
 		return err
 	}
 	seed := rand.New(rand.NewPCG(r.Seed, SharingStream)).Uint64()
 	r.Platform.Tiers, r.Platform.Sharing = tiers, newSharing(seed)
-	DrawCPU(r.Jobs, params, r.Seed)
+	drawCPU(r.Jobs, params, r.Seed, order)
 	return nil
 }
 
 // prepareTwoTiers is the Entry.Prepare of KEASY, REASY and MEASY: seed
-// 000's foreground and background VM per processor (sim.TwoTier).
+// 000's foreground and background VM per processor (sim.TwoTier), and the
+// order of each job's processes by estimate that Dispatch pairs with
+// processors (pair), sorted once for all the cells that share the draw.
 func prepareTwoTiers(r *strategies.RunSetup) error {
-	return Tier(r, 2, func(seed uint64) sim.Sharing { return sim.NewTwoTier(seed) })
+	return tier(r, 2, func(seed uint64) sim.Sharing { return sim.NewTwoTier(seed) }, true)
 }
 
 // DrawCPU gives every job the CPU usage of each of its processes, and what
@@ -54,13 +62,36 @@ func prepareTwoTiers(r *strategies.RunSetup) error {
 // REASY, MEASY at every migration cost, CMBF: the same seed and jobs)
 // share one draw through the process's cache (drawnUsages).
 func DrawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64) {
+	drawCPU(jobs, p, seed, false)
+}
+
+// drawCPU is DrawCPU that, with order and estimates told, also gives each
+// job the order of its processes by estimate (sim.Job.CPUOrder), computed
+// once per draw and kept (drawnOrders): the cells of a grid point
+// that dispatch by estimate (KEASY, REASY, MEASY at every migration cost)
+// then sort each job's processes once between them instead of once each.
+func drawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64, order bool) {
 	procs := make([]int, len(jobs))
 	for i, j := range jobs {
 		procs[i] = j.Procs()
 	}
-	u, _ := drawnUsages.Get(usageKey{seed, p, procsKey(procs)}, func() (usages, error) {
+	key := usageKey{seed, p, procsKey(procs)}
+	u, _ := drawnUsages.Get(key, func() (usages, error) {
 		return draw(procs, p, seed), nil
 	})
+	perJob := u.perJob
+	if order && u.est != nil {
+		perJob, _ = drawnOrders.Get(key, func() ([]sim.CPUUsage, error) {
+			ord := estimateOrder(procs, u.est)
+			withOrder := make([]sim.CPUUsage, len(procs))
+			at := 0
+			for i, n := range procs {
+				withOrder[i] = sim.NewCPUUsage(u.actual[at:at+n:at+n], ord[at:at+n:at+n])
+				at += n
+			}
+			return withOrder, nil
+		})
+	}
 	at := 0
 	for i, j := range jobs {
 		n := procs[i]
@@ -68,9 +99,31 @@ func DrawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64) {
 		if u.est != nil {
 			e = u.est[at : at+n : at+n]
 		}
-		j.SetCPU(u.actual[at:at+n:at+n], e)
+		j.SetCPUUsage(&perJob[i], e)
 		at += n
 	}
+}
+
+// estimateOrder returns, for jobs of the given process counts whose
+// estimates follow one another in est, each job's processes in descending
+// order of estimate, equal estimates in process order (indices within the
+// job), job after job: the order pair sorts into when a job has none.
+func estimateOrder(procs []int, est []float64) []int32 {
+	ord := make([]int32, len(est))
+	var l, buf []vm
+	at := 0
+	for _, n := range procs {
+		l = l[:0]
+		for i, u := range est[at : at+n] {
+			l = append(l, vm{key: ^orderKey(u), proc: i})
+		}
+		sortVMs(l, &buf)
+		for k, e := range l {
+			ord[at+k] = int32(e.proc)
+		}
+		at += n
+	}
+	return ord
 }
 
 // draw fills the usages of jobs of the given process counts from
@@ -84,14 +137,16 @@ func draw(procs []int, p cpuusage.Params, seed uint64) usages {
 	if p.Estimate != cpuusage.None {
 		u.est = make([]float64, total)
 	}
+	u.perJob = make([]sim.CPUUsage, len(procs))
 	rng := rand.New(rand.NewPCG(seed, CPUStream))
 	at := 0
-	for _, n := range procs {
+	for i, n := range procs {
 		var e []float64
 		if u.est != nil {
 			e = u.est[at : at+n : at+n]
 		}
 		p.Fill(u.actual[at:at+n:at+n], e, rng)
+		u.perJob[i] = sim.NewCPUUsage(u.actual[at:at+n:at+n], nil)
 		at += n
 	}
 	return u
