@@ -202,6 +202,7 @@ func TestLongestFirstRestartResumes(t *testing.T) {
 		t.Fatalf("interrupted coordinator returned %v; want context.Canceled", r.err)
 	}
 	closeConn()
+	waitPullsDropped(t, f, exp)
 	once.Do(func() { close(gate) })
 	waitFor(t, time.Minute, "the window's cells to finish while the coordinator is down", func() bool {
 		return streamMsgs(t, f, broker.ResultsStream) == ahead && streamMsgs(t, f, broker.CellsStream) == 0

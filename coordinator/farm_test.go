@@ -182,6 +182,29 @@ func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	}
 }
 
+// waitPullsDropped waits until the server has dropped every pull request
+// on experiment's results consumer, after the connection of the
+// coordinator that made them was closed. Until the server has processed
+// that close, a request of the stopped coordinator can still take a
+// result, which then comes back only after the consumer's ack wait (30 s):
+// a test that has cells finish while no coordinator runs waits here before
+// letting them finish. (A consumer's info drops the requests nobody
+// listens to any more before it counts them.)
+func waitPullsDropped(t testing.TB, f *farm, experiment string) {
+	t.Helper()
+	waitFor(t, time.Minute, "the stopped coordinator's pull requests to be dropped", func() bool {
+		cons, err := f.js.Consumer(context.Background(), broker.ResultsStream, broker.CoordinatorConsumer(experiment))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := cons.Info(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.NumWaiting == 0
+	})
+}
+
 func streamMsgs(t testing.TB, f *farm, name string) uint64 {
 	t.Helper()
 	st, err := f.js.Stream(context.Background(), name)
@@ -328,6 +351,7 @@ func TestCoordinatorRestartResumes(t *testing.T) {
 		t.Fatalf("interrupted coordinator returned %v; want context.Canceled", r.err)
 	}
 	closeConn()
+	waitPullsDropped(t, f, "restart")
 	// Cells finish while no coordinator runs: their results must wait.
 	once.Do(func() { close(gate) })
 	waitFor(t, time.Minute, "results queued while the coordinator is down", func() bool {
