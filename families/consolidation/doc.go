@@ -49,7 +49,10 @@
 // the foreground jobs stay in the order of the last reservation. The
 // order is the one a sort from scratch gives, ties included: the tests
 // TestKeptStructuresMatchScratch and its KTH-SP2 twin compare every use
-// with the plain computation.
+// with the plain computation. The order of each job's processes by
+// estimate, which Dispatch pairs with the processors, is sorted once per
+// CPU-usage draw and shared by every cell of the draw (sim.Job.CPUOrder,
+// drawCPU; TestEstimateOrderIsPairsSort).
 //
 // # Choices where the paper is silent
 //
