@@ -22,11 +22,18 @@ const DrawnUsagesBytes = 256 << 20
 var drawnUsages = newUsageCache(DrawnUsagesBytes)
 
 // drawnOrders holds, per draw of drawnUsages with estimates, every job's
-// usage with the order of its processes by estimate (estimateOrder; 4
-// bytes a process), for the schedulers that dispatch by it.
-var drawnOrders = memo.New[usageKey](DrawnUsagesBytes/2, func(u []sim.CPUUsage) int64 {
-	return int64(len(u)) * int64(unsafe.Sizeof(sim.CPUUsage{}))
+// usage with the order of its processes by estimate (estimateOrder), for
+// the schedulers that dispatch by it.
+var drawnOrders = memo.New[usageKey](DrawnUsagesBytes/2, func(o ordered) int64 {
+	return int64(len(o.perJob))*int64(unsafe.Sizeof(sim.CPUUsage{})) + int64(len(o.order))*4
 })
+
+// ordered is one draw's usages with orders: every job's sim.CPUUsage, and
+// the orders they hold, job after job in one array (what its memory is).
+type ordered struct {
+	perJob []sim.CPUUsage
+	order  []int32
+}
 
 type usageKey struct {
 	seed  uint64

@@ -81,16 +81,16 @@ func drawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64, order bool) {
 	})
 	perJob := u.perJob
 	if order && u.est != nil {
-		perJob, _ = drawnOrders.Get(key, func() ([]sim.CPUUsage, error) {
-			ord := estimateOrder(procs, u.est)
-			withOrder := make([]sim.CPUUsage, len(procs))
+		o, _ := drawnOrders.Get(key, func() (ordered, error) {
+			o := ordered{perJob: make([]sim.CPUUsage, len(procs)), order: estimateOrder(procs, u.est)}
 			at := 0
 			for i, n := range procs {
-				withOrder[i] = sim.NewCPUUsage(u.actual[at:at+n:at+n], ord[at:at+n:at+n])
+				o.perJob[i] = sim.NewCPUUsage(u.actual[at:at+n:at+n], o.order[at:at+n:at+n])
 				at += n
 			}
-			return withOrder, nil
+			return o, nil
 		})
+		perJob = o.perJob
 	}
 	at := 0
 	for i, j := range jobs {
