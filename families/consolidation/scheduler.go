@@ -736,17 +736,24 @@ func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 		}
 		return s.paired
 	}
-	// Descending usage, equal usages in process order: ascending
-	// (^orderKey(usage), process), a total order.
-	s.byUsage = s.byUsage[:0]
-	for i, u := range j.CPUEstimate[:n] {
-		s.byUsage = append(s.byUsage, vm{key: ^orderKey(u), proc: i})
-	}
-	sortVMs(s.byUsage, &s.vms.buf)
+	s.byUsage = byEstimate(s.byUsage, j.CPUEstimate[:n], &s.vms.buf)
 	for k, e := range s.byUsage {
 		s.paired[e.proc] = procs[k]
 	}
 	return s.paired
+}
+
+// byEstimate fills l (its contents dropped) with the processes of one job
+// whose estimates are est, in pair's order: descending estimate, equal
+// estimates in process order — ascending (^orderKey(estimate), process),
+// a total order. buf is sortVMs's scratch space.
+func byEstimate(l []vm, est []float64, buf *[]vm) []vm {
+	l = l[:0]
+	for i, u := range est {
+		l = append(l, vm{key: ^orderKey(u), proc: i})
+	}
+	sortVMs(l, buf)
+	return l
 }
 
 // usage returns what the scheduler takes for the usage of process i of the

@@ -107,17 +107,14 @@ func drawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64, order bool) {
 // estimateOrder returns, for jobs of the given process counts whose
 // estimates follow one another in est, each job's processes in descending
 // order of estimate, equal estimates in process order (indices within the
-// job), job after job: the order pair sorts into when a job has none.
+// job), job after job: byEstimate's order, which pair sorts into when a
+// job has none.
 func estimateOrder(procs []int, est []float64) []int32 {
 	ord := make([]int32, len(est))
 	var l, buf []vm
 	at := 0
 	for _, n := range procs {
-		l = l[:0]
-		for i, u := range est[at : at+n] {
-			l = append(l, vm{key: ^orderKey(u), proc: i})
-		}
-		sortVMs(l, &buf)
+		l = byEstimate(l, est[at:at+n], &buf)
 		for k, e := range l {
 			ord[at+k] = int32(e.proc)
 		}
