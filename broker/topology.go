@@ -120,6 +120,18 @@ type Topology struct {
 	// servers up) gets 1, with a note to Logf. Existing streams keep
 	// theirs.
 	Replicas int
+	// InMemory keeps the cells and results streams in the server's memory
+	// instead of its file store, when this call creates them (existing
+	// streams keep their storage). It is for a broker whose store outlives
+	// no run: the embedded broker of run and tune listens on no port and
+	// empties its store before every run, whose journal alone is what a
+	// rerun resumes from (cmd/schedfarm's startFarm). There the file store
+	// only writes each message, publish and removal, to a file nothing
+	// reads again: about a fifth of the farm's CPU per instant cell
+	// (docs/performance.md, "The embedded broker's streams in memory").
+	// A broker others connect to keeps the default, the file store, so
+	// that a broker restarted alone loses no acknowledged cell or result.
+	InMemory bool
 	// Logf, when set, receives notes about the setup: waiting for a cluster
 	// to form, settling for fewer replicas.
 	Logf func(format string, args ...any)
@@ -261,13 +273,17 @@ func (t Topology) create(ctx context.Context, js jetstream.JetStream, what strin
 }
 
 func (t Topology) streams() []jetstream.StreamConfig {
+	queues := jetstream.FileStorage
+	if t.InMemory {
+		queues = jetstream.MemoryStorage
+	}
 	return []jetstream.StreamConfig{
 		{
 			Name:        CellsStream,
 			Description: "schedfarm cells waiting for a worker",
 			Subjects:    []string{cellsPrefix + ">"},
 			Retention:   jetstream.WorkQueuePolicy,
-			Storage:     jetstream.FileStorage,
+			Storage:     queues,
 			Duplicates:  DedupeWindow,
 		},
 		{
@@ -275,7 +291,7 @@ func (t Topology) streams() []jetstream.StreamConfig {
 			Description: "schedfarm cell results waiting for their coordinator",
 			Subjects:    []string{resultsPrefix + ">"},
 			Retention:   jetstream.WorkQueuePolicy,
-			Storage:     jetstream.FileStorage,
+			Storage:     queues,
 			Duplicates:  DedupeWindow,
 		},
 		{
@@ -361,8 +377,8 @@ func (t Topology) workersConsumer() jetstream.ConsumerConfig {
 
 // Ensure creates the farm's streams and the workers consumer, or updates
 // them to t when they exist (the coordinator does this, so its AckWait and
-// MaxDeliver settings win). An existing stream keeps its replicas unless t
-// names a number.
+// MaxDeliver settings win). An existing stream keeps its storage (file or
+// memory, which cannot change) and its replicas unless t names a number.
 func Ensure(ctx context.Context, js jetstream.JetStream, t Topology) error {
 	t = t.withDefaults()
 	for _, cfg := range t.streams() {
@@ -376,6 +392,7 @@ func Ensure(ctx context.Context, js jetstream.JetStream, t Topology) error {
 		})
 		switch {
 		case err == nil:
+			cfg.Storage = info.Config.Storage // a stream's storage cannot change
 			cfg.Replicas = info.Config.Replicas
 			if t.Replicas > 0 {
 				cfg.Replicas = t.Replicas

@@ -78,3 +78,91 @@ func TestWorkersConsumerIsUnfiltered(t *testing.T) {
 		}
 	}
 }
+
+// storages returns the storage of each of the farm's streams, by name.
+func storages(t *testing.T, ctx context.Context, js jetstream.JetStream) map[string]jetstream.StorageType {
+	t.Helper()
+	got := map[string]jetstream.StorageType{}
+	for _, name := range []string{broker.CellsStream, broker.ResultsStream, broker.AdvisoriesStream} {
+		st, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatalf("stream %s: %v", name, err)
+		}
+		got[name] = st.CachedInfo().Config.Storage
+	}
+	return got
+}
+
+// TestInMemoryQueues: Topology.InMemory creates the cells and results
+// streams in memory (the advisories stream stays on file), by Ensure and
+// by EnsureExists alike; without it every stream is on file; and an
+// existing stream keeps the storage it was made with whatever a later
+// Ensure asks (a storage cannot change, and updating it would fail), so a
+// worker and a coordinator with different settings share one topology.
+// Cells published to the in-memory stream are delivered as before.
+func TestInMemoryQueues(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	memQueues := map[string]jetstream.StorageType{broker.CellsStream: jetstream.MemoryStorage,
+		broker.ResultsStream: jetstream.MemoryStorage, broker.AdvisoriesStream: jetstream.FileStorage}
+	allFile := map[string]jetstream.StorageType{broker.CellsStream: jetstream.FileStorage,
+		broker.ResultsStream: jetstream.FileStorage, broker.AdvisoriesStream: jetstream.FileStorage}
+	same := func(a, b map[string]jetstream.StorageType) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
+	_, js := brokertest.Start(t)
+	if err := broker.Ensure(ctx, js, broker.Topology{InMemory: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := storages(t, ctx, js); !same(got, memQueues) {
+		t.Errorf("Ensure with InMemory: storages %v; want %v", got, memQueues)
+	}
+	if err := broker.Ensure(ctx, js, broker.Topology{}); err != nil {
+		t.Fatalf("Ensure without InMemory over in-memory streams: %v", err)
+	}
+	cons, err := broker.EnsureExists(ctx, js, broker.Topology{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := storages(t, ctx, js); !same(got, memQueues) {
+		t.Errorf("after Ensure and EnsureExists without InMemory: storages %v; want them kept, %v", got, memQueues)
+	}
+	if _, err := js.Publish(ctx, broker.CellSubject("exp", "c1"), []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	for msg := range batch.Messages() {
+		got++
+		if err := msg.DoubleAck(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got != 1 {
+		t.Errorf("%d cells delivered from the in-memory stream; want 1 (%v)", got, batch.Error())
+	}
+
+	_, js2 := brokertest.Start(t)
+	if _, err := broker.EnsureExists(ctx, js2, broker.Topology{InMemory: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := storages(t, ctx, js2); !same(got, memQueues) {
+		t.Errorf("EnsureExists with InMemory: storages %v; want %v", got, memQueues)
+	}
+	if err := broker.Ensure(ctx, js2, broker.Topology{InMemory: true}); err != nil {
+		t.Fatal(err)
+	}
+
+	_, js3 := brokertest.Start(t)
+	if err := broker.Ensure(ctx, js3, broker.Topology{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := broker.Ensure(ctx, js3, broker.Topology{InMemory: true}); err != nil {
+		t.Fatalf("Ensure with InMemory over file streams: %v", err)
+	}
+	if got := storages(t, ctx, js3); !same(got, allFile) {
+		t.Errorf("without InMemory, then Ensure with it: storages %v; want them kept, %v", got, allFile)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
@@ -146,51 +147,74 @@ func specCells(tb testing.TB, path, spec string) []runner.Cell {
 // files resolved (a generated workload has none) and re-validated against
 // the spec through the re-check's cache (50 points, so 50 full checks a
 // sweep), as in a farm. The difference from the untrusted sweep is the
-// re-check's share of a cell.
+// re-check's share of a cell. The cells and results streams are on the
+// file store (store=file) or in memory (store=memory: run's and tune's
+// embedded broker, broker.Topology.InMemory).
 func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
-	dir := b.TempDir()
-	root, err := worker.OpenDataRoot(dir)
-	if err != nil {
-		b.Fatal(err)
+	for _, store := range []string{"file", "memory"} {
+		b.Run("store="+store, func(b *testing.B) {
+			dir := b.TempDir()
+			root, err := worker.OpenDataRoot(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer root.Close()
+			f := startFarm(b)
+			if err := broker.Ensure(context.Background(), f.js, broker.Topology{InMemory: store == "memory"}); err != nil {
+				b.Fatal(err)
+			}
+			n, cellsRun := 0, 0
+			var total, cpu time.Duration
+			for b.Loop() {
+				n++
+				b.StopTimer()
+				cells := trustedCells(b, dir, fmt.Sprintf("overhead-trusted-%d", n), 5000)
+				gate := worker.NewTrust(root, experiments.NewCatalog(families.Builtin()), 0)
+				b.StartTimer()
+				c0 := cputime.Process()
+				total += sweepGated(b, f, cells[0].Experiment, cells, 2, okRunner, gate)
+				cpu += cputime.Process() - c0
+				cellsRun += len(cells)
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(cellsRun), "ms/cell")
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(cellsRun), "cpu-ms/cell")
+		})
 	}
-	defer root.Close()
-	f := startFarm(b)
-	n, cellsRun := 0, 0
-	var total, cpu time.Duration
-	for b.Loop() {
-		n++
-		b.StopTimer()
-		cells := trustedCells(b, dir, fmt.Sprintf("overhead-trusted-%d", n), 5000)
-		gate := worker.NewTrust(root, experiments.NewCatalog(families.Builtin()), 0)
-		b.StartTimer()
-		c0 := cputime.Process()
-		total += sweepGated(b, f, cells[0].Experiment, cells, 2, okRunner, gate)
-		cpu += cputime.Process() - c0
-		cellsRun += len(cells)
-	}
-	b.ReportMetric(float64(total.Microseconds())/1000/float64(cellsRun), "ms/cell")
-	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(cellsRun), "cpu-ms/cell")
 }
 
 // BenchmarkFarmOverheadPerCell measures what the farm adds per cell (publish,
 // fetch, heartbeat timer, result publish with ack, cell ack, result write,
-// flush and ack) with a simulation that does nothing, on the embedded file
-// store with 2 worker slots, in sweeps of 500 and of 5,000 cells: each
+// flush and ack) with a simulation that does nothing, on an embedded server
+// with 2 worker slots, in sweeps of 500 and of 5,000 cells: each
 // sweep is an experiment of its own (its consumers made and removed), so
 // the smaller sweep also carries that fixed cost per cell; and in sweeps
 // of 5,000 cells with 1 slot, where every take finds the cell it gets at
-// the head of the work queue (see broker's workersConsumer). ms/cell is
-// wall time; cpu-ms/cell the CPU time of the whole process (broker,
-// coordinator and worker all run in it) over the sweeps, from getrusage.
+// the head of the work queue (see broker's workersConsumer); the cells and
+// results streams on the file store, and (store=memory) in memory, as run
+// and tune make them on their embedded broker (broker.Topology.InMemory).
+// ms/cell is wall time; cpu-ms/cell the CPU time of the whole process
+// (broker, coordinator and worker all run in it) over the sweeps, from
+// getrusage.
 func BenchmarkFarmOverheadPerCell(b *testing.B) {
-	for _, sc := range []struct{ size, slots int }{{500, 2}, {5000, 2}, {5000, 1}} {
+	for _, sc := range []struct {
+		size, slots int
+		inMemory    bool
+	}{{500, 2, false}, {5000, 2, false}, {5000, 1, false}, {500, 2, true}, {5000, 2, true}} {
 		size, slots := sc.size, sc.slots
 		name := fmt.Sprintf("cells=%d", size)
 		if slots != 2 {
 			name += fmt.Sprintf(",slots=%d", slots)
 		}
+		if sc.inMemory {
+			name += ",store=memory"
+		}
 		b.Run(name, func(b *testing.B) {
 			f := startFarm(b)
+			// The embedded broker's topology (run and tune without --nats):
+			// made before the sweeps, which keep the storage it has.
+			if err := broker.Ensure(context.Background(), f.js, broker.Topology{InMemory: sc.inMemory}); err != nil {
+				b.Fatal(err)
+			}
 			n, cellsRun := 0, 0
 			var total, cpu time.Duration
 			for b.Loop() {

@@ -148,6 +148,15 @@ type sweepFlags struct {
 	dispatchErr error
 }
 
+// topology is the topology of run's and tune's farm: the flags' settings,
+// with the cells and results streams in memory on the embedded broker (no
+// --nats), whose store no later run reads (broker.Topology.InMemory).
+func (s *sweepFlags) topology() broker.Topology {
+	t := s.topo.topology()
+	t.InMemory = s.nats.url == ""
+	return t
+}
+
 // register adds the shared flags to fs.
 func (s *sweepFlags) register(fs *flag.FlagSet) {
 	s.nats.register(fs)

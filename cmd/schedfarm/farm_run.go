@@ -80,7 +80,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return exitFor(stderr, "run", path, err)
 	}
 	defer farm.close()
-	code = farmCoordinate(ctx, farm.coord, spec, out, done, sf.topo.topology(), sf.dispatch, sf.every, sf.dataRoot, stdout, stderr)
+	code = farmCoordinate(ctx, farm.coord, spec, out, done, sf.topology(), sf.dispatch, sf.every, sf.dataRoot, stdout, stderr)
 	if err := farm.stopWorkers(); err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: workers: %v\n", err)
 		code = exitError
@@ -220,7 +220,7 @@ func startFarm(sf sweepFlags, workers int, stateDir, who, exp string, stderr io.
 	}
 	go func() {
 		f.done <- worker.Run(workCtx, js, worker.Config{ID: fmt.Sprintf("%s-%d", host, os.Getpid()), Slots: workers, Catalog: specCatalog(),
-			Runner: runner, Grace: 5 * time.Second, Topology: sf.topo.topology(), DataRoot: sf.dataRoot,
+			Runner: runner, Grace: 5 * time.Second, Topology: sf.topology(), DataRoot: sf.dataRoot,
 			Version: buildinfo.Version, Commit: buildinfo.Commit(),
 			Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
 	}()

@@ -56,7 +56,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedfarm tune: %v\n", err)
 		return 1
 	}
-	topo := sf.topo.topology()
+	topo := sf.topology()
 	logf := func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
 	topo.Logf = logf
 	runner, err := tune.NewFarmRunnerWith(js, spec, topo, logf, tune.FarmOptions{Build: buildinfo.Commit(), AcceptBuilds: sf.acceptBuilds, Repair: sf.repair})
