@@ -150,7 +150,20 @@ func withWorkers(b *testing.B, js jetstream.JetStream, slots int, run worker.Run
 // session's stream look-ups, broker.Ensure and consumers; the first Parquet
 // rewrite of the output).
 func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
+	for _, store := range []string{"file", "memory"} {
+		b.Run("store="+store, func(b *testing.B) { farmOverheadPerGeneration(b, store == "memory") })
+	}
+}
+
+// farmOverheadPerGeneration is BenchmarkFarmOverheadPerGeneration with the
+// cells and results streams on the file store or in memory (inMemory: as
+// tune makes them on its embedded broker, broker.Topology.InMemory).
+func farmOverheadPerGeneration(b *testing.B, inMemory bool) {
 	js := benchFarm(b)
+	topo := broker.Topology{InMemory: inMemory}
+	if err := broker.Ensure(context.Background(), js, topo); err != nil {
+		b.Fatal(err)
+	}
 	n, gens, cells := 0, 0, 0
 	var total, later, cpu time.Duration
 	laterGens := 0
@@ -158,7 +171,7 @@ func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
 		for b.Loop() {
 			n++
 			spec := benchSpec(b, fmt.Sprintf("farm-overhead-%d", n), 8, 10, 0)
-			r, err := NewFarmRunner(js, spec, broker.Topology{}, nil)
+			r, err := NewFarmRunner(js, spec, topo, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
