@@ -58,25 +58,34 @@ func TestWorkersConsumerIsUnfiltered(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for len(seen) < n {
-		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := 0
-		for msg := range batch.Messages() {
-			got++
-			if seen[msg.Subject()] {
-				t.Errorf("%s delivered twice", msg.Subject())
+		got, why := takeOne(t, ctx, cons)
+		for _, subject := range got {
+			if seen[subject] {
+				t.Errorf("%s delivered twice", subject)
 			}
-			seen[msg.Subject()] = true
-			if err := msg.DoubleAck(ctx); err != nil {
-				t.Fatal(err)
-			}
+			seen[subject] = true
 		}
-		if got == 0 {
-			t.Fatalf("no cell delivered after %d of %d (%v)", len(seen), n, batch.Error())
+		if len(got) == 0 {
+			t.Fatalf("no cell delivered after %d of %d (%v)", len(seen), n, why)
 		}
 	}
+}
+
+// takeOne fetches one message from cons (waiting up to 10 s), acks it and
+// returns the subjects delivered; when none was, the fetch's error says why.
+func takeOne(t *testing.T, ctx context.Context, cons jetstream.Consumer) (subjects []string, why error) {
+	t.Helper()
+	batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg := range batch.Messages() {
+		subjects = append(subjects, msg.Subject())
+		if err := msg.DoubleAck(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return subjects, batch.Error()
 }
 
 // storages returns the storage of each of the farm's streams, by name.
@@ -129,19 +138,8 @@ func TestInMemoryQueues(t *testing.T) {
 	if _, err := js.Publish(ctx, broker.CellSubject("exp", "c1"), []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
-	batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := 0
-	for msg := range batch.Messages() {
-		got++
-		if err := msg.DoubleAck(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got != 1 {
-		t.Errorf("%d cells delivered from the in-memory stream; want 1 (%v)", got, batch.Error())
+	if got, why := takeOne(t, ctx, cons); len(got) != 1 {
+		t.Errorf("%d cells delivered from the in-memory stream; want 1 (%v)", len(got), why)
 	}
 
 	_, js2 := brokertest.Start(t)
