@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/schedfarm/schedfarm/internal/heapfloor"
 	"github.com/schedfarm/schedfarm/internal/startheap"
 )
 
@@ -43,14 +44,28 @@ func commands() []command {
 }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "sim" {
-		// One trace loaded and simulated once: its records and jobs live
-		// to the end, so collections before the heap reaches a few tens
-		// of megabytes free nothing (package startheap).
-		startheap.Grow(simStartingHeap)
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "sim":
+			// One trace loaded and simulated once: its records and jobs
+			// live to the end, so collections before the heap reaches a
+			// few tens of megabytes free nothing (package startheap).
+			startheap.Grow(simStartingHeap)
+		case "run", "tune", "reproduce", "coordinator", "worker":
+			// The farm's processes: with small cells the live heap stays
+			// small and GOGC=100 alone would collect every few hundred
+			// cells (package heapfloor).
+			heapfloor.Keep(farmHeapFloor)
+		}
 	}
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// farmHeapFloor is the least heap goal of the farm's processes: a small
+// live heap is collected when the heap reaches it, at most about 64 MB more
+// memory than GOGC=100 would hold; a heap whose own goal is larger (a
+// seed-000 cell's hundreds of megabytes) is collected as before.
+const farmHeapFloor = 64 << 20
 
 // simStartingHeap is the heap `schedfarm sim` may reach before its first
 // collection: a trace of about half a million jobs (KTH-SP2's 28,489 need
