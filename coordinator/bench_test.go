@@ -141,6 +141,19 @@ func specCells(tb testing.TB, path, spec string) []runner.Cell {
 	return s.Cells()
 }
 
+// startFarmStore starts a farm whose cells and results streams are in
+// memory (inMemory: run's and tune's embedded broker,
+// broker.Topology.InMemory) or on the file store, made before the sweeps,
+// which keep the storage they find.
+func startFarmStore(b *testing.B, inMemory bool) *farm {
+	b.Helper()
+	f := startFarm(b)
+	if err := broker.Ensure(context.Background(), f.js, broker.Topology{InMemory: inMemory}); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
 // BenchmarkFarmOverheadPerCellTrusted is BenchmarkFarmOverheadPerCell's
 // 5,000-cell sweep on 2 slots with the cells of a real spec (a new name each
 // sweep) and the worker's default gate, Trust: every cell is decoded, its
@@ -159,10 +172,7 @@ func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer root.Close()
-			f := startFarm(b)
-			if err := broker.Ensure(context.Background(), f.js, broker.Topology{InMemory: store == "memory"}); err != nil {
-				b.Fatal(err)
-			}
+			f := startFarmStore(b, store == "memory")
 			n, cellsRun := 0, 0
 			var total, cpu time.Duration
 			for b.Loop() {
@@ -209,12 +219,7 @@ func BenchmarkFarmOverheadPerCell(b *testing.B) {
 			name += ",store=memory"
 		}
 		b.Run(name, func(b *testing.B) {
-			f := startFarm(b)
-			// The embedded broker's topology (run and tune without --nats):
-			// made before the sweeps, which keep the storage it has.
-			if err := broker.Ensure(context.Background(), f.js, broker.Topology{InMemory: sc.inMemory}); err != nil {
-				b.Fatal(err)
-			}
+			f := startFarmStore(b, sc.inMemory)
 			n, cellsRun := 0, 0
 			var total, cpu time.Duration
 			for b.Loop() {

@@ -2,8 +2,8 @@
 // for the lifetime of a process.
 //
 // With GOGC=100 the collector runs each time the heap doubles from what
-// the last collection left live. A farm process (run, tune, worker,
-// coordinator) with instant cells keeps a live heap of a few megabytes and
+// the last collection left live. A farm process (run, tune, reproduce,
+// worker, coordinator) with instant cells keeps a live heap of a few megabytes and
 // allocates tens of kilobytes a cell (NATS messages, JSON, results), so it
 // collects every few hundred cells and the collector becomes a tenth of its
 // CPU (docs/performance.md, "A floor under the heap goal"). Go offers no

@@ -23,10 +23,14 @@ func Keep(floor int64) bool {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || floor <= 0 {
 		return false
 	}
-	p0 := debug.SetGCPercent(100)
-	debug.SetGCPercent(p0)
-	if p0 < 0 || keeping {
+	gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(gogc)
+	if gogc[0].Value.Kind() != metrics.KindUint64 || keeping {
 		return false
+	}
+	p0 := int(gogc[0].Value.Uint64())
+	if p0 <= 0 {
+		return false // collection off (or GOGC=0): nothing to raise
 	}
 	keeping = true
 	k := &keeper{floor: floor, base: p0, current: p0, sample: []metrics.Sample{
@@ -45,7 +49,6 @@ type keeper struct {
 	floor         int64
 	base, current int
 	sample        []metrics.Sample
-	collections   int // collections seen (tests)
 }
 
 // sentinel is large enough not to share a tiny-allocator block with other
