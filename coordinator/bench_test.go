@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/internal/cputime"
+	"github.com/schedfarm/schedfarm/internal/heapfloor"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -154,6 +156,20 @@ func startFarmStore(b *testing.B, inMemory bool) *farm {
 	return f
 }
 
+// keepFarmFloor keeps, for the rest of the (sub-)benchmark, the heap
+// floor the farm's processes keep (heapfloor.Farm: cmd/schedfarm's main
+// for run, tune, reproduce, coordinator and worker); the test binary does
+// not keep it otherwise. It skips when GOGC or GOMEMLIMIT is set, which the
+// processes would obey instead.
+func keepFarmFloor(b *testing.B) {
+	b.Helper()
+	if !heapfloor.Keep(heapfloor.Farm) {
+		b.Skip("GOGC or GOMEMLIMIT is set: the farm's processes would keep no heap floor")
+	}
+	b.Cleanup(heapfloor.Stop)
+	runtime.GC() // the floor's first adjustment, before the timed sweeps
+}
+
 // BenchmarkFarmOverheadPerCellTrusted is BenchmarkFarmOverheadPerCell's
 // 5,000-cell sweep on 2 slots with the cells of a real spec (a new name each
 // sweep) and the worker's default gate, Trust: every cell is decoded, its
@@ -162,17 +178,22 @@ func startFarmStore(b *testing.B, inMemory bool) *farm {
 // sweep), as in a farm. The difference from the untrusted sweep is the
 // re-check's share of a cell. The cells and results streams are on the
 // file store (store=file) or in memory (store=memory: run's and tune's
-// embedded broker, broker.Topology.InMemory).
+// embedded broker, broker.Topology.InMemory); heap=floor keeps the farm
+// processes' heap floor as well (keepFarmFloor), which is how run and tune
+// run them.
 func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
-	for _, store := range []string{"file", "memory"} {
-		b.Run("store="+store, func(b *testing.B) {
+	for _, name := range []string{"store=file", "store=memory", "store=memory,heap=floor"} {
+		b.Run(name, func(b *testing.B) {
+			if strings.HasSuffix(name, "heap=floor") {
+				keepFarmFloor(b)
+			}
 			dir := b.TempDir()
 			root, err := worker.OpenDataRoot(dir)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer root.Close()
-			f := startFarmStore(b, store == "memory")
+			f := startFarmStore(b, strings.Contains(name, "store=memory"))
 			n, cellsRun := 0, 0
 			var total, cpu time.Duration
 			for b.Loop() {
@@ -201,15 +222,17 @@ func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 // of 5,000 cells with 1 slot, where every take finds the cell it gets at
 // the head of the work queue (see broker's workersConsumer); the cells and
 // results streams on the file store, and (store=memory) in memory, as run
-// and tune make them on their embedded broker (broker.Topology.InMemory).
+// and tune make them on their embedded broker (broker.Topology.InMemory),
+// and (heap=floor) with the farm processes' heap floor as well
+// (keepFarmFloor), as run and tune run them.
 // ms/cell is wall time; cpu-ms/cell the CPU time of the whole process
 // (broker, coordinator and worker all run in it) over the sweeps, from
 // getrusage.
 func BenchmarkFarmOverheadPerCell(b *testing.B) {
 	for _, sc := range []struct {
-		size, slots int
-		inMemory    bool
-	}{{500, 2, false}, {5000, 2, false}, {5000, 1, false}, {500, 2, true}, {5000, 2, true}} {
+		size, slots     int
+		inMemory, floor bool
+	}{{500, 2, false, false}, {5000, 2, false, false}, {5000, 1, false, false}, {500, 2, true, false}, {5000, 2, true, false}, {5000, 2, true, true}} {
 		size, slots := sc.size, sc.slots
 		name := fmt.Sprintf("cells=%d", size)
 		if slots != 2 {
@@ -218,7 +241,13 @@ func BenchmarkFarmOverheadPerCell(b *testing.B) {
 		if sc.inMemory {
 			name += ",store=memory"
 		}
+		if sc.floor {
+			name += ",heap=floor"
+		}
 		b.Run(name, func(b *testing.B) {
+			if sc.floor {
+				keepFarmFloor(b)
+			}
 			f := startFarmStore(b, sc.inMemory)
 			n, cellsRun := 0, 0
 			var total, cpu time.Duration

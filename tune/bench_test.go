@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/internal/cputime"
+	"github.com/schedfarm/schedfarm/internal/heapfloor"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -148,10 +150,22 @@ func withWorkers(b *testing.B, js jetstream.JetStream, slots int, run worker.Run
 // trip, the CPU time does not. ms/later-generation leaves the first
 // generation out: it also pays what a tune pays once (the coordinator
 // session's stream look-ups, broker.Ensure and consumers; the first Parquet
-// rewrite of the output).
+// rewrite of the output). store=file and store=memory put the cells and
+// results streams on the file store or in memory (as tune makes them on its
+// embedded broker); heap=floor keeps the farm processes' heap floor as well
+// (heapfloor.Farm), as tune's process does.
 func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
-	for _, store := range []string{"file", "memory"} {
-		b.Run("store="+store, func(b *testing.B) { farmOverheadPerGeneration(b, store == "memory") })
+	for _, name := range []string{"store=file", "store=memory", "store=memory,heap=floor"} {
+		b.Run(name, func(b *testing.B) {
+			if strings.HasSuffix(name, "heap=floor") {
+				if !heapfloor.Keep(heapfloor.Farm) {
+					b.Skip("GOGC or GOMEMLIMIT is set: tune's process would keep no heap floor")
+				}
+				b.Cleanup(heapfloor.Stop)
+				runtime.GC() // the floor's first adjustment, before the timed searches
+			}
+			farmOverheadPerGeneration(b, strings.Contains(name, "store=memory"))
+		})
 	}
 }
 

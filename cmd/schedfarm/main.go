@@ -55,17 +55,11 @@ func main() {
 			// The farm's processes: with small cells the live heap stays
 			// small and GOGC=100 alone would collect every few hundred
 			// cells (package heapfloor).
-			heapfloor.Keep(farmHeapFloor)
+			heapfloor.Keep(heapfloor.Farm)
 		}
 	}
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
-
-// farmHeapFloor is the least heap goal of the farm's processes: a small
-// live heap is collected when the heap reaches it, at most about 64 MB more
-// memory than GOGC=100 would hold; a heap whose own goal is larger (a
-// seed-000 cell's hundreds of megabytes) is collected as before.
-const farmHeapFloor = 64 << 20
 
 // simStartingHeap is the heap `schedfarm sim` may reach before its first
 // collection: a trace of about half a million jobs (KTH-SP2's 28,489 need

@@ -13,5 +13,7 @@
 // percentage after each collection just enough that the next goal is at
 // least the floor, and leaves it at the percentage it started with once the
 // live heap is large enough to reach the floor at that percentage: a small
-// heap collects at the floor, a large one exactly as before.
+// heap collects at the floor, a large one exactly as before. [Farm] is the
+// floor the farm's processes keep; [Stop] ends a floor (benchmarks that
+// measure the farm with and without it in one process).
 package heapfloor

@@ -5,13 +5,22 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
+// Farm is the floor the farm's processes keep (cmd/schedfarm's main for
+// run, tune, reproduce, coordinator and worker): a small live heap is
+// collected when the heap reaches it, at most about 64 MB more memory than
+// GOGC=100 would hold; a heap whose own goal is larger (a seed-000 cell's
+// hundreds of megabytes) is collected as before. The farm's benchmarks
+// keep it too where they measure the farm as it runs.
+const Farm = 64 << 20
+
 // Keep makes the collector's heap goal at least floor bytes from the next
-// collection on, for the rest of the process, and reports whether it did:
-// it does nothing when GOGC or GOMEMLIMIT is set in the environment (the
-// user's settings win), when collection is off, or when it is already
-// keeping a floor.
+// collection on, until [Stop] or for the rest of the process, and reports
+// whether it did: it does nothing when GOGC or GOMEMLIMIT is set in the
+// environment (the user's settings win), when collection is off, or when
+// it is already keeping a floor.
 //
 // After every collection (a finalizer on an object nothing refers to, set
 // again each time) it reads the live heap and the other roots the
@@ -25,26 +34,49 @@ func Keep(floor int64) bool {
 	}
 	gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 	metrics.Read(gogc)
-	if gogc[0].Value.Kind() != metrics.KindUint64 || keeping {
+	mu.Lock()
+	defer mu.Unlock()
+	if gogc[0].Value.Kind() != metrics.KindUint64 || keeping != nil {
 		return false
 	}
 	p0 := int(gogc[0].Value.Uint64())
 	if p0 <= 0 {
 		return false // collection off (or GOGC=0): nothing to raise
 	}
-	keeping = true
 	k := &keeper{floor: floor, base: p0, current: p0, sample: []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}}
+	keeping = k
 	k.arm()
 	return true
 }
 
-// keeping is set once Keep has started a keeper.
-var keeping bool
+// Stop ends the floor Keep started, if any: GOGC's percentage is set back
+// to the one Keep found, and the keeper's pending finalizer, when the next
+// collection runs it, does nothing and arms no other. A later Keep starts
+// a new floor. Benchmarks use it to measure with and without the floor in
+// one process.
+func Stop() {
+	mu.Lock()
+	defer mu.Unlock()
+	if keeping == nil {
+		return
+	}
+	if keeping.current != keeping.base {
+		debug.SetGCPercent(keeping.base)
+	}
+	keeping = nil
+}
 
-// keeper holds the floor and the percentages; only its finalizer, which
-// runs on the runtime's finalizer goroutine one call at a time, touches it
-// after Keep.
+var (
+	// mu guards keeping, and a keeper's fields while it is kept.
+	mu sync.Mutex
+	// keeping is the keeper Keep started, until Stop.
+	keeping *keeper
+)
+
+// keeper holds the floor and the percentages; after Keep, only its
+// finalizer (run on the runtime's finalizer goroutine) and Stop touch it,
+// under mu.
 type keeper struct {
 	floor         int64
 	base, current int
@@ -63,6 +95,11 @@ type sentinel struct {
 func (k *keeper) arm() {
 	s := &sentinel{k: k}
 	runtime.SetFinalizer(s, func(s *sentinel) {
+		mu.Lock()
+		defer mu.Unlock()
+		if keeping != s.k {
+			return // stopped: arm no other
+		}
 		s.k.adjust()
 		s.k.arm()
 		if observed != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -120,11 +121,30 @@ func TestHelperProcess(t *testing.T) {
 		runtime.GC()
 		q := waitObserved()
 		fmt.Printf("result %d %d\n", p, q)
+	case "stop":
+		observed = make(chan int, 64)
+		if !Keep(64 * mb) {
+			fmt.Println("result refused")
+			return
+		}
+		runtime.GC()
+		raised := waitObserved()
+		Stop()
+		after := gogcPercent()
+		n := garbage(512*mb, 2*mb)
+		fmt.Printf("result %d %d %d %d %v\n", raised, after, gogcPercent(), n, Keep(64*mb))
 	case "env":
 		fmt.Printf("result %v\n", Keep(64*mb))
 	case "twice":
 		fmt.Printf("result %v %v\n", Keep(64*mb), Keep(64*mb))
 	}
+}
+
+// gogcPercent returns GOGC's percentage as the runtime has it now.
+func gogcPercent() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64())
 }
 
 // waitObserved returns the percentage the keeper set after the latest
@@ -179,6 +199,32 @@ func TestKeepLeavesLargeHeapsAlone(t *testing.T) {
 	}
 	if q <= 100 {
 		t.Errorf("percentage with the 100 MB gone: %d; want above 100, the goal raised to the floor", q)
+	}
+}
+
+// TestStop: after Stop the percentage is GOGC's 100 again and stays so
+// through the collections that follow (the keeper's pending finalizer does
+// nothing), 512 MB of garbage over 2 MB live takes as many collections as
+// without a floor (TestKeepCollectsLessOften: 8 with it), and Keep can
+// start a floor again.
+func TestStop(t *testing.T) {
+	var raised, after, later, n int
+	var again bool
+	if _, err := fmt.Sscanf(runHelper(t, "stop"), "%d %d %d %d %t", &raised, &after, &later, &n, &again); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("percentage kept %d, after Stop %d, after 512 MB more %d; %d collections", raised, after, later, n)
+	if raised <= 100 {
+		t.Errorf("percentage while kept: %d; want above 100 (a 2 MB heap raised to the floor)", raised)
+	}
+	if after != 100 || later != 100 {
+		t.Errorf("percentage after Stop: %d, then %d after more collections; want 100 both times", after, later)
+	}
+	if n < 32 {
+		t.Errorf("%d collections for 512 MB of garbage after Stop; want at least 32 (GOGC=100 on a 2 MB heap: a goal of 4 MB)", n)
+	}
+	if !again {
+		t.Error("Keep after Stop refused; want a new floor")
 	}
 }
 
