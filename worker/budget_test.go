@@ -39,6 +39,7 @@ func TestBudgetChild(t *testing.T) {
 				for i := range b {
 					b[i] = byte(i)
 				}
+				//lint:ignore SA4010 the point: memory kept until the budget kills the process
 				keep = append(keep, b)
 			}
 		case "crash":

@@ -9,24 +9,20 @@ import (
 
 // variants are the schedulers with their defaults and with parameters at
 // their limits.
-func variants() []struct {
+// variant is a scheduler with parameters for the invariant tests.
+type variant struct {
 	name   string
 	params map[string]any
-} {
-	out := []struct {
-		name   string
-		params map[string]any
-	}{}
+}
+
+// variants returns every scheduler with its defaults, then the readings
+// and settings worth checking on their own.
+func variants() []variant {
+	var out []variant
 	for _, n := range Names() {
-		out = append(out, struct {
-			name   string
-			params map[string]any
-		}{n, nil})
+		out = append(out, variant{n, nil})
 	}
-	for _, v := range []struct {
-		name   string
-		params map[string]any
-	}{
+	return append(out, []variant{
 		{Fair, map[string]any{"max_share": 1}}, {Fair, map[string]any{"max_share": 8}},
 		{CPLMT, map[string]any{"kappa": 0}}, {CPLMT, map[string]any{"kappa": 1e9, "epsilon": 0, "omega": 0, "eta": 0}},
 		{CPLMT, map[string]any{"alpha": 0.5, "beta": 2, "gamma": 0.5}}, {ASJS, map[string]any{"bw_weight": 1, "blocking": 1}}, {FIFO, map[string]any{"blocking": 1}},
@@ -35,10 +31,7 @@ func variants() []struct {
 		{FIFO, map[string]any{"deadline_aware": 1}}, {Fair, map[string]any{"deadline_aware": 1}}, {CMMS, map[string]any{"deadline_aware": 1}},
 		{ASJS, map[string]any{"deadline_aware": 1}}, {ASJS, map[string]any{"wait_best": 0}}, {ASJS, map[string]any{"wait_best": 0, "deadline_aware": 1}},
 		{ASJS, map[string]any{"bw_weight": 1}}, {FIFO, map[string]any{"blocking": 1, "deadline_aware": 1}},
-	} {
-		out = append(out, v)
-	}
-	return out
+	}...)
 }
 
 // Every scheduler keeps the rules on random workloads, and the same input
