@@ -8,7 +8,9 @@
 // (process id, host, command, since when, and what it is doing) as one JSON
 // object, so a refused process can say who holds it; it is emptied when
 // the holder lets it go, and the file itself stays (removing it would let
-// two processes lock two different files of one name).
+// two processes lock two different files of one name). A locked file that
+// names nobody is a holder taking or letting go of the lock: Acquire tries
+// again rather than refuse without a name.
 //
 // flock is advisory: it binds the processes that take it (every schedfarm
 // command that writes an output or runs an embedded broker), works across

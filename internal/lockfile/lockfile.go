@@ -51,32 +51,54 @@ type Lock struct {
 type BusyError struct {
 	// Path is the lock file.
 	Path string
-	// Holder is the holder as its lock file names it; zero when it could
-	// not be read (a holder that has just taken the lock and not yet
-	// written its name).
+	// Holder is the holder as its lock file names it; zero when the file
+	// named no holder for all of Acquire's tries (a holder that took the
+	// lock and has not written its name).
 	Holder Owner
 }
 
 func (e *BusyError) Error() string {
 	if e.Holder.PID == 0 {
-		return fmt.Sprintf("%s is locked by another process (it has not written its name yet)", e.Path)
+		return fmt.Sprintf("%s is locked by another process that has not written its name (the file stayed empty for about 5 s)", e.Path)
 	}
 	return fmt.Sprintf("%s is locked by %s", e.Path, e.Holder)
 }
 
 // Acquire takes the lock file at path for self, creating it. It fails at
-// once with a *BusyError when another process holds it.
+// once with a *BusyError naming the holder when another process holds it
+// and has written its name. A lock file that is locked but empty belongs
+// to a holder between taking the lock and writing its name, or between
+// emptying the file and letting the lock go (Release): Acquire then tries
+// the lock again, and again while the file stays empty, so that a holder
+// that has just finished leaves the lock to it rather than a refusal that
+// names nobody; it gives up with a *BusyError without a name after about
+// five seconds of an empty, locked file.
 func Acquire(path string, self Owner) (*Lock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	if err := tryLock(f); err != nil {
-		f.Close()
-		if errors.Is(err, errLocked) {
-			return nil, &BusyError{Path: path, Holder: readHolder(path)}
+	for attempt := 1; ; attempt++ {
+		err := tryLock(f)
+		if err == nil {
+			break
 		}
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		if !errors.Is(err, errLocked) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if holder, ok := readHolder(path); ok {
+			f.Close()
+			return nil, &BusyError{Path: path, Holder: holder}
+		}
+		if attempt == namelessTries {
+			f.Close()
+			return nil, &BusyError{Path: path}
+		}
+		if afterNameless != nil {
+			afterNameless()
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	b, _ := json.Marshal(self)
 	err = f.Truncate(0)
@@ -91,23 +113,27 @@ func Acquire(path string, self Owner) (*Lock, error) {
 	return &Lock{f: f, path: path}, nil
 }
 
-// readHolder reads the holder's name, retrying briefly while the file is
-// still empty (a holder between taking the lock and writing its name).
-func readHolder(path string) Owner {
-	var o Owner
-	for i := 0; i < 25; i++ {
-		f, err := os.Open(path)
-		if err != nil {
-			return o
-		}
-		b, _ := io.ReadAll(io.LimitReader(f, 1<<16))
-		f.Close()
-		if json.Unmarshal(b, &o) == nil && o.PID != 0 {
-			return o
-		}
-		time.Sleep(20 * time.Millisecond)
+// namelessTries bounds Acquire's tries of a lock whose file stays empty
+// (20 ms apart).
+const namelessTries = 250
+
+// afterNameless, set by tests, runs after a try that found the lock held
+// and its file empty, before the next try.
+var afterNameless func()
+
+// readHolder reads the holder's name; ok is false when the file is empty
+// or holds no name.
+func readHolder(path string) (o Owner, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return o, false
 	}
-	return o
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, 1<<16))
+	if json.Unmarshal(b, &o) == nil && o.PID != 0 {
+		return o, true
+	}
+	return Owner{}, false
 }
 
 // Path returns the lock file's path.

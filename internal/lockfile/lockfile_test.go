@@ -37,6 +37,75 @@ func TestSecondAcquireRefusedNamingHolder(t *testing.T) {
 	l2.Release()
 }
 
+// A holder caught between emptying its file and letting the lock go (what
+// Release does, in that order) leaves the lock to the next Acquire rather
+// than a refusal that names nobody: the second run of a spec started the
+// moment the first one finishes (cmd/schedfarm's TestTwoRunsOfOneSpecAtOnce
+// met it on a loaded machine). The holder here empties its file and lets the
+// lock go only once Acquire has found the lock held and the file empty, so
+// the interleaving is the same on any machine.
+func TestAcquireAfterAHolderLetsGo(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.lock")
+	l, err := Acquire(p, Owner{PID: 4242, Host: "h1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, 0); err != nil { // Release's first step
+		t.Fatal(err)
+	}
+	released := 0
+	afterNameless = func() {
+		if released++; released == 1 {
+			if err := l.Release(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { afterNameless = nil }()
+	l2, err := Acquire(p, Owner{PID: 4343, Host: "h2"})
+	if err != nil {
+		t.Fatalf("Acquire once the holder let go: %v; want the lock", err)
+	}
+	defer l2.Release()
+	if released != 1 {
+		t.Errorf("Acquire found the lock held with an empty file %d times; want 1 (then it was free)", released)
+	}
+	if b, _ := os.ReadFile(p); !strings.Contains(string(b), `"pid":4343`) {
+		t.Errorf("lock file holds %q; want the new holder's name", b)
+	}
+}
+
+// A holder that has taken the lock and not yet written its name is named
+// once it has: Acquire waits for the name rather than refusing without one.
+func TestAcquireWaitsForTheHoldersName(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.lock")
+	l, err := Acquire(p, Owner{PID: 4242, Host: "h1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if err := os.Truncate(p, 0); err != nil { // as between the lock and the name
+		t.Fatal(err)
+	}
+	tries := 0
+	afterNameless = func() {
+		if tries++; tries == 3 {
+			if err := os.WriteFile(p, []byte(`{"pid":4242,"host":"h1"}`+"\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { afterNameless = nil }()
+	_, err = Acquire(p, Self("second"))
+	var busy *BusyError
+	if !errors.As(err, &busy) || busy.Holder.PID != 4242 || !strings.Contains(err.Error(), "process 4242 on host h1") {
+		t.Fatalf("Acquire of a held lock whose name came late: %v; want a *BusyError naming process 4242 on host h1", err)
+	}
+	if tries != 3 {
+		t.Errorf("%d empty reads before the name; want 3", tries)
+	}
+}
+
 // A holder that dies (a child process killed -9 while it holds the lock)
 // leaves no stale lock.
 func TestLockDiesWithItsHolder(t *testing.T) {
