@@ -182,9 +182,12 @@ func keepFarmFloor(b *testing.B) {
 // processes' heap floor as well (keepFarmFloor), which is how run and tune
 // run them.
 func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
-	for _, name := range []string{"store=file", "store=memory", "store=memory,heap=floor"} {
-		b.Run(name, func(b *testing.B) {
-			if strings.HasSuffix(name, "heap=floor") {
+	for _, v := range []struct {
+		name            string
+		inMemory, floor bool
+	}{{"store=file", false, false}, {"store=memory", true, false}, {"store=memory,heap=floor", true, true}} {
+		b.Run(v.name, func(b *testing.B) {
+			if v.floor {
 				keepFarmFloor(b)
 			}
 			dir := b.TempDir()
@@ -193,7 +196,7 @@ func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer root.Close()
-			f := startFarmStore(b, strings.Contains(name, "store=memory"))
+			f := startFarmStore(b, v.inMemory)
 			n, cellsRun := 0, 0
 			var total, cpu time.Duration
 			for b.Loop() {

@@ -155,16 +155,19 @@ func withWorkers(b *testing.B, js jetstream.JetStream, slots int, run worker.Run
 // embedded broker); heap=floor keeps the farm processes' heap floor as well
 // (heapfloor.Farm), as tune's process does.
 func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
-	for _, name := range []string{"store=file", "store=memory", "store=memory,heap=floor"} {
-		b.Run(name, func(b *testing.B) {
-			if strings.HasSuffix(name, "heap=floor") {
+	for _, v := range []struct {
+		name            string
+		inMemory, floor bool
+	}{{"store=file", false, false}, {"store=memory", true, false}, {"store=memory,heap=floor", true, true}} {
+		b.Run(v.name, func(b *testing.B) {
+			if v.floor {
 				if !heapfloor.Keep(heapfloor.Farm) {
 					b.Skip("GOGC or GOMEMLIMIT is set: tune's process would keep no heap floor")
 				}
 				b.Cleanup(heapfloor.Stop)
 				runtime.GC() // the floor's first adjustment, before the timed searches
 			}
-			farmOverheadPerGeneration(b, strings.Contains(name, "store=memory"))
+			farmOverheadPerGeneration(b, v.inMemory)
 		})
 	}
 }

@@ -59,7 +59,7 @@ type BusyError struct {
 
 func (e *BusyError) Error() string {
 	if e.Holder.PID == 0 {
-		return fmt.Sprintf("%s is locked by another process that has not written its name (the file stayed empty for about 5 s)", e.Path)
+		return fmt.Sprintf("%s is locked by another process that has not written its name (the file stayed empty for %v)", e.Path, namelessTries*namelessWait)
 	}
 	return fmt.Sprintf("%s is locked by %s", e.Path, e.Holder)
 }
@@ -71,8 +71,8 @@ func (e *BusyError) Error() string {
 // emptying the file and letting the lock go (Release): Acquire then tries
 // the lock again, and again while the file stays empty, so that a holder
 // that has just finished leaves the lock to it rather than a refusal that
-// names nobody; it gives up with a *BusyError without a name after about
-// five seconds of an empty, locked file.
+// names nobody; it gives up with a *BusyError without a name after
+// namelessTries tries namelessWait apart (5 s) of an empty, locked file.
 func Acquire(path string, self Owner) (*Lock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -98,7 +98,7 @@ func Acquire(path string, self Owner) (*Lock, error) {
 		if afterNameless != nil {
 			afterNameless()
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(namelessWait)
 	}
 	b, _ := json.Marshal(self)
 	err = f.Truncate(0)
@@ -113,9 +113,12 @@ func Acquire(path string, self Owner) (*Lock, error) {
 	return &Lock{f: f, path: path}, nil
 }
 
-// namelessTries bounds Acquire's tries of a lock whose file stays empty
-// (20 ms apart).
-const namelessTries = 250
+// namelessTries bounds Acquire's tries of a lock whose file stays empty,
+// namelessWait apart.
+const (
+	namelessTries = 250
+	namelessWait  = 20 * time.Millisecond
+)
 
 // afterNameless, set by tests, runs after a try that found the lock held
 // and its file empty, before the next try.
