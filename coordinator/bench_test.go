@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +15,7 @@ import (
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/internal/cputime"
-	"github.com/schedfarm/schedfarm/internal/heapfloor"
+	"github.com/schedfarm/schedfarm/internal/heapfloor/heapfloortest"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -156,20 +155,6 @@ func startFarmStore(b *testing.B, inMemory bool) *farm {
 	return f
 }
 
-// keepFarmFloor keeps, for the rest of the (sub-)benchmark, the heap
-// floor the farm's processes keep (heapfloor.Farm: cmd/schedfarm's main
-// for run, tune, reproduce, coordinator and worker); the test binary does
-// not keep it otherwise. It skips when GOGC or GOMEMLIMIT is set, which the
-// processes would obey instead.
-func keepFarmFloor(b *testing.B) {
-	b.Helper()
-	if !heapfloor.Keep(heapfloor.Farm) {
-		b.Skip("GOGC or GOMEMLIMIT is set: the farm's processes would keep no heap floor")
-	}
-	b.Cleanup(heapfloor.Stop)
-	runtime.GC() // the floor's first adjustment, before the timed sweeps
-}
-
 // BenchmarkFarmOverheadPerCellTrusted is BenchmarkFarmOverheadPerCell's
 // 5,000-cell sweep on 2 slots with the cells of a real spec (a new name each
 // sweep) and the worker's default gate, Trust: every cell is decoded, its
@@ -179,8 +164,8 @@ func keepFarmFloor(b *testing.B) {
 // re-check's share of a cell. The cells and results streams are on the
 // file store (store=file) or in memory (store=memory: run's and tune's
 // embedded broker, broker.Topology.InMemory); heap=floor keeps the farm
-// processes' heap floor as well (keepFarmFloor), which is how run and tune
-// run them.
+// processes' heap floor as well (heapfloortest.KeepFarmFloor), which is
+// how run and tune run them.
 func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 	for _, v := range []struct {
 		name            string
@@ -188,7 +173,7 @@ func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 	}{{"store=file", false, false}, {"store=memory", true, false}, {"store=memory,heap=floor", true, true}} {
 		b.Run(v.name, func(b *testing.B) {
 			if v.floor {
-				keepFarmFloor(b)
+				heapfloortest.KeepFarmFloor(b)
 			}
 			dir := b.TempDir()
 			root, err := worker.OpenDataRoot(dir)
@@ -227,7 +212,7 @@ func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 // results streams on the file store, and (store=memory) in memory, as run
 // and tune make them on their embedded broker (broker.Topology.InMemory),
 // and (heap=floor) with the farm processes' heap floor as well
-// (keepFarmFloor), as run and tune run them.
+// (heapfloortest.KeepFarmFloor), as run and tune run them.
 // ms/cell is wall time; cpu-ms/cell the CPU time of the whole process
 // (broker, coordinator and worker all run in it) over the sweeps, from
 // getrusage.
@@ -249,7 +234,7 @@ func BenchmarkFarmOverheadPerCell(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			if sc.floor {
-				keepFarmFloor(b)
+				heapfloortest.KeepFarmFloor(b)
 			}
 			f := startFarmStore(b, sc.inMemory)
 			n, cellsRun := 0, 0

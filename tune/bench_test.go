@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ import (
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/internal/cputime"
-	"github.com/schedfarm/schedfarm/internal/heapfloor"
+	"github.com/schedfarm/schedfarm/internal/heapfloor/heapfloortest"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -161,11 +160,7 @@ func BenchmarkFarmOverheadPerGeneration(b *testing.B) {
 	}{{"store=file", false, false}, {"store=memory", true, false}, {"store=memory,heap=floor", true, true}} {
 		b.Run(v.name, func(b *testing.B) {
 			if v.floor {
-				if !heapfloor.Keep(heapfloor.Farm) {
-					b.Skip("GOGC or GOMEMLIMIT is set: tune's process would keep no heap floor")
-				}
-				b.Cleanup(heapfloor.Stop)
-				runtime.GC() // the floor's first adjustment, before the timed searches
+				heapfloortest.KeepFarmFloor(b)
 			}
 			farmOverheadPerGeneration(b, v.inMemory)
 		})
