@@ -484,14 +484,6 @@ func short(p, lo, need []int) bool {
 	return false
 }
 
-// add sets p += v.
-func add(p, v []int) {
-	v = v[:len(p)]
-	for k := range p {
-		p[k] += v[k]
-	}
-}
-
 // firstBadIn returns the first breakpoint of subtree x (prefix p) short of
 // need; the subtree must hold one. The per-pool minima locate it exactly:
 // one pass down.
@@ -499,7 +491,7 @@ func (t *treeTimeline) firstBadIn(x *bnode, p []int, need []int) float64 {
 	n := t.n
 	for d := 0; ; d++ {
 		cur := t.hslot(d)
-		copy(cur, p)
+		setVec(cur, p)
 		if x.leaf {
 			for j := range x.m {
 				add(cur, x.delta[j*n:j*n+n])
@@ -530,7 +522,7 @@ func (t *treeTimeline) lastBadIn(x *bnode, p []int, need []int) (next float64, o
 	n := t.n
 	for d := 0; ; d += 2 {
 		cur, at := t.hslot(d), t.hslot(d+1)
-		copy(cur, p)
+		setVec(cur, p)
 		if x.leaf {
 			bad := -1
 			for j := range x.m {
@@ -551,7 +543,7 @@ func (t *treeTimeline) lastBadIn(x *bnode, p []int, need []int) (next float64, o
 		for i := range x.m {
 			if short(cur, x.cmn[i*n:i*n+n], need) {
 				bad = i
-				copy(at, cur)
+				setVec(at, cur)
 			}
 			add(cur, x.csum[i*n:i*n+n])
 		}
@@ -654,7 +646,7 @@ func (t *treeTimeline) scan(x *bnode, p []int, depth int) walkState {
 		}
 		if st == opened {
 			c := t.slot(depth + 1)
-			copy(c, p)
+			setVec(c, p)
 			st = t.scan(x.kids[i], c, depth+1)
 		}
 		if st != more {
@@ -662,7 +654,7 @@ func (t *treeTimeline) scan(x *bnode, p []int, depth int) walkState {
 		}
 		add(p, x.csum[o:o+n])
 		if t.hasOv {
-			copy(t.lastAvail, p)
+			setVec(t.lastAvail, p)
 		}
 	}
 	return more
@@ -682,7 +674,7 @@ func (t *treeTimeline) piece(x *bnode, i int, p []int) walkState {
 			return opened
 		}
 		pp = t.ovP
-		copy(pp, p)
+		setVec(pp, p)
 		t.ovOffset(lo, pp)
 	}
 	if t.pend && lo >= t.pendLo+t.dur {
@@ -744,7 +736,7 @@ func (t *treeTimeline) piece(x *bnode, i int, p []int) walkState {
 		// A run may start after the child's last violation: found only
 		// if the answer comes to depend on it.
 		t.pend, t.pendX, t.pendLo = true, x.kids[i], lo
-		copy(t.pendP, pp)
+		setVec(t.pendP, pp)
 		return more
 	}
 	return opened
@@ -777,8 +769,8 @@ func (t *treeTimeline) visit(key float64, a []int) walkState {
 		if st := t.emitVirtual(key); st != more {
 			return st
 		}
-		copy(t.lastAvail, a)
-		copy(t.ovA, a)
+		setVec(t.lastAvail, a)
+		setVec(t.ovA, a)
 		t.ovOffset(key, t.ovA)
 		a = t.ovA
 	}
@@ -956,7 +948,7 @@ func (t *treeTimeline) goods(x *bnode, p []int, depth int, after, before float64
 				max -= len(out) - l0
 			} else {
 				c := t.slot(depth + 1)
-				copy(c, p)
+				setVec(c, p)
 				l0 := len(out)
 				out = t.goods(x.kids[i], c, depth+1, after, before, need, out, max)
 				max -= len(out) - l0
@@ -1104,7 +1096,7 @@ func (t *treeTimeline) firstShort(x *bnode, p []int, depth int, lo, hi float64, 
 			if t.hasOv {
 				if whole = t.ovUniform(clo, chi); whole {
 					pp = t.ovP
-					copy(pp, p)
+					setVec(pp, p)
 					t.ovOffset(clo, pp)
 				}
 			}
@@ -1114,7 +1106,7 @@ func (t *treeTimeline) firstShort(x *bnode, p []int, depth int, lo, hi float64, 
 				return t.firstBadIn(x.kids[i], pp, need), true
 			default:
 				c := t.slot(depth + 1)
-				copy(c, p)
+				setVec(c, p)
 				if k, ok := t.firstShort(x.kids[i], c, depth+1, lo, hi, need); ok {
 					return k, true
 				}
