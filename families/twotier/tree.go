@@ -691,13 +691,24 @@ func (t *treeTimeline) piece(x *bnode, i int, p []int) walkState {
 	o := i * n
 	mn, mx := x.cmn[o:o+n:o+n], x.cmx[o:o+n:o+n]
 	pp = pp[:n:n]
+	// good: q fits throughout the child (pp+mn ≥ need on every pool);
+	// none: some pool is short throughout it (pp+mx < need on one; mx ≥
+	// mn, so none implies !good). Written out for Table 6's five pools,
+	// as in vec.go: the test is made for every child settled.
 	good, none := true, false
-	for k, w := range t.need {
-		if pp[k]+mn[k] < w {
-			good = false
-			if pp[k]+mx[k] < w {
-				none = true
-				break
+	if need := t.need; len(need) == table6Pools {
+		need, pp := need[:table6Pools:table6Pools], pp[:table6Pools:table6Pools]
+		mn, mx := mn[:table6Pools:table6Pools], mx[:table6Pools:table6Pools]
+		none = pp[0]+mx[0] < need[0] || pp[1]+mx[1] < need[1] || pp[2]+mx[2] < need[2] || pp[3]+mx[3] < need[3] || pp[4]+mx[4] < need[4]
+		good = !none && pp[0]+mn[0] >= need[0] && pp[1]+mn[1] >= need[1] && pp[2]+mn[2] >= need[2] && pp[3]+mn[3] >= need[3] && pp[4]+mn[4] >= need[4]
+	} else {
+		for k, w := range need {
+			if pp[k]+mn[k] < w {
+				good = false
+				if pp[k]+mx[k] < w {
+					none = true
+					break
+				}
 			}
 		}
 	}
