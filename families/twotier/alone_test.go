@@ -59,23 +59,101 @@ func TestAloneStartForgetsWhatAGiveBackChanged(t *testing.T) {
 	}
 }
 
-// TestAloneStartKeptAcrossFarGiveBacks: give-backs that miss the interval
-// a remembered answer depends on keep it (it is not scanned again), and
-// one that overlaps it drops it.
+// TestAloneStartKeptAcrossFarGiveBacks: give-backs that miss the windows
+// of the starts a remembered answer proved keep it whole (it is not
+// scanned again), and one that reaches some of them cuts it back to the
+// first start whose window it reaches, keeping the starts before.
 func TestAloneStartKeptAcrossFarGiveBacks(t *testing.T) {
 	p := NewPlan(0, []int{1})
+	// No start of a 5-long window in [10, 20] fits: the windows lie in
+	// [10, 25).
 	a := &aloneFit{made: true, gave: p.gave(), from: 10, limit: 20, at: math.Inf(1)}
 	x := &Reservation{Start: 50, Dur: 5, LTS: 50, Demand: []int{1}}
 	p.AddReservation(x)
 	p.DeleteReservation(x) // gives back [50, 55): after [10, 25)
-	if !p.stillHolds(a, 25) || a.gave != p.gave() {
-		t.Fatalf("a give-back over [50, 55) dropped an answer over [10, 25): %+v", a)
+	if p.refresh(a, 5) || a.gave != p.gave() || !math.IsInf(a.at, 1) || a.from != 10 || a.limit != 20 {
+		t.Fatalf("a give-back over [50, 55) changed an answer over [10, 25): %+v", a)
+	}
+	x.Start = 25
+	p.AddReservation(x)
+	p.DeleteReservation(x) // gives back [25, 30): no window of a start ≤ 20 reaches it
+	if p.refresh(a, 5) || !math.IsInf(a.at, 1) {
+		t.Fatalf("a give-back over [25, 30) changed an answer over [10, 25): %+v", a)
 	}
 	x.Start = 24
 	p.AddReservation(x)
-	p.DeleteReservation(x) // gives back [24, 29)
-	if p.stillHolds(a, 25) {
-		t.Fatal("a give-back over [24, 29) kept an answer over [10, 25)")
+	p.DeleteReservation(x) // gives back [24, 29): reaches the windows of the starts after 19
+	if !p.refresh(a, 5) || a.at > 19 || a.at < 19-1e-9 || a.from != 10 || a.gave != p.gave() {
+		t.Fatalf("a give-back over [24, 29) left %+v; want the starts in [10, 19) kept, a.at 19", a)
+	}
+	x.Start = 3
+	p.AddReservation(x)
+	p.DeleteReservation(x) // gives back [3, 8): before every window
+	if p.refresh(a, 5) || a.at > 19 || a.at < 19-1e-9 {
+		t.Fatalf("a give-back over [3, 8) changed %+v", a)
+	}
+	x.Start = 1
+	x.Dur = 10
+	p.AddReservation(x)
+	p.DeleteReservation(x) // gives back [1, 11): reaches the window of 10
+	if !p.refresh(a, 5) || a.at != 10 {
+		t.Fatalf("a give-back over [1, 11) left %+v; want nothing kept (a.at = a.from = 10)", a)
+	}
+}
+
+// TestAloneStartAfterAGiveBackInside: a give-back that reaches the
+// windows of some of the starts a remembered answer proved keeps those
+// before the first it reaches and finds the new answer from there. One
+// pool of 1 unit; X1 holds [0, 2.5), X2 [7, 20); V (5 long) is left out.
+// From 0, every start up to 20 has a window that meets X1 or X2, so the
+// answer is 20. X2 leaves (a give-back over [7, 20), which reaches the
+// windows of the starts after 2): now V fits at 2.5, right after X1. The
+// starts before 2 are kept (their windows end by 7), so the answer comes
+// from a scan from 2, and is remembered: a query from 1 then gets 2.5
+// without a scan.
+func TestAloneStartAfterAGiveBackInside(t *testing.T) {
+	p := NewPlan(0, []int{1})
+	book := func(s, d float64) *Reservation {
+		r := &Reservation{Start: s, Dur: d, LTS: s, Demand: []int{1}}
+		p.AddReservation(r)
+		return r
+	}
+	book(0, 2.5)
+	x2 := book(7, 13)
+	v := book(50, 5)
+	v.LTS = 100
+	own := []overlay{{v.Start, v.End(), v.Demand, +1}}
+	a := &v.alone[0]
+	if got := p.aloneStart(a, v, 0, own); got != 20 {
+		t.Fatalf("V alone from 0 with X2 booked: %g; want 20", got)
+	}
+	p.DeleteReservation(x2)
+	if got := p.aloneStart(a, v, 0, own); got != 2.5 {
+		t.Fatalf("V alone from 0 after X2 left: %g; want 2.5 (memory %+v)", got, *a)
+	}
+	if a.from != 0 || a.at != 2.5 {
+		t.Fatalf("after X2 left, V's memory is %+v; want from 0, at 2.5", *a)
+	}
+	rememberedStarts = 0
+	checkMovedStart = func(float64, float64) {}
+	defer func() { checkMovedStart = nil }()
+	if got := p.aloneStart(a, v, 1, own); got != 2.5 || rememberedStarts != 1 {
+		t.Fatalf("V alone from 1: %g (%d from memory); want 2.5 from memory", got, rememberedStarts)
+	}
+}
+
+// TestFirstReached: no window from the start returned reaches gs, as
+// computed, and the start is within a few ulps of gs − dur.
+func TestFirstReached(t *testing.T) {
+	for _, c := range [][2]float64{{24, 5}, {0.3, 0.1}, {1e9 + 0.7, 3.3}, {5, 7}, {1.0 / 3, 2.0 / 3}} {
+		gs, dur := c[0], c[1]
+		f := firstReached(gs, dur)
+		if f+dur > gs {
+			t.Errorf("firstReached(%g, %g) = %g: its window reaches %g", gs, dur, f, gs)
+		}
+		if slack := gs - dur - f; slack > 4*ulp(math.Max(math.Abs(gs), dur)) {
+			t.Errorf("firstReached(%g, %g) = %g: %g before gs − dur", gs, dur, f, slack)
+		}
 	}
 }
 
@@ -127,4 +205,80 @@ func TestMovedStartIsThePlainScan(t *testing.T) {
 		t.Fatalf("%d of %d answers bounded from memory: the cache is not exercised", rememberedStarts, checked)
 	}
 	t.Logf("%d answers checked, %d +Inf, %d bounded from memory", checked, inf, rememberedStarts)
+}
+
+// ulp returns the gap between x ≥ 0 and the next float64.
+func ulp(x float64) float64 { return math.Nextafter(x, math.Inf(1)) - x }
+
+// TestAloneStartIsALowerBound drives aloneStart directly on random plans
+// (half-second times, two pools) through every branch — a query before,
+// inside and after what is remembered, a later and an earlier v.LTS,
+// bookings (which only take units), deletions (give-backs, near and far),
+// and a log that forgets — and checks each answer against the plain scan
+// of v left out: never after the earliest start (it must stay a lower
+// bound), never before t, and from memory or a shortened scan often
+// enough to matter.
+func TestAloneStartIsALowerBound(t *testing.T) {
+	var queries, exact, remembered int
+	for seed := uint64(1); seed <= 40; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		half := func(n int) float64 { return float64(rng.IntN(n)) / 2 }
+		p := NewPlan(0, []int{4, 3})
+		booked := []*Reservation{}
+		book := func() {
+			r := &Reservation{Start: half(160), Dur: 0.5 + half(30), Demand: []int{rng.IntN(3), rng.IntN(3)}}
+			r.LTS = r.Start
+			p.AddReservation(r)
+			booked = append(booked, r)
+		}
+		for range 30 {
+			book()
+		}
+		v := &Reservation{Start: half(100), Dur: 1 + half(16), Demand: []int{1 + rng.IntN(2), 1 + rng.IntN(2)}}
+		v.LTS = v.Start + half(120)
+		p.AddReservation(v)
+		own := []overlay{{v.Start, v.End(), v.Demand, +1}}
+		for step := range 600 {
+			switch k := rng.IntN(10); {
+			case k == 0:
+				book()
+			case k == 1 && len(booked) > 0:
+				i := rng.IntN(len(booked))
+				p.DeleteReservation(booked[i])
+				booked = append(booked[:i], booked[i+1:]...)
+			case k == 2:
+				v.LTS = v.Start + half(160)
+			case k == 3 && step%97 == 0:
+				// More give-backs far away than the log keeps.
+				for i := range 2*gaveKeep + 1 {
+					x := &Reservation{Start: 5000 + float64(i), Dur: 1, LTS: 5000, Demand: []int{1, 0}}
+					p.AddReservation(x)
+					p.DeleteReservation(x)
+				}
+			default:
+				at := half(220)
+				slot := rng.IntN(2)
+				before := rememberedStarts
+				checkMovedStart = func(float64, float64) {} // count remembered answers
+				got := p.aloneStart(&v.alone[slot], v, at, own)
+				checkMovedStart = nil
+				want := p.tl.earliestWith(at, v.Dur, v.Demand, v.LTS, own)
+				queries++
+				if rememberedStarts > before {
+					remembered++
+				}
+				if got == want || got > v.LTS && want > v.LTS {
+					exact++
+				}
+				if got < at || got > want {
+					t.Fatalf("seed %d step %d: aloneStart from %g (LTS %g) = %g; the earliest start is %g (memory %+v)",
+						seed, step, at, v.LTS, got, want, v.alone[slot])
+				}
+			}
+		}
+	}
+	if remembered < queries/5 || exact < queries*9/10 {
+		t.Fatalf("%d queries, %d from memory, %d exact: the memory is not exercised, or its bounds are loose", queries, remembered, exact)
+	}
+	t.Logf("%d queries, %d from memory, %d exact", queries, remembered, exact)
 }

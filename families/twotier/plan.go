@@ -131,21 +131,50 @@ func (p *Plan) give(s, e float64) {
 // gave returns the number of give-backs so far.
 func (p *Plan) gave() uint64 { return p.gaveOff + uint64(len(p.gaveBack)) }
 
-// stillHolds reports whether a remembered query a, whose answer depends on
-// the availability over [a.from, hi) only, still holds (as a lower bound):
-// none of the give-backs since it overlaps that interval. If so, it is
-// brought up to date.
-func (p *Plan) stillHolds(a *aloneFit, hi float64) bool {
-	if a.gave < p.gaveOff {
-		return false
+// refresh brings a remembered query a of a reservation of duration dur up
+// to date with the give-backs logged since (Plan.gaveBack), and reports
+// whether it had to forget part of what a proved. A start s that did not
+// fit still does not, unless a give-back [g.s, g.e) since reaches its
+// window: g.s < s + dur and s < g.e. So the starts before firstReached(g.s,
+// dur) of every give-back that reaches a window of a start a proved
+// keep their answer, and a is cut back to end at the earliest of those:
+// a.at becomes that start, a lower bound on the earliest start ≥ a.from
+// (no longer known to fit). If the log has forgotten give-backs since a
+// was made, nothing is kept (a.at = a.from).
+func (p *Plan) refresh(a *aloneFit, dur float64) bool {
+	// a proved the starts in [a.from, a.at), or in [a.from, a.limit]
+	// when a.at = +Inf: their windows end before last + dur.
+	last, inf := a.at, math.IsInf(a.at, 1)
+	if inf {
+		last = a.limit
 	}
-	for _, g := range p.gaveBack[a.gave-p.gaveOff:] {
-		if g.s < hi && a.from < g.e {
-			return false
+	keep := math.Inf(1)
+	if a.gave < p.gaveOff {
+		keep = a.from
+	} else {
+		for _, g := range p.gaveBack[a.gave-p.gaveOff:] {
+			if g.s < last+dur && a.from < g.e {
+				keep = math.Min(keep, firstReached(g.s, dur))
+			}
 		}
 	}
 	a.gave = p.gave()
+	if inf && keep > a.limit || !inf && keep >= a.at {
+		return false
+	}
+	a.at = math.Max(keep, a.from)
 	return true
+}
+
+// firstReached returns a start c such that no start s < c of a window
+// [s, s+dur) reaches gs: s + dur ≤ gs as computed in floating point (the
+// scans end a window at the first key ≥ s + dur).
+func firstReached(gs, dur float64) float64 {
+	c := gs - dur
+	for c+dur > gs {
+		c = math.Nextafter(c, math.Inf(-1))
+	}
+	return c
 }
 
 type move struct {
@@ -688,22 +717,71 @@ func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay
 // aloneStart returns a lower bound ≥ t on the earliest start ≥ t of v
 // alone — on the plan with only own (v left out at its booked start)
 // applied — that is exact or +Inf when that start is after v.LTS. It
-// answers from v.alone while the plan has given no units back since: a
-// start found from an earlier time up to which nothing fitted, or +Inf
-// when nothing fitted over a range that covers [t, v.LTS].
+// answers from what a (one of v.alone) remembers of earlier queries: no
+// start in [a.from, a.at) fits, or, with a.at = +Inf, none in [a.from,
+// a.limit]. Bookings only take units, so that stays true, except for the
+// starts whose windows a give-back since has reached (refresh keeps the
+// part before the first of them). Then a query from t
+//
+//   - before a.from scans only the starts in [t, a.from): if none fits,
+//     the answer is the one remembered from a.from;
+//   - inside the remembered range is answered from it, or, where a
+//     give-back or a later v.LTS cut the range short, by a scan from
+//     where it now ends instead of from t;
+//   - after a.at scans from t, and a remembers that query instead.
+//
+// Every scan here is earliestWith with own, and a keeps what it proved.
 func (p *Plan) aloneStart(a *aloneFit, v *Reservation, t float64, own []overlay) float64 {
-	if a.made && a.from <= t {
-		inf := math.IsInf(a.at, 1)
-		if inf && v.LTS <= a.limit && p.stillHolds(a, a.limit+v.Dur) || !inf && t <= a.at && p.stillHolds(a, a.at+v.Dur) {
-			if checkMovedStart != nil {
-				rememberedStarts++
-			}
-			return a.at
-		}
+	if !a.made {
+		return p.aloneScan(a, v, t, own)
 	}
+	cut := p.refresh(a, v.Dur)
+	if t < a.from {
+		if v.LTS < a.from {
+			return p.aloneScan(a, v, t, own)
+		}
+		if s := p.tl.earliestWith(t, v.Dur, v.Demand, math.Nextafter(a.from, math.Inf(-1)), own); !math.IsInf(s, 1) {
+			*a = aloneFit{made: true, gave: p.gave(), from: t, limit: v.LTS, at: s}
+			return s
+		}
+		a.from = t // no start in [t, a.from) fits either
+	}
+	if math.IsInf(a.at, 1) {
+		switch {
+		case v.LTS <= a.limit:
+			p.remembered()
+			return a.at
+		case t > a.limit:
+			return p.aloneScan(a, v, t, own)
+		}
+		a.at = p.tl.earliestWith(math.Nextafter(a.limit, math.Inf(1)), v.Dur, v.Demand, v.LTS, own)
+		a.limit = v.LTS
+		return a.at
+	}
+	if t > a.at {
+		return p.aloneScan(a, v, t, own)
+	}
+	if cut {
+		a.at = p.tl.earliestWith(a.at, v.Dur, v.Demand, v.LTS, own)
+		a.limit = v.LTS
+		return a.at
+	}
+	p.remembered()
+	return a.at
+}
+
+// aloneScan is aloneStart's scan from t, which a remembers from then on.
+func (p *Plan) aloneScan(a *aloneFit, v *Reservation, t float64, own []overlay) float64 {
 	at := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, own)
 	*a = aloneFit{made: true, gave: p.gave(), from: t, limit: v.LTS, at: at}
 	return at
+}
+
+// remembered counts an answer given from memory (tests).
+func (p *Plan) remembered() {
+	if checkMovedStart != nil {
+		rememberedStarts++
+	}
 }
 
 // restore undoes the moves of the current ShiftReservations call and removes
