@@ -61,8 +61,9 @@ func TestAloneStartForgetsWhatAGiveBackChanged(t *testing.T) {
 
 // TestAloneStartKeptAcrossFarGiveBacks: give-backs that miss the windows
 // of the starts a remembered answer proved keep it whole (it is not
-// scanned again), and one that reaches some of them cuts it back to the
-// first start whose window it reaches, keeping the starts before.
+// scanned again); one that reaches the windows of its last starts cuts it
+// back to the first start whose window it reaches, keeping the starts
+// before; one that reaches some in the middle only opens a hole there.
 func TestAloneStartKeptAcrossFarGiveBacks(t *testing.T) {
 	p := NewPlan(0, []int{1})
 	// No start of a 5-long window in [10, 20] fits: the windows lie in
@@ -95,9 +96,15 @@ func TestAloneStartKeptAcrossFarGiveBacks(t *testing.T) {
 	x.Start = 1
 	x.Dur = 10
 	p.AddReservation(x)
-	p.DeleteReservation(x) // gives back [1, 11): reaches the window of 10
-	if !p.refresh(a, 5) || a.at != 10 {
-		t.Fatalf("a give-back over [1, 11) left %+v; want nothing kept (a.at = a.from = 10)", a)
+	p.DeleteReservation(x) // gives back [1, 11): reaches the windows of the starts in [10, 11)
+	if p.refresh(a, 5) || a.at > 19 || a.at < 19-1e-9 || a.holeLo != 10 || a.holeHi != 11 {
+		t.Fatalf("a give-back over [1, 11) left %+v; want the starts in [11, 19) kept, a hole [10, 11)", a)
+	}
+	x.Start, x.Dur = 12, 20
+	p.AddReservation(x)
+	p.DeleteReservation(x) // gives back [12, 32): reaches the windows of the starts after 7, up to a.at
+	if !p.refresh(a, 5) || a.at != 10 || a.hole() {
+		t.Fatalf("a give-back over [12, 32) left %+v; want nothing kept (a.at = a.from = 10), no hole", a)
 	}
 }
 
@@ -281,4 +288,70 @@ func TestAloneStartIsALowerBound(t *testing.T) {
 		t.Fatalf("%d queries, %d from memory, %d exact: the memory is not exercised, or its bounds are loose", queries, remembered, exact)
 	}
 	t.Logf("%d queries, %d from memory, %d exact", queries, remembered, exact)
+}
+
+// TestMovedStartWithRandomOverlays checks movedStart's shortcuts — the
+// remembered starts alone, the scans limited to the starts before the
+// overlays that give units back or take them — against the plain scan on
+// random plans (half-second times, three pools) with random what-if
+// overlays: units taken (the job being placed, victims' new places) and
+// given back (victims' old places), in pools v needs or not, before, around
+// and after t, between bookings and deletions that keep v's memory busy.
+func TestMovedStartWithRandomOverlays(t *testing.T) {
+	var checked, found int
+	for seed := uint64(1); seed <= 60; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 23))
+		half := func(n int) float64 { return float64(rng.IntN(n)) / 2 }
+		demand := func() []int { return []int{rng.IntN(3), rng.IntN(3), rng.IntN(2)} }
+		p := NewPlan(0, []int{4, 4, 2})
+		var booked []*Reservation
+		book := func() {
+			r := &Reservation{Start: half(200), Dur: 0.5 + half(30), Demand: demand()}
+			r.LTS = r.Start
+			p.AddReservation(r)
+			booked = append(booked, r)
+		}
+		for range 40 {
+			book()
+		}
+		v := &Reservation{Start: half(120), Dur: 1 + half(20), Demand: []int{1 + rng.IntN(2), rng.IntN(2), rng.IntN(2)}}
+		v.LTS = v.Start + half(150)
+		p.AddReservation(v)
+		for step := range 400 {
+			switch k := rng.IntN(8); {
+			case k == 0:
+				book()
+			case k == 1 && len(booked) > 0:
+				i := rng.IntN(len(booked))
+				p.DeleteReservation(booked[i])
+				booked = append(booked[:i], booked[i+1:]...)
+			default:
+				at := half(240)
+				var ov []overlay
+				for range rng.IntN(5) {
+					s := at - 20 + half(120)
+					o := overlay{s, s + 0.5 + half(30), demand(), +1}
+					if rng.IntN(2) == 0 {
+						o.sign = -1
+					}
+					ov = append(ov, o)
+				}
+				ov = append(ov, overlay{v.Start, v.End(), v.Demand, +1})
+				got := p.movedStartBounded(v, v.Start, at, ov)
+				want := p.tl.earliestWith(at, v.Dur, v.Demand, v.LTS, ov)
+				checked++
+				if !math.IsInf(want, 1) {
+					found++
+				}
+				if got != want {
+					t.Fatalf("seed %d step %d: movedStart from %g (LTS %g) with %v = %g; the plain scan gives %g",
+						seed, step, at, v.LTS, ov, got, want)
+				}
+			}
+		}
+	}
+	if found < checked/5 || found == checked {
+		t.Fatalf("%d checked, %d found a start: both outcomes must be common", checked, found)
+	}
+	t.Logf("%d checked, %d found a start", checked, found)
 }

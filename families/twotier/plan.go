@@ -59,12 +59,18 @@ type Reservation struct {
 // with the reservation itself left out and nothing else assumed: the
 // earliest start in [from, limit] at which it fitted was at (+Inf: none
 // did). It still holds, as a lower bound, after the plan's first gave
-// give-backs (see Plan.gaveBack).
+// give-backs (see Plan.gaveBack), except for the starts in [holeLo,
+// holeHi) (empty unless holeLo < holeHi), whose windows a give-back has
+// reached since (Plan.refresh).
 type aloneFit struct {
 	made            bool
 	gave            uint64
 	from, limit, at float64
+	holeLo, holeHi  float64
 }
+
+// hole reports whether some of the starts a proved are no longer known.
+func (a *aloneFit) hole() bool { return a.holeLo < a.holeHi }
 
 // End returns the planned finish Start + Dur.
 func (r *Reservation) End() float64 { return r.Start + r.Dur }
@@ -133,36 +139,45 @@ func (p *Plan) gave() uint64 { return p.gaveOff + uint64(len(p.gaveBack)) }
 
 // refresh brings a remembered query a of a reservation of duration dur up
 // to date with the give-backs logged since (Plan.gaveBack), and reports
-// whether it had to forget part of what a proved. A start s that did not
-// fit still does not, unless a give-back [g.s, g.e) since reaches its
-// window: g.s < s + dur and s < g.e. So the starts before firstReached(g.s,
-// dur) of every give-back that reaches a window of a start a proved
-// keep their answer, and a is cut back to end at the earliest of those:
-// a.at becomes that start, a lower bound on the earliest start ≥ a.from
-// (no longer known to fit). If the log has forgotten give-backs since a
-// was made, nothing is kept (a.at = a.from).
+// whether it had to cut short the range of starts a proved. A start s that
+// did not fit still does not, unless a give-back [g.s, g.e) since reaches
+// its window: g.s < s + dur and s < g.e, so s in [firstReached(g.s, dur),
+// g.e). Those starts, over every give-back that reaches a window of a start
+// a proved, join a's hole (one interval: the hull of the old hole and the
+// new starts). A hole that reaches the end of what a proved cuts the range
+// short instead: a.at becomes its first start, a lower bound on the
+// earliest start ≥ a.from (no longer known to fit). If the log has
+// forgotten give-backs since a was made, nothing is kept (a.at = a.from).
 func (p *Plan) refresh(a *aloneFit, dur float64) bool {
-	// a proved the starts in [a.from, a.at), or in [a.from, a.limit]
-	// when a.at = +Inf: their windows end before last + dur.
-	last, inf := a.at, math.IsInf(a.at, 1)
-	if inf {
-		last = a.limit
+	// a proved the starts in [a.from, end): end = a.at, or just after
+	// a.limit when a.at = +Inf. Their windows end before last + dur.
+	last, end := a.at, a.at
+	if math.IsInf(a.at, 1) {
+		last, end = a.limit, math.Nextafter(a.limit, math.Inf(1))
 	}
-	keep := math.Inf(1)
+	lo, hi := math.Inf(1), math.Inf(-1)
 	if a.gave < p.gaveOff {
-		keep = a.from
+		lo, hi = a.from, end
 	} else {
 		for _, g := range p.gaveBack[a.gave-p.gaveOff:] {
 			if g.s < last+dur && a.from < g.e {
-				keep = math.Min(keep, firstReached(g.s, dur))
+				lo, hi = math.Min(lo, firstReached(g.s, dur)), math.Max(hi, g.e)
 			}
 		}
 	}
 	a.gave = p.gave()
-	if inf && keep > a.limit || !inf && keep >= a.at {
+	lo = math.Max(lo, a.from)
+	if lo >= end || hi <= lo {
 		return false
 	}
-	a.at = math.Max(keep, a.from)
+	if a.hole() {
+		lo, hi = math.Min(lo, a.holeLo), math.Max(hi, a.holeHi)
+	}
+	if hi < end {
+		a.holeLo, a.holeHi = lo, hi
+		return false
+	}
+	a.at, a.holeLo, a.holeHi = lo, 0, 0
 	return true
 }
 
@@ -646,9 +661,12 @@ func (f failedAttempt) covers(s float64) bool {
 // take units, which can only make the answer later). ov's other overlays
 // only take units too, except where they give some back (moved victims'
 // old places, +1), and a start whose window misses those fits only where
-// v alone fits. If they give units back within [t, v.LTS + v.Dur), the
-// starts before the last such overlay's end (give) are scanned from t,
-// the rest from lb = max(lb, give). Likewise, a start at or after the last
+// v alone fits. If those that give back units of a pool v needs
+// (givesTo) overlap [t, v.LTS + v.Dur), the starts before the last such
+// overlay's end (give) are scanned — from t, or, when lb is later, from
+// the first start whose window reaches one of them, since a start before
+// lb whose window reaches none does not fit — and the rest from lb =
+// max(lb, give). Likewise, a start at or after the last
 // end (take) of the overlays that take units in the window (r, the
 // victims' new places, −1) fits exactly where v alone fits: the starts in
 // [lb, take) are scanned with ov, and the rest begin at v's earliest start
@@ -676,8 +694,12 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 	}
 	end, others, own := v.LTS+v.Dur, ov[:len(ov)-1], ov[len(ov)-1:]
 	lb := p.aloneStart(&v.alone[0], v, t, own)
-	if give := lastEnd(others, +1, t, end); give > t {
-		if s := p.earliestBefore(v, t, give, ov); !math.IsInf(s, 1) {
+	if first, give := givesTo(others, v.Demand, t, end); give > t {
+		// A start whose window reaches none of those overlays fits only
+		// where v alone fits, at lb or later: of the starts before lb,
+		// only those from firstReached(first) on need the scan.
+		from := math.Max(t, math.Min(lb, firstReached(first, v.Dur)))
+		if s := p.earliestBefore(v, from, give, ov); !math.IsInf(s, 1) {
 			return s
 		}
 		lb = math.Max(lb, give)
@@ -708,6 +730,26 @@ func lastEnd(ov []overlay, sign int, lo, hi float64) float64 {
 	return last
 }
 
+// givesTo returns the earliest start and the latest end of the overlays of
+// ov that give units back (+1) over [lo, hi) in a pool that demand needs,
+// or +Inf and −Inf if none does: the only overlays that can make a start
+// fit where it would not fit without them.
+func givesTo(ov []overlay, demand []int, lo, hi float64) (first, last float64) {
+	first, last = math.Inf(1), math.Inf(-1)
+	for _, o := range ov {
+		if o.sign < 0 || o.s >= hi || lo >= o.e {
+			continue
+		}
+		for k, d := range o.q {
+			if d > 0 && demand[k] > 0 {
+				first, last = math.Min(first, o.s), math.Max(last, o.e)
+				break
+			}
+		}
+	}
+	return first, last
+}
+
 // earliestBefore is earliestWith for v from from with ov applied, for the
 // starts before before (and up to v.LTS) only.
 func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay) float64 {
@@ -720,11 +762,12 @@ func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay
 // answers from what a (one of v.alone) remembers of earlier queries: no
 // start in [a.from, a.at) fits, or, with a.at = +Inf, none in [a.from,
 // a.limit]. Bookings only take units, so that stays true, except for the
-// starts whose windows a give-back since has reached (refresh keeps the
-// part before the first of them). Then a query from t
+// starts whose windows a give-back since has reached (refresh: a's hole,
+// or the end of the range cut short). Then a query from t
 //
 //   - before a.from scans only the starts in [t, a.from): if none fits,
 //     the answer is the one remembered from a.from;
+//   - that depends on a hole scans only the hole;
 //   - inside the remembered range is answered from it, or, where a
 //     give-back or a later v.LTS cut the range short, by a scan from
 //     where it now ends instead of from t;
@@ -745,6 +788,25 @@ func (p *Plan) aloneStart(a *aloneFit, v *Reservation, t float64, own []overlay)
 			return s
 		}
 		a.from = t // no start in [t, a.from) fits either
+	}
+	if a.hole() && t < a.holeHi {
+		// The query depends on the hole: scan it (from its start, so
+		// that a keeps all it proved).
+		s := p.tl.earliestWith(a.holeLo, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(a.holeHi, math.Inf(-1))), own)
+		switch {
+		case !math.IsInf(s, 1):
+			a.at, a.limit, a.holeLo, a.holeHi = s, v.LTS, 0, 0
+			if t > s {
+				return p.aloneScan(a, v, t, own)
+			}
+			return s
+		case v.LTS < a.holeHi:
+			// No start in [a.from, v.LTS] fits: the hole stays open after
+			// v.LTS only.
+			a.holeLo = math.Nextafter(v.LTS, math.Inf(1))
+			return math.Inf(1)
+		}
+		a.holeLo, a.holeHi = 0, 0
 	}
 	if math.IsInf(a.at, 1) {
 		switch {
