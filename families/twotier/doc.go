@@ -65,9 +65,13 @@
 // it left out): a lower bound on the what-if's answer wherever the what-if
 // gives no units back in the victim's window, and still one after bookings,
 // which only take units. The plan logs the intervals it gives units back
-// over (deletions, early ends), and a remembered answer is dropped when one
-// of them overlaps the interval it depends on (Plan.movedStart; checked
-// against the plain scan on overloaded runs in TestMovedStartIsThePlainScan).
+// over (deletions, early ends); a give-back forgets only the starts whose
+// windows it reaches (a hole in what was remembered, or its end cut short),
+// and only a query that depends on them scans them again; a query from
+// before the remembered instant scans only up to it (Plan.aloneStart;
+// checked against the plain scan on overloaded runs in
+// TestMovedStartIsThePlainScan, on random plans in
+// TestAloneStartIsALowerBound and TestMovedStartWithRandomOverlays).
 // On a 1,000-project 2TFB-SF cell at interarrival 10 (SF 0.5, PL unlimited)
 // it halves the time with schedules identical job by job.
 //
