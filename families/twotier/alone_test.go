@@ -39,8 +39,8 @@ func TestAloneStartForgetsWhatAGiveBackChanged(t *testing.T) {
 			if p.TryReservation(r, Unlimited) {
 				t.Fatalf("tree %v far %v: r at 10 placed with X2 in the way (V at %g)", tree, far, v.Start)
 			}
-			if !v.alone[0].made || !math.IsInf(v.alone[0].at, 1) {
-				t.Fatalf("tree %v far %v: V's start alone not remembered as none: %+v", tree, far, v.alone[0])
+			if !v.alone[0].cur.made || !math.IsInf(v.alone[0].cur.at, 1) {
+				t.Fatalf("tree %v far %v: V's start alone not remembered as none: %+v", tree, far, v.alone[0].cur)
 			}
 			p.DeleteReservation(x2)
 			if far {
@@ -130,12 +130,13 @@ func TestAloneStartAfterAGiveBackInside(t *testing.T) {
 	v := book(50, 5)
 	v.LTS = 100
 	own := []overlay{{v.Start, v.End(), v.Demand, +1}}
-	a := &v.alone[0]
-	if got := p.aloneStart(a, v, 0, own); got != 20 {
+	m := &v.alone[0]
+	a := &m.cur
+	if got := p.aloneStart(m, v, 0, own); got != 20 {
 		t.Fatalf("V alone from 0 with X2 booked: %g; want 20", got)
 	}
 	p.DeleteReservation(x2)
-	if got := p.aloneStart(a, v, 0, own); got != 2.5 {
+	if got := p.aloneStart(m, v, 0, own); got != 2.5 {
 		t.Fatalf("V alone from 0 after X2 left: %g; want 2.5 (memory %+v)", got, *a)
 	}
 	if a.from != 0 || a.at != 2.5 {
@@ -144,8 +145,36 @@ func TestAloneStartAfterAGiveBackInside(t *testing.T) {
 	rememberedStarts = 0
 	checkMovedStart = func(float64, float64) {}
 	defer func() { checkMovedStart = nil }()
-	if got := p.aloneStart(a, v, 1, own); got != 2.5 || rememberedStarts != 1 {
+	if got := p.aloneStart(m, v, 1, own); got != 2.5 || rememberedStarts != 1 {
 		t.Fatalf("V alone from 1: %g (%d from memory); want 2.5 from memory", got, rememberedStarts)
+	}
+}
+
+// TestAloneStartKeepsTheQueryItReplaced: the instants asked about one
+// victim go back and forth over its window, so a query after a remembered
+// answer keeps the one it replaces, and each answers the instants it
+// covers from memory. One pool of 1 unit; X1 holds [0, 2.5), X2 [10, 20);
+// V (5 long) is left out. From 0 V fits at 2.5; from 6 only at 20 (every
+// window before meets X2); then from 1 and from 7 both answers come from
+// memory.
+func TestAloneStartKeepsTheQueryItReplaced(t *testing.T) {
+	p := NewPlan(0, []int{1})
+	for _, x := range [][2]float64{{0, 2.5}, {10, 10}} {
+		p.AddReservation(&Reservation{Start: x[0], Dur: x[1], LTS: x[0], Demand: []int{1}})
+	}
+	v := &Reservation{Start: 50, Dur: 5, LTS: 100, Demand: []int{1}}
+	p.AddReservation(v)
+	own := []overlay{{v.Start, v.End(), v.Demand, +1}}
+	rememberedStarts = 0
+	checkMovedStart = func(float64, float64) {}
+	defer func() { checkMovedStart = nil }()
+	for i, q := range []struct{ from, want float64 }{{0, 2.5}, {6, 20}, {1, 2.5}, {7, 20}, {2, 2.5}} {
+		if got := p.aloneStart(&v.alone[0], v, q.from, own); got != q.want {
+			t.Fatalf("query %d: V alone from %g = %g; want %g", i, q.from, got, q.want)
+		}
+	}
+	if rememberedStarts != 3 {
+		t.Fatalf("%d of the last three queries answered from memory; want all three", rememberedStarts)
 	}
 }
 

@@ -52,8 +52,12 @@ type Reservation struct {
 	// alone caches, for TryReservation, where this reservation could go
 	// if it were moved on the plan as it is (see movedStart): from the
 	// conflict instant, and from after the what-if's own bookings.
-	alone [2]aloneFit
+	alone [2]aloneFits
 }
+
+// aloneFits is one of Reservation.alone: the query remembered, and the one
+// it replaced (aloneStart answers from whichever covers the instant asked).
+type aloneFits struct{ cur, prev aloneFit }
 
 // aloneFit records one earliest-start query of a reservation on the plan
 // with the reservation itself left out and nothing else assumed: the
@@ -759,7 +763,8 @@ func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay
 // aloneStart returns a lower bound ≥ t on the earliest start ≥ t of v
 // alone — on the plan with only own (v left out at its booked start)
 // applied — that is exact or +Inf when that start is after v.LTS. It
-// answers from what a (one of v.alone) remembers of earlier queries: no
+// answers from what a (the query m remembers, or the one it replaced, if
+// only that one covers t) remembers of earlier queries: no
 // start in [a.from, a.at) fits, or, with a.at = +Inf, none in [a.from,
 // a.limit]. Bookings only take units, so that stays true, except for the
 // starts whose windows a give-back since has reached (refresh: a's hole,
@@ -774,7 +779,11 @@ func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay
 //   - after a.at scans from t, and a remembers that query instead.
 //
 // Every scan here is earliestWith with own, and a keeps what it proved.
-func (p *Plan) aloneStart(a *aloneFit, v *Reservation, t float64, own []overlay) float64 {
+func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay) float64 {
+	if !m.cur.covers(t) && m.prev.covers(t) {
+		m.cur, m.prev = m.prev, m.cur
+	}
+	a := &m.cur
 	if !a.made {
 		return p.aloneScan(a, v, t, own)
 	}
@@ -821,6 +830,9 @@ func (p *Plan) aloneStart(a *aloneFit, v *Reservation, t float64, own []overlay)
 		return a.at
 	}
 	if t > a.at {
+		// The query replaced is kept: the instants asked about one victim
+		// go back and forth over its window.
+		m.prev = *a
 		return p.aloneScan(a, v, t, own)
 	}
 	if cut {
@@ -830,6 +842,12 @@ func (p *Plan) aloneStart(a *aloneFit, v *Reservation, t float64, own []overlay)
 	}
 	p.remembered()
 	return a.at
+}
+
+// covers reports whether a, as it was made, answers a query from t
+// without a scan: t is within what it proved (give-backs since aside).
+func (a *aloneFit) covers(t float64) bool {
+	return a.made && a.from <= t && (t <= a.at || math.IsInf(a.at, 1) && t <= a.limit)
 }
 
 // aloneScan is aloneStart's scan from t, which a remembers from then on.
