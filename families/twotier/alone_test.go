@@ -257,18 +257,10 @@ func ulp(x float64) float64 { return math.Nextafter(x, math.Inf(1)) - x }
 func TestAloneStartIsALowerBound(t *testing.T) {
 	var queries, exact, remembered int
 	for seed := uint64(1); seed <= 40; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 11))
-		half := func(n int) float64 { return float64(rng.IntN(n)) / 2 }
-		p := NewPlan(0, []int{4, 3})
-		booked := []*Reservation{}
-		book := func() {
-			r := &Reservation{Start: half(160), Dur: 0.5 + half(30), Demand: []int{rng.IntN(3), rng.IntN(3)}}
-			r.LTS = r.Start
-			p.AddReservation(r)
-			booked = append(booked, r)
-		}
+		g := newGridPlan(seed, 11, []int{4, 3}, []int{3, 3}, 160)
+		p, rng, half := g.p, g.rng, g.half
 		for range 30 {
-			book()
+			g.book()
 		}
 		v := &Reservation{Start: half(100), Dur: 1 + half(16), Demand: []int{1 + rng.IntN(2), 1 + rng.IntN(2)}}
 		v.LTS = v.Start + half(120)
@@ -277,11 +269,9 @@ func TestAloneStartIsALowerBound(t *testing.T) {
 		for step := range 600 {
 			switch k := rng.IntN(10); {
 			case k == 0:
-				book()
-			case k == 1 && len(booked) > 0:
-				i := rng.IntN(len(booked))
-				p.DeleteReservation(booked[i])
-				booked = append(booked[:i], booked[i+1:]...)
+				g.book()
+			case k == 1 && len(g.booked) > 0:
+				g.unbook()
 			case k == 2:
 				v.LTS = v.Start + half(160)
 			case k == 3 && step%97 == 0:
@@ -329,19 +319,10 @@ func TestAloneStartIsALowerBound(t *testing.T) {
 func TestMovedStartWithRandomOverlays(t *testing.T) {
 	var checked, found int
 	for seed := uint64(1); seed <= 60; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 23))
-		half := func(n int) float64 { return float64(rng.IntN(n)) / 2 }
-		demand := func() []int { return []int{rng.IntN(3), rng.IntN(3), rng.IntN(2)} }
-		p := NewPlan(0, []int{4, 4, 2})
-		var booked []*Reservation
-		book := func() {
-			r := &Reservation{Start: half(200), Dur: 0.5 + half(30), Demand: demand()}
-			r.LTS = r.Start
-			p.AddReservation(r)
-			booked = append(booked, r)
-		}
+		g := newGridPlan(seed, 23, []int{4, 4, 2}, []int{3, 3, 2}, 200)
+		p, rng, half := g.p, g.rng, g.half
 		for range 40 {
-			book()
+			g.book()
 		}
 		v := &Reservation{Start: half(120), Dur: 1 + half(20), Demand: []int{1 + rng.IntN(2), rng.IntN(2), rng.IntN(2)}}
 		v.LTS = v.Start + half(150)
@@ -349,17 +330,15 @@ func TestMovedStartWithRandomOverlays(t *testing.T) {
 		for step := range 400 {
 			switch k := rng.IntN(8); {
 			case k == 0:
-				book()
-			case k == 1 && len(booked) > 0:
-				i := rng.IntN(len(booked))
-				p.DeleteReservation(booked[i])
-				booked = append(booked[:i], booked[i+1:]...)
+				g.book()
+			case k == 1 && len(g.booked) > 0:
+				g.unbook()
 			default:
 				at := half(240)
 				var ov []overlay
 				for range rng.IntN(5) {
 					s := at - 20 + half(120)
-					o := overlay{s, s + 0.5 + half(30), demand(), +1}
+					o := overlay{s, s + 0.5 + half(30), g.demand(), +1}
 					if rng.IntN(2) == 0 {
 						o.sign = -1
 					}
@@ -383,4 +362,44 @@ func TestMovedStartWithRandomOverlays(t *testing.T) {
 		t.Fatalf("%d checked, %d found a start: both outcomes must be common", checked, found)
 	}
 	t.Logf("%d checked, %d found a start", checked, found)
+}
+
+// gridPlan is a plan of random pinned bookings on a half-second grid, for
+// the randomised tests of the remembered alone-starts: book adds one (start
+// in [0, span/2), 0.5 to 15 s long, each pool's demand below maxDemand's),
+// unbook deletes one at random (a give-back).
+type gridPlan struct {
+	p         *Plan
+	rng       *rand.Rand
+	maxDemand []int
+	span      int
+	booked    []*Reservation
+}
+
+func newGridPlan(seed, stream uint64, caps, maxDemand []int, span int) *gridPlan {
+	return &gridPlan{p: NewPlan(0, caps), rng: rand.New(rand.NewPCG(seed, stream)), maxDemand: maxDemand, span: span}
+}
+
+// half returns a random multiple of 0.5 in [0, n/2).
+func (g *gridPlan) half(n int) float64 { return float64(g.rng.IntN(n)) / 2 }
+
+func (g *gridPlan) demand() []int {
+	d := make([]int, len(g.maxDemand))
+	for k, m := range g.maxDemand {
+		d[k] = g.rng.IntN(m)
+	}
+	return d
+}
+
+func (g *gridPlan) book() {
+	r := &Reservation{Start: g.half(g.span), Dur: 0.5 + g.half(30), Demand: g.demand()}
+	r.LTS = r.Start
+	g.p.AddReservation(r)
+	g.booked = append(g.booked, r)
+}
+
+func (g *gridPlan) unbook() {
+	i := g.rng.IntN(len(g.booked))
+	g.p.DeleteReservation(g.booked[i])
+	g.booked = append(g.booked[:i], g.booked[i+1:]...)
 }
