@@ -776,7 +776,8 @@ func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay
 //   - inside the remembered range is answered from it, or, where a
 //     give-back or a later v.LTS cut the range short, by a scan from
 //     where it now ends instead of from t;
-//   - after a.at scans from t, and a remembers that query instead.
+//   - after a.at scans from t, and a remembers that query instead, the
+//     one it replaces kept in m.prev.
 //
 // Every scan here is earliestWith with own, and a keeps what it proved.
 func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay) float64 {
