@@ -793,7 +793,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 		if v.LTS < a.from {
 			return p.aloneScan(a, v, t, own)
 		}
-		if s := p.tl.earliestWith(t, v.Dur, v.Demand, math.Nextafter(a.from, math.Inf(-1)), own); !math.IsInf(s, 1) {
+		if s := p.earliestBefore(v, t, a.from, own); !math.IsInf(s, 1) {
 			*a = aloneFit{made: true, gave: p.gave(), from: t, limit: v.LTS, at: s}
 			return s
 		}
@@ -802,7 +802,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 	if a.hole() && t < a.holeHi {
 		// The query depends on the hole: scan it (from its start, so
 		// that a keeps all it proved).
-		s := p.tl.earliestWith(a.holeLo, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(a.holeHi, math.Inf(-1))), own)
+		s := p.earliestBefore(v, a.holeLo, a.holeHi, own)
 		switch {
 		case !math.IsInf(s, 1):
 			a.at, a.limit, a.holeLo, a.holeHi = s, v.LTS, 0, 0
