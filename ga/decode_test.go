@@ -15,6 +15,10 @@ func TestDecoderMatchesPlain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for trial := 0; trial < 300; trial++ {
 		jobs, maxChain, res := 1+rng.IntN(6), rng.IntN(4), 1+rng.IntN(4)
+		// Resources from base on: small ones, ones on both sides of 64
+		// (Decode looks those below 64 up in a bit set, the rest in the
+		// chain) and out-of-range negative ones.
+		base := []int{0, 0, 62, 126, -2}[rng.IntN(5)]
 		d := NewDecoder(jobs, maxChain)
 		var tmplOrder []int
 		var tmplChains [][]int
@@ -23,7 +27,7 @@ func TestDecoderMatchesPlain(t *testing.T) {
 			tmplChains = make([][]int, jobs)
 			for j := range tmplChains {
 				for k := rng.IntN(4); k > 0; k-- {
-					tmplChains[j] = append(tmplChains[j], rng.IntN(res))
+					tmplChains[j] = append(tmplChains[j], base+rng.IntN(res))
 				}
 			}
 			d.SetTemplate(tmplOrder, tmplChains)
@@ -31,7 +35,7 @@ func TestDecoderMatchesPlain(t *testing.T) {
 		for round := 0; round < 4; round++ {
 			g := make(Genome, rng.IntN(12))
 			for i := range g {
-				g[i] = Gene{Job: rng.IntN(jobs+2) - 1, Res: rng.IntN(res)}
+				g[i] = Gene{Job: rng.IntN(jobs+2) - 1, Res: base + rng.IntN(res)}
 			}
 			wantOrder, wantChains := decodePlain(g, jobs, maxChain, tmplOrder, tmplChains)
 			order, chains := d.Decode(g)

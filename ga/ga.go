@@ -273,8 +273,9 @@ type Decoder struct {
 	jobs, maxChain int
 	order          []int
 	chains         [][]int
-	store          []int   // job j's chain is store[j*maxChain:][:lens[j]]
-	lens           []int32 // while decoding
+	store          []int    // job j's chain is store[j*maxChain:][:lens[j]]
+	lens           []int32  // while decoding
+	seen           []uint64 // while decoding: bit r set when job j's chain holds resource r < 64
 	tmplOrder      []int
 	tmplChains     [][]int
 }
@@ -284,7 +285,7 @@ type Decoder struct {
 func NewDecoder(jobs, maxChain int) *Decoder {
 	maxChain = max(maxChain, 1)
 	d := &Decoder{jobs: jobs, maxChain: maxChain, order: make([]int, 0, jobs),
-		chains: make([][]int, jobs), store: make([]int, jobs*maxChain), lens: make([]int32, jobs)}
+		chains: make([][]int, jobs), store: make([]int, jobs*maxChain), lens: make([]int32, jobs), seen: make([]uint64, jobs)}
 	return d
 }
 
@@ -302,6 +303,7 @@ func (d *Decoder) SetTemplate(order []int, chains [][]int) {
 // end: a gene then writes one int and one count, not a slice header.
 func (d *Decoder) Decode(g Genome) (order []int, chains [][]int) {
 	clear(d.lens)
+	clear(d.seen)
 	d.order = d.order[:0]
 	mc := d.maxChain
 	add := func(j, r int) {
@@ -313,9 +315,19 @@ func (d *Decoder) Decode(g Genome) (order []int, chains [][]int) {
 			return
 		}
 		at := j * mc
-		for _, x := range d.store[at : at+k] {
-			if x == r {
+		if uint(r) < 64 {
+			// Resources below 64 are looked up in the job's bit set
+			// rather than its chain so far: the same answer.
+			bit := uint64(1) << uint(r)
+			if d.seen[j]&bit != 0 {
 				return
+			}
+			d.seen[j] |= bit
+		} else {
+			for _, x := range d.store[at : at+k] {
+				if x == r {
+					return
+				}
 			}
 		}
 		d.store[at+k] = r
@@ -354,9 +366,9 @@ func Fitness(objs []Objectives, w Weights) []float64 {
 	auMin, auMax := objs[0].Util, objs[0].Util
 	flMin, flMax := objs[0].Flow, objs[0].Flow
 	for _, o := range objs[1:] {
-		msMin, msMax = math.Min(msMin, o.Makespan), math.Max(msMax, o.Makespan)
-		auMin, auMax = math.Min(auMin, o.Util), math.Max(auMax, o.Util)
-		flMin, flMax = math.Min(flMin, o.Flow), math.Max(flMax, o.Flow)
+		msMin, msMax = min(msMin, o.Makespan), max(msMax, o.Makespan)
+		auMin, auMax = min(auMin, o.Util), max(auMax, o.Util)
+		flMin, flMax = min(flMin, o.Flow), max(flMax, o.Flow)
 	}
 	for i, o := range objs {
 		ms, au, fl := 1.0, 1.0, 1.0

@@ -259,10 +259,18 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 			p.late[x]++
 		}
 	}
+	// ms = max over the touched resources of t − now, and at least +0:
+	// written as a compare rather than the built-in max, whose NaN and
+	// signed-zero handling makes each step wait for the last (a chain of
+	// dependent MINSDs through every resource, 5% of a seed-002 cell). The
+	// same value: ms starts at +0 and only ever grows, so a −0 never
+	// becomes it, and a NaN becomes it and stays, as with max.
 	ms, busy := 0.0, 0.0
 	for r, t := range f {
 		if p.touched[r] {
-			ms = max(ms, t-p.now)
+			if d := t - p.now; d > ms || d != d {
+				ms = d
+			}
 		}
 	}
 	for r, t := range f {
@@ -339,7 +347,7 @@ func unfairness(late, count []int) float64 {
 		return 0
 	}
 	m := sum / float64(n)
-	return math.Sqrt(math.Max(sq/float64(n)-m*m, 0))
+	return math.Sqrt(max(sq/float64(n)-m*m, 0))
 }
 
 func stddev(x []float64) float64 {
@@ -374,7 +382,7 @@ func (p *planner) minMin(free []float64) (order []int, chains [][]int) {
 			}
 			row := p.single[j*p.nr : (j+1)*p.nr]
 			for r, pet := range row {
-				if t := math.Max(f[r], p.now) + pet; t < bt {
+				if t := max(f[r], p.now) + pet; t < bt {
 					bj, br, bt = j, r, t
 				}
 			}
