@@ -55,7 +55,7 @@ func (c *Cluster) Waiting() int { return c.eng.waiting }
 // scheduler's point of view: start + Estimate, but never before now (a job
 // that outlives its estimate is expected to end any moment).
 func (c *Cluster) ExpectedEnd(j *Job) Time {
-	return math.Max(j.start+j.Estimate, c.now)
+	return max(j.start+j.Estimate, c.now)
 }
 
 // Fits reports whether j's demand fits in the free capacity now.

@@ -126,7 +126,7 @@ func (m *TwoTier) speed(j *Job, i, tier int, fg, bg float64) float64 {
 	if fg <= 0 {
 		return 1
 	}
-	idle, req := math.Max(0, 1-fg), j.CPU(i)
+	idle, req := max(0, 1-fg), j.CPU(i)
 	if idle >= req {
 		return eff
 	}
@@ -339,7 +339,7 @@ func (c *Cluster) Progress(j *Job) Time {
 	if j.state != Running {
 		return j.done
 	}
-	return math.Min(j.work, j.done+(c.now-j.lastAt)*j.rate)
+	return min(j.work, j.done+(c.now-j.lastAt)*j.rate)
 }
 
 // StartOn starts a queued job on a tiered platform: process i runs in tier

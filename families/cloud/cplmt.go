@@ -235,8 +235,8 @@ func maxMinTime(s *scheduler, ji *jobInfo) float64 {
 			continue // the same candidates and times: the same minimum
 		}
 		best := math.Inf(1)
-		s.candidates(ji, t, func(v int, et float64) { best = math.Min(best, et) })
-		m = math.Max(m, best)
+		s.candidates(ji, t, func(v int, et float64) { best = min(best, et) })
+		m = max(m, best)
 	}
 	return m
 }

@@ -794,7 +794,7 @@ func (s *Scheduler) reservation(c *sim.Cluster, head *sim.Job) (shadow sim.Time,
 			}
 			blockers = append(blockers, o)
 			sum += o.Demand[0]
-			shadow = math.Max(shadow, s.termination(c, o))
+			shadow = max(shadow, s.termination(c, o))
 		}
 		return shadow, future + sum - need
 	}

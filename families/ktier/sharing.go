@@ -1,10 +1,6 @@
 package ktier
 
-import (
-	"math"
-
-	"github.com/schedfarm/schedfarm/sim"
-)
+import "github.com/schedfarm/schedfarm/sim"
 
 // Sharing is the K-tier generalisation of seed 000's two-tier sharing model
 // (sim.TwoTier): every processor (node) runs one foreground VM (tier 0,
@@ -61,7 +57,7 @@ func (m *Sharing) Speed(j *sim.Job, i, tier int, occ []float64) float64 {
 	_, eff := m.Draws(j)
 	idle, factor := 1.0, 1.0
 	if fg := occ[0]; fg > 0 {
-		idle, factor = math.Max(0, 1-fg), eff
+		idle, factor = max(0, 1-fg), eff
 	}
 	req := j.CPU(i)
 	if req <= 0 {

@@ -165,17 +165,17 @@ func (p *Plan) refresh(a *aloneFit, dur float64) bool {
 	} else {
 		for _, g := range p.gaveBack[a.gave-p.gaveOff:] {
 			if g.s < last+dur && a.from < g.e {
-				lo, hi = math.Min(lo, firstReached(g.s, dur)), math.Max(hi, g.e)
+				lo, hi = min(lo, firstReached(g.s, dur)), max(hi, g.e)
 			}
 		}
 	}
 	a.gave = p.gave()
-	lo = math.Max(lo, a.from)
+	lo = max(lo, a.from)
 	if lo >= end || hi <= lo {
 		return false
 	}
 	if a.hole() {
-		lo, hi = math.Min(lo, a.holeLo), math.Max(hi, a.holeHi)
+		lo, hi = min(lo, a.holeLo), max(hi, a.holeHi)
 	}
 	if hi < end {
 		a.holeLo, a.holeHi = lo, hi
@@ -702,11 +702,11 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		// A start whose window reaches none of those overlays fits only
 		// where v alone fits, at lb or later: of the starts before lb,
 		// only those from firstReached(first) on need the scan.
-		from := math.Max(t, math.Min(lb, firstReached(first, v.Dur)))
+		from := max(t, min(lb, firstReached(first, v.Dur)))
 		if s := p.earliestBefore(v, from, give, ov); !math.IsInf(s, 1) {
 			return s
 		}
-		lb = math.Max(lb, give)
+		lb = max(lb, give)
 	}
 	if lb > v.LTS {
 		return math.Inf(1)
@@ -728,7 +728,7 @@ func lastEnd(ov []overlay, sign int, lo, hi float64) float64 {
 	last := math.Inf(-1)
 	for _, o := range ov {
 		if o.sign == sign && o.s < hi && lo < o.e {
-			last = math.Max(last, o.e)
+			last = max(last, o.e)
 		}
 	}
 	return last
@@ -746,7 +746,7 @@ func givesTo(ov []overlay, demand []int, lo, hi float64) (first, last float64) {
 		}
 		for k, d := range o.q {
 			if d > 0 && demand[k] > 0 {
-				first, last = math.Min(first, o.s), math.Max(last, o.e)
+				first, last = min(first, o.s), max(last, o.e)
 				break
 			}
 		}
@@ -757,7 +757,7 @@ func givesTo(ov []overlay, demand []int, lo, hi float64) (first, last float64) {
 // earliestBefore is earliestWith for v from from with ov applied, for the
 // starts before before (and up to v.LTS) only.
 func (p *Plan) earliestBefore(v *Reservation, from, before float64, ov []overlay) float64 {
-	return p.tl.earliestWith(from, v.Dur, v.Demand, math.Min(v.LTS, math.Nextafter(before, math.Inf(-1))), ov)
+	return p.tl.earliestWith(from, v.Dur, v.Demand, min(v.LTS, math.Nextafter(before, math.Inf(-1))), ov)
 }
 
 // aloneStart returns a lower bound ≥ t on the earliest start ≥ t of v
