@@ -114,9 +114,13 @@ type planner struct {
 	weight    []float64
 	weightSum float64
 
+	// cond1[j] is α × job j's demanded flow time (Condition 1's bound on
+	// its PET), deadline[j] its deadline: read by plan for every job of
+	// every genome, computed once per batch (the same expressions).
+	cond1, deadline []float64
+
 	f, free2    []float64
 	late, count []int
-	touched     []bool // resources the batch's jobs use (plan)
 	starts      []float64
 	// slots[j·nk + k] is the start the committed plan reserved for stage k
 	// of job j's chain (k = 0: its planned start on its primary; k ≥ 1: the
@@ -127,18 +131,21 @@ type planner struct {
 }
 
 // stage is what place reads of one stage of a job's chain on one resource,
-// side by side (a stage is one cache line, not three): the execution time
-// et (eq. 2's ET), the switching overhead so, the failure probability pf,
-// and eq. 3's expected occupation before the previous stages' survival
-// factor, load = (1−pf)(et+so) + pf(et/2+so).
+// side by side (a stage is part of one cache line, not spread over
+// several): the failure probability pf, eq. 3's expected occupation
+// before the previous stages' survival factor, load = (1−pf)(et+so) +
+// pf(et/2+so), and what a failure in the stage costs when it is the
+// chain's last, last = Transfer to the fallback resource + et/2 + so/2
+// (et is eq. 2's ET, so the switching overhead): all but the survival
+// factor, which depends on the stages before.
 type stage struct {
-	et, so, pf, load float64
+	pf, load, last float64
 }
 
 func newPlanner(s *Scheduler) *planner {
 	n := len(s.res)
 	p := &planner{s: s, nr: n, nk: s.cfg.MaxChain, f: make([]float64, n), free2: make([]float64, n),
-		late: make([]int, n), count: make([]int, n), touched: make([]bool, n), weight: make([]float64, n),
+		late: make([]int, n), count: make([]int, n), weight: make([]float64, n),
 		fallback: Resource{Bandwidth: s.cfg.FallbackBandwidth}}
 	for r, res := range s.res {
 		p.weight[r] = 1
@@ -171,6 +178,11 @@ func (p *planner) load(jobs []*jstate, now float64) {
 	p.stages = sized(p.stages, n*p.nk)
 	p.single, p.irs = sized(p.single, n), sized(p.irs, n)
 	p.starts = sized(p.starts, len(jobs))
+	p.cond1, p.deadline = sized(p.cond1, len(jobs)), sized(p.deadline, len(jobs))
+	for j, js := range jobs {
+		p.cond1[j] = s.cfg.Alpha * (js.a.Deadline - js.sj.Submit)
+		p.deadline[j] = js.a.Deadline
+	}
 	p.slots = sized(p.slots, len(jobs)*p.nk)
 	for j, js := range jobs {
 		for r, res := range s.res {
@@ -179,7 +191,9 @@ func (p *planner) load(jobs []*jstate, now float64) {
 				i := (j*p.nr+r)*p.nk + k
 				et := ET(size, res)
 				so, pf := s.cfg.SO(et), FailProb(js.a, res, et)
-				p.stages[i] = stage{et: et, so: so, pf: pf, load: (1-pf)*(et+so) + pf*(et/2+so)}
+				half := js.a.Size / float64(int(2)<<k) // S_k / 2, as place had it
+				p.stages[i] = stage{pf: pf, load: (1-pf)*(et+so) + pf*(et/2+so),
+					last: s.cfg.Transfer(half, js.a.Data, res, p.fallback) + et/2 + so/2}
 				size /= 2
 			}
 			p.irs[j*p.nr+r] = PETIRS(js.a, js.a.Size, res)
@@ -232,17 +246,23 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 	}
 	clear(p.late)
 	clear(p.count)
-	clear(p.touched)
 	viol := 0
+	// ms, the makespan: the latest expected free time of a resource the
+	// batch's jobs use, relative to now, and at least +0. place only ever
+	// moves a free time later (a stage starts no earlier than its
+	// resource's free time and occupies it for α × a non-negative load),
+	// so a used resource's last free time is the largest written to it,
+	// and ms is the largest of every free time written, taken as each
+	// job is placed. Taken by compare rather than the built-in max, whose
+	// NaN and signed-zero handling makes each step wait for the last; the
+	// same value: ms starts at +0 and only grows, so a −0 never becomes
+	// it, and a NaN becomes it and stays, as with max.
+	ms := 0.0
 	flow := 0.0
 	alpha := s.cfg.Alpha
 	for _, j := range order {
-		js := p.jobs[j]
 		ch := chains[j]
 		x := ch[0]
-		for _, r := range ch {
-			p.touched[r] = true
-		}
 		start := max(f[x], p.now)
 		var slots []float64
 		if starts != nil {
@@ -250,29 +270,21 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 			slots = p.slots[j*p.nk : j*p.nk+len(ch)]
 		}
 		pet := p.place(j, ch, start, f, slots)
-		flow += start + alpha*pet - p.now
-		if pet > alpha*(js.a.Deadline-js.sj.Submit) {
-			viol++
-		}
-		p.count[x]++
-		if start+alpha*pet > js.a.Deadline {
-			p.late[x]++
-		}
-	}
-	// ms = max over the touched resources of t − now, and at least +0:
-	// written as a compare rather than the built-in max, whose NaN and
-	// signed-zero handling makes each step wait for the last (a chain of
-	// dependent MINSDs through every resource, 5% of a seed-002 cell). The
-	// same value: ms starts at +0 and only ever grows, so a −0 never
-	// becomes it, and a NaN becomes it and stays, as with max.
-	ms, busy := 0.0, 0.0
-	for r, t := range f {
-		if p.touched[r] {
-			if d := t - p.now; d > ms || d != d {
+		for _, r := range ch {
+			if d := f[r] - p.now; d > ms || d != d {
 				ms = d
 			}
 		}
+		flow += start + alpha*pet - p.now
+		if pet > p.cond1[j] {
+			viol++
+		}
+		p.count[x]++
+		if start+alpha*pet > p.deadline[j] {
+			p.late[x]++
+		}
 	}
+	busy := 0.0
 	for r, t := range f {
 		busy += min(max(t-p.now, 0), ms) * p.weight[r]
 	}
@@ -309,12 +321,12 @@ func (p *planner) place(j int, ch []int, start float64, f []float64, slots []flo
 	pw := 1.0
 	for k, r := range ch {
 		st := &p.stages[(j*p.nr+r)*p.nk+k]
-		et, so, pf := st.et, st.so, st.pf
+		pf := st.pf
 		load := pw * st.load
-		half := js.a.Size / float64(int(2)<<k) // S_k / 2
 		if k == len(ch)-1 {
-			pet += load + pw*pf*(s.cfg.Transfer(half, js.a.Data, s.res[r], p.fallback)+et/2+so/2)
+			pet += load + pw*pf*st.last
 		} else {
+			half := js.a.Size / float64(int(2)<<k) // S_k / 2
 			pet += load + pw*pf*s.cfg.Transfer(half, js.a.Data, s.res[r], s.res[ch[k+1]])
 			pw *= pf
 		}
