@@ -109,13 +109,13 @@ func (m *TwoTier) Speed(j *Job, i, tier int, occ []float64) float64 {
 	if len(occ) > 1 {
 		bg = occ[1]
 	}
-	return m.speed(j, i, tier, occ[0], bg)
+	return m.speed(j, tier, occ[0], bg, j.CPU(i))
 }
 
 // speed is Speed given the usages in the foreground (fg) and background
-// (bg) VMs of the processor: flushRates calls it directly on a two-tier
-// platform.
-func (m *TwoTier) speed(j *Job, i, tier int, fg, bg float64) float64 {
+// (bg) VMs of the processor and the process's own, req: flushRates calls
+// it directly on a two-tier platform, with the usages its slots keep.
+func (m *TwoTier) speed(j *Job, tier int, fg, bg, req float64) float64 {
 	loss, eff := m.draws(j)
 	if tier == 0 {
 		if bg > 0 {
@@ -126,7 +126,7 @@ func (m *TwoTier) speed(j *Job, i, tier int, fg, bg float64) float64 {
 	if fg <= 0 {
 		return 1
 	}
-	idle, req := max(0, 1-fg), j.CPU(i)
+	idle := max(0, 1-fg)
 	if idle >= req {
 		return eff
 	}
@@ -140,20 +140,21 @@ func (m *TwoTier) speed(j *Job, i, tier int, fg, bg float64) float64 {
 // only for the processes whose processor changed and takes the minimum of
 // the kept speeds for the rest — the same numbers, since Speed depends on
 // the job, the process, the tier and the processor's occupants only.
+//
+// use is the process's actual usage, Job.CPU(proc), kept when the process
+// is placed (the usage is set before a job is submitted and never
+// changes): the sharing model reads both VMs' usages for every speed, and
+// this saves it two pointer chases per VM.
 type slot struct {
 	job   *Job
 	proc  int
 	speed float64
+	use   float64
 	stale bool
 }
 
 // cpu returns the actual usage of the slot's process, 0 when the VM is idle.
-func (s *slot) cpu() float64 {
-	if s.job == nil {
-		return 0
-	}
-	return s.job.CPU(s.proc)
-}
+func (s *slot) cpu() float64 { return s.use }
 
 // tierState is the cluster's bookkeeping of a tiered platform.
 type tierState struct {
@@ -498,7 +499,7 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 	}
 	tj.procs = append(tj.procs[:0], procs...)
 	for i, p := range tj.procs {
-		t.slots[tier][p] = slot{job: j, proc: i, stale: true}
+		t.slots[tier][p] = slot{job: j, proc: i, use: j.CPU(i), stale: true}
 	}
 	tj.kept.ok = false // every speed is new
 	t.free[tier] -= len(procs)
@@ -586,7 +587,12 @@ func (c *Cluster) flushRates() {
 	speed := func(j *Job, i, p int) float64 {
 		tier := int(j.tx.tier)
 		if two != nil {
-			return two.speed(j, i, tier, t.slots[0][p].cpu(), t.slots[1][p].cpu())
+			fg, bg := &t.slots[0][p], &t.slots[1][p]
+			own := fg
+			if tier == 1 {
+				own = bg
+			}
+			return two.speed(j, tier, fg.use, bg.use, own.use)
 		}
 		for k := range t.slots {
 			t.occ[k] = t.slots[k][p].cpu()
