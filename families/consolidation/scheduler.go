@@ -639,13 +639,9 @@ func (s *Scheduler) place(c *sim.Cluster, j *sim.Job, tier int, procs []int) boo
 // nil if fewer than n qualify. The slice is scratch space, valid until the
 // next call.
 func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
-	l := s.vms.ordered(s, c, tier)
-	if len(l) < n {
+	s.picked = s.vms.first(s, c, tier, n, nil, s.picked[:0])
+	if len(s.picked) < n {
 		return nil
-	}
-	s.picked = s.picked[:0]
-	for _, e := range l[:n] {
-		s.picked = append(s.picked, e.proc)
 	}
 	return s.picked
 }
@@ -654,15 +650,7 @@ func (s *Scheduler) eligible(c *sim.Cluster, tier, n int) []int {
 // in avoid (REASY's head's own): n idle foreground VMs in ascending order of
 // utilisation, or nil if fewer than n qualify.
 func (s *Scheduler) eligibleAvoiding(c *sim.Cluster, n int, avoid []int) []int {
-	s.picked = s.picked[:0]
-	for _, e := range s.vms.ordered(s, c, 0) {
-		if len(s.picked) == n {
-			break
-		}
-		if !slices.Contains(avoid, e.proc) {
-			s.picked = append(s.picked, e.proc)
-		}
-	}
+	s.picked = s.vms.first(s, c, 0, n, avoid, s.picked[:0])
 	if len(s.picked) < n {
 		return nil
 	}

@@ -25,8 +25,17 @@ import (
 // it: the entries that changed since (a bit set, so each comes once and in
 // index order, and new entries of equal keys are already in order) are
 // dropped, and their new entries sorted and merged in.
+//
+// The VMs whose key is that of usage 0 (the processor's other VM idle:
+// about half of them in seed 000's runs) are kept apart, in a bit set
+// (zero), where processor order is bit order: no sorting and no merging
+// for them. The list then holds the other keys only, and the order asked
+// for is the list's keys below zero's, then zero's processors, then the
+// rest of the list (ordered's parts).
 type vmLists struct {
 	sorted, spare [2][]vm
+	// zero[tier]: the members keyed as usage 0, bit p%64 of word p/64.
+	zero [2][]uint64
 	// at[tier][p] is processor p's entry as of the last count; members
 	// how many are in. listed[tier][p] is its entry in sorted[tier].
 	at, listed [2][]vmEntry
@@ -173,6 +182,7 @@ func (v *vmLists) sync(s *Scheduler, c *sim.Cluster, tier int) {
 			v.moved[t] = slices.Grow(v.moved[t][:0], words)[:words]
 			v.at[t] = slices.Grow(v.at[t][:0], s.procs)[:s.procs]
 			v.listed[t] = slices.Grow(v.listed[t][:0], s.procs)[:s.procs]
+			v.zero[t] = slices.Grow(v.zero[t][:0], words)[:words]
 		}
 	} else {
 		c0, c1 := v.changed[0], v.changed[1]
@@ -191,7 +201,7 @@ func (v *vmLists) sync(s *Scheduler, c *sim.Cluster, tier int) {
 
 // refresh recomputes the entries of tier's changed processors.
 func (v *vmLists) refresh(s *Scheduler, c *sim.Cluster, tier int) {
-	changed, moved, at := v.changed[tier], v.moved[tier], v.at[tier]
+	changed, moved, at, zero := v.changed[tier], v.moved[tier], v.at[tier], v.zero[tier]
 	for w, word := range changed {
 		if word == 0 {
 			continue
@@ -211,7 +221,17 @@ func (v *vmLists) refresh(s *Scheduler, c *sim.Cluster, tier int) {
 				}
 			}
 			at[p] = now
-			if bit := uint64(1) << (p & 63); moved[w]&bit == 0 {
+			bit := uint64(1) << (p & 63)
+			if old.in && old.key == zeroKey {
+				zero[w] &^= bit
+			}
+			if now.in && now.key == zeroKey {
+				zero[w] |= bit
+			}
+			if !listable(old) && !listable(now) {
+				continue // the list is not concerned
+			}
+			if moved[w]&bit == 0 {
 				moved[w] |= bit
 				v.nmoved[tier]++
 			}
@@ -219,9 +239,12 @@ func (v *vmLists) refresh(s *Scheduler, c *sim.Cluster, tier int) {
 	}
 }
 
-// ordered returns tier's list, up to date. The slice is the lists' own,
-// valid until the next call.
-func (v *vmLists) ordered(s *Scheduler, c *sim.Cluster, tier int) []vm {
+// ordered returns tier's members in eligible's order, in three parts, up
+// to date: the list's entries keyed below usage 0 (below), the processors
+// keyed as usage 0 (zero, a bit set in processor order), then the rest of
+// the list (above). The slices are the lists' own, valid until the next
+// call.
+func (v *vmLists) ordered(s *Scheduler, c *sim.Cluster, tier int) (below []vm, zero []uint64, above []vm) {
 	v.sync(s, c, tier)
 	switch n := v.nmoved[tier]; {
 	case n > mendUpTo:
@@ -232,8 +255,76 @@ func (v *vmLists) ordered(s *Scheduler, c *sim.Cluster, tier int) []vm {
 	if v.verify != nil {
 		v.check(s, c, tier)
 	}
-	return v.sorted[tier]
+	l := v.sorted[tier]
+	i := search(l, vm{key: zeroKey})
+	return l[:i], v.zero[tier], l[i:]
 }
+
+// first appends to out the first n processors of tier's members in
+// eligible's order, passing over those in avoid (fewer if fewer qualify).
+func (v *vmLists) first(s *Scheduler, c *sim.Cluster, tier, n int, avoid []int, out []int) []int {
+	start := len(out)
+	out = v.takeFirst(s, c, tier, n, avoid, out)
+	if v.verify != nil {
+		v.verify.checks++
+		var want []int
+		for _, e := range s.build(c, tier, nil) {
+			if len(want) < n && !slices.Contains(avoid, e.proc) {
+				want = append(want, e.proc)
+			}
+		}
+		if len(avoid) == 0 && len(want) < n {
+			want = want[:0]
+		}
+		if !slices.Equal(out[start:], want) {
+			v.verify.fail("tier %d at t=%g: the first %d VMs avoiding %v are %v, from scratch %v", tier, c.Now(), n, avoid, out[start:], want)
+		}
+	}
+	return out
+}
+
+// takeFirst is first without the cross-check.
+func (v *vmLists) takeFirst(s *Scheduler, c *sim.Cluster, tier, n int, avoid []int, out []int) []int {
+	below, zero, above := v.ordered(s, c, tier)
+	if len(avoid) == 0 && v.members[tier] < n {
+		return out // not enough, whatever the order
+	}
+	for _, e := range below {
+		if len(out) == n {
+			return out
+		}
+		if !slices.Contains(avoid, e.proc) {
+			out = append(out, e.proc)
+		}
+	}
+	for w, word := range zero {
+		for ; word != 0; word &= word - 1 {
+			if len(out) == n {
+				return out
+			}
+			if p := w<<6 | bits.TrailingZeros64(word); !slices.Contains(avoid, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	for _, e := range above {
+		if len(out) == n {
+			return out
+		}
+		if !slices.Contains(avoid, e.proc) {
+			out = append(out, e.proc)
+		}
+	}
+	return out
+}
+
+// zeroKey is orderKey(0), the key of a VM whose processor's other VM is
+// idle.
+var zeroKey = orderKey(0)
+
+// listable reports whether an entry belongs in the sorted list: a member
+// whose key is not zeroKey (those are in the bit set).
+func listable(e vmEntry) bool { return e.in && e.key != zeroKey }
 
 // rebuild sorts tier's list from scratch.
 func (v *vmLists) rebuild(s *Scheduler, c *sim.Cluster, tier int) {
@@ -241,15 +332,24 @@ func (v *vmLists) rebuild(s *Scheduler, c *sim.Cluster, tier int) {
 	clear(v.changed[tier])
 	clear(v.moved[tier])
 	v.nmoved[tier] = 0
+	clear(v.zero[tier])
 	l := v.sorted[tier][:0]
+	members := 0
 	for p := range s.procs {
 		v.at[tier][p] = v.entry(s, c, tier, p)
-		if e := v.at[tier][p]; e.in {
+		e := v.at[tier][p]
+		switch {
+		case listable(e):
 			l = append(l, vm{key: e.key, proc: p})
+		case e.in:
+			v.zero[tier][p>>6] |= 1 << (p & 63)
+		}
+		if e.in {
+			members++
 		}
 	}
 	sortVMs(l, &v.buf)
-	v.sorted[tier], v.members[tier] = l, len(l)
+	v.sorted[tier], v.members[tier] = l, members
 	copy(v.listed[tier], v.at[tier])
 }
 
@@ -273,14 +373,14 @@ func (v *vmLists) mend(tier int) {
 	for w, word := range moved {
 		for ; word != 0; word &= word - 1 {
 			p := w<<6 | bits.TrailingZeros64(word)
-			if old := listed[p]; old.in {
+			if old := listed[p]; listable(old) {
 				i := search(l, vm{key: old.key, proc: p})
 				if i == len(l) || l[i].proc != p {
 					panic(fmt.Sprintf("consolidation: VM (%d, %d) missing from its list", tier, p))
 				}
 				l = slices.Delete(l, i, i+1)
 			}
-			if now := at[p]; now.in {
+			if now := at[p]; listable(now) {
 				e := vm{key: now.key, proc: p}
 				l = slices.Insert(l, search(l, e), e)
 			}
@@ -314,7 +414,7 @@ func (v *vmLists) merge(tier int) {
 	for w, word := range moved {
 		for ; word != 0; word &= word - 1 {
 			p := w<<6 | bits.TrailingZeros64(word)
-			if at[p].in {
+			if listable(at[p]) {
 				adds = append(adds, vm{key: at[p].key, proc: p})
 			}
 			v.listed[tier][p] = at[p]
@@ -345,11 +445,22 @@ func (v *vmLists) merge(tier int) {
 func (v *vmLists) check(s *Scheduler, c *sim.Cluster, tier int) {
 	v.verify.checks++
 	want := s.build(c, tier, nil)
-	got := v.sorted[tier]
+	// The three parts of ordered, as one list; the bit set's entries are
+	// not in listed (only the sorted list's are).
+	l := v.sorted[tier]
+	i := search(l, vm{key: zeroKey})
+	got := slices.Clone(l[:i])
+	for w, word := range v.zero[tier] {
+		for ; word != 0; word &= word - 1 {
+			got = append(got, vm{key: zeroKey, proc: w<<6 | bits.TrailingZeros64(word)})
+		}
+	}
+	got = append(got, l[i:]...)
 	same := len(got) == len(want)
 	for i := 0; same && i < len(got); i++ {
 		e := vmEntry{in: true, key: got[i].key}
-		same = got[i].proc == want[i].proc && got[i].key == orderKey(want[i].util) && v.at[tier][got[i].proc] == e && v.listed[tier][got[i].proc] == e
+		same = got[i].proc == want[i].proc && got[i].key == orderKey(want[i].util) && v.at[tier][got[i].proc] == e &&
+			(got[i].key == zeroKey || v.listed[tier][got[i].proc] == e)
 	}
 	if !same {
 		v.verify.fail("tier %d list at t=%g is %v, sorted from scratch %v", tier, c.Now(), got, want)
