@@ -20,3 +20,12 @@ func TestJobStaysSmall(t *testing.T) {
 		t.Errorf("sim.tierJob is %d bytes; at most 96 expected", n)
 	}
 }
+
+// TestSlotFillsHalfALine guards the size of a VM slot: 32 bytes, so that
+// each lies within one cache line (the sharing model and the consolidation
+// scheduler's VM lists read both VMs of a processor at every change).
+func TestSlotFillsHalfALine(t *testing.T) {
+	if n := unsafe.Sizeof(slot{}); n != 32 {
+		t.Errorf("sim.slot is %d bytes; 32 expected (a slot within one cache line)", n)
+	}
+}
