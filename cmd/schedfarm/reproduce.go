@@ -33,12 +33,12 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "the specs' quick versions: fewer jobs and replications, the same structure (a smoke test of the pipeline; its verdicts mean little)")
 	out := fs.String("o", "", "output directory (default reproduction/, or reproduction-quick/ with --quick)")
-	workers := fs.Int("workers", runtime.NumCPU(), "cells each running spec simulates concurrently in this process (0 with --nats: only remote workers)")
+	workers := fs.Int("workers", runtime.NumCPU(), "cells simulated at once in this process, shared by the specs run side by side (0 with --nats: only remote workers)")
 	natsURL := fs.String("nats", os.Getenv("SCHEDFARM_NATS"), "NATS server URL of a farm to run on (credentials as for run, from the environment); default: an embedded server")
 	var dataRoot string
 	registerDataRoot(fs, &dataRoot)
 	judgeOnly := fs.Bool("judge-only", false, "run nothing: judge the claims again from an earlier run's results in the output directory (after a claims file's causes or bands changed); the wall clocks reported are that run's, read from each spec's log")
-	specsAtOnce := fs.Int("specs-at-once", 2, "specs of a paper run side by side, each with --workers cells at once, so that one spec's last, longest cells do not leave the cores idle (embedded server only: 1 with --nats)")
+	specsAtOnce := fs.Int("specs-at-once", 2, "specs of a paper run side by side, sharing the --workers cells at once, so that one spec's last, longest cells do not leave the cores idle (embedded server only: 1 with --nats)")
 	maxReps := fs.Int("max-replications", 0, "cap on the replications undecided points may reach, for every spec (0: each claims file's specs[].replications.max; the first look only where it gives none)")
 	before := fs.String("before", "", "an earlier run's verdicts.json: the report adds a before → after table of the verdicts, each change attributed to the rule or to the results")
 	fs.Usage = func() {
@@ -108,6 +108,11 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 		*specsAtOnce = 1
 	} else {
 		stateDir = filepath.Join(dir, ".schedfarm")
+	}
+	if *specsAtOnce > 1 && !*judgeOnly {
+		// Each spec's run takes up to --workers cells; they simulate
+		// --workers at a time in all.
+		defer shareCellSlots(*workers)()
 	}
 	start := time.Now()
 	var sections []paperSection

@@ -66,7 +66,7 @@ func writeReproduction(w *bytes.Buffer, secs []paperSection, earlier []claims.Ve
 	}
 	where := fmt.Sprintf("an embedded broker, %d local workers", workers)
 	if specsAtOnce > 1 {
-		where = fmt.Sprintf("an embedded broker, %d local workers for each of up to %d specs run side by side", workers, specsAtOnce)
+		where = fmt.Sprintf("an embedded broker, %d cells simulated at once by up to %d specs run side by side", workers, specsAtOnce)
 	}
 	if remote {
 		where = "a remote farm"
