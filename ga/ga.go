@@ -233,17 +233,25 @@ func take(bufs []Genome, i int) Genome {
 
 // Mutate swaps two random genes of g with probability p, and with
 // probability p gives one random gene a random resource in [0, resources).
-func Mutate(g Genome, resources int, p float64, rng *rand.Rand) {
+func Mutate(g Genome, resources int, p float64, rng *rand.Rand) { mutate(g, resources, p, rng) }
+
+// mutate is Mutate, reporting whether either operator was applied (the
+// genome may still be the same: a swap of equal genes, a resource drawn
+// again); false means g is untouched.
+func mutate(g Genome, resources int, p float64, rng *rand.Rand) (applied bool) {
 	if len(g) == 0 {
-		return
+		return false
 	}
 	if rng.Float64() < p {
 		a, b := rng.IntN(len(g)), rng.IntN(len(g))
 		g[a], g[b] = g[b], g[a]
+		applied = true
 	}
 	if rng.Float64() < p {
 		g[rng.IntN(len(g))].Res = rng.IntN(resources)
+		applied = true
 	}
+	return applied
 }
 
 // Chains decodes g for a batch of jobs: chains[j] lists job j's distinct
@@ -345,10 +353,15 @@ func (d *Decoder) Decode(g Genome) (order []int, chains [][]int) {
 			}
 		}
 	}
+	// Job j's chain always starts at store[j*mc], so its slice changes
+	// only with its length (nil for 0): most decodes leave it as the one
+	// before made it, and it is not written again.
 	for j, k := range d.lens {
-		if k == 0 {
+		switch {
+		case len(d.chains[j]) == int(k):
+		case k == 0:
 			d.chains[j] = nil
-		} else {
+		default:
 			d.chains[j] = d.store[j*mc : j*mc+int(k) : (j+1)*mc]
 		}
 	}
@@ -479,26 +492,38 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 			ia, ib := pick(), pick()
 			a, b := pop[ia], pop[ib]
 			c1, c2 := take(spare, len(next)), take(spare, len(next)+1)
-			if rng.Float64() < cfg.PCut {
+			cut := rng.Float64() < cfg.PCut
+			if cut {
 				c1, c2 = cutAndSpliceMax(c1, c2, a, b, maxLen, rng)
 			} else {
 				c1, c2 = spliceMax(c1, a, nil, maxLen), spliceMax(c2, b, nil, maxLen)
 			}
-			for _, c := range []Genome{c1, c2} {
+			for i, c := range []Genome{c1, c2} {
 				if len(next) == n {
 					break
 				}
 				if len(c) > maxLen {
 					c = c[:maxLen]
 				}
-				Mutate(c, cfg.Resources, cfg.PMut, rng)
+				applied := mutate(c, cfg.Resources, cfg.PMut, rng)
 				// A child equal to a parent has the parent's objectives:
 				// an Evaluator is a deterministic function of the genome
 				// and Run draws no random numbers while evaluating, so
-				// reusing them changes nothing but the work done.
+				// reusing them changes nothing but the work done. Without a
+				// cut, an untouched child of its parent's length is that
+				// parent's copy (a's for the first, b's for the second),
+				// known without comparing gene by gene; equal genomes
+				// have equal objectives, so which parent's are taken when
+				// a and b are equal does not matter.
 				o, ok := Objectives{}, false
 				if !cfg.Reevaluate {
+					own, ip := a, ia
+					if i == 1 {
+						own, ip = b, ib
+					}
 					switch {
+					case !cut && !applied && len(c) == len(own):
+						o, ok = objs[ip], true
 					case slices.Equal(c, a):
 						o, ok = objs[ia], true
 					case slices.Equal(c, b):
