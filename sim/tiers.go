@@ -156,9 +156,6 @@ type slot struct {
 	stale bool
 }
 
-// cpu returns the actual usage of the slot's process, 0 when the VM is idle.
-func (s *slot) cpu() float64 { return s.use }
-
 // tierState is the cluster's bookkeeping of a tiered platform.
 type tierState struct {
 	slots [][]slot // [tier][processor]
@@ -594,7 +591,7 @@ func (c *Cluster) flushRates() {
 			return two.speed(j, tier, fg.use, bg.use, own.use)
 		}
 		for k := range t.slots {
-			t.occ[k] = t.slots[k][p].cpu()
+			t.occ[k] = t.slots[k][p].use // 0 when idle
 		}
 		return sh.Speed(j, i, tier, t.occ)
 	}

@@ -252,12 +252,13 @@ func (v *vmLists) ordered(s *Scheduler, c *sim.Cluster, tier int) (below []vm, z
 	case n > 0:
 		v.mend(tier)
 	}
-	if v.verify != nil {
-		v.check(s, c, tier)
-	}
 	l := v.sorted[tier]
 	i := search(l, vm{key: zeroKey})
-	return l[:i], v.zero[tier], l[i:]
+	below, zero, above = l[:i], v.zero[tier], l[i:]
+	if v.verify != nil {
+		v.check(s, c, tier, below, zero, above)
+	}
+	return below, zero, above
 }
 
 // first appends to out the first n processors of tier's members in
@@ -441,21 +442,20 @@ func (v *vmLists) merge(tier int) {
 	v.nmoved[tier] = 0
 }
 
-// check compares tier's list with build's, entry for entry.
-func (v *vmLists) check(s *Scheduler, c *sim.Cluster, tier int) {
+// check compares tier's list, in ordered's three parts, with build's,
+// entry for entry.
+func (v *vmLists) check(s *Scheduler, c *sim.Cluster, tier int, below []vm, zero []uint64, above []vm) {
 	v.verify.checks++
 	want := s.build(c, tier, nil)
-	// The three parts of ordered, as one list; the bit set's entries are
-	// not in listed (only the sorted list's are).
-	l := v.sorted[tier]
-	i := search(l, vm{key: zeroKey})
-	got := slices.Clone(l[:i])
-	for w, word := range v.zero[tier] {
+	// The three parts as one list; the bit set's entries are not in
+	// listed (only the sorted list's are).
+	got := slices.Clone(below)
+	for w, word := range zero {
 		for ; word != 0; word &= word - 1 {
 			got = append(got, vm{key: zeroKey, proc: w<<6 | bits.TrailingZeros64(word)})
 		}
 	}
-	got = append(got, l[i:]...)
+	got = append(got, above...)
 	same := len(got) == len(want)
 	for i := 0; same && i < len(got); i++ {
 		e := vmEntry{in: true, key: got[i].key}

@@ -179,12 +179,10 @@ func (p *planner) load(jobs []*jstate, now float64) {
 	p.single, p.irs = sized(p.single, n), sized(p.irs, n)
 	p.starts = sized(p.starts, len(jobs))
 	p.cond1, p.deadline = sized(p.cond1, len(jobs)), sized(p.deadline, len(jobs))
+	p.slots = sized(p.slots, len(jobs)*p.nk)
 	for j, js := range jobs {
 		p.cond1[j] = s.cfg.Alpha * (js.a.Deadline - js.sj.Submit)
 		p.deadline[j] = js.a.Deadline
-	}
-	p.slots = sized(p.slots, len(jobs)*p.nk)
-	for j, js := range jobs {
 		for r, res := range s.res {
 			size := js.a.Size
 			for k := 0; k < p.nk; k++ {
