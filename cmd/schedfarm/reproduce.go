@@ -37,7 +37,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	natsURL := fs.String("nats", os.Getenv("SCHEDFARM_NATS"), "NATS server URL of a farm to run on (credentials as for run, from the environment); default: an embedded server")
 	var dataRoot string
 	registerDataRoot(fs, &dataRoot)
-	judgeOnly := fs.Bool("judge-only", false, "run nothing: judge the claims again from an earlier run's results in the output directory (after a claims file's causes or bands changed); the wall clocks reported are that run's, read from each spec's log")
+	judgeOnly := fs.Bool("judge-only", false, "run nothing: judge the claims again from an earlier run's results in the output directory (after a claims file's causes or bands changed), each spec under the sequential design (first look, cap) its run used, read from its log; the wall clocks reported are that run's, read from the same log")
 	specsAtOnce := fs.Int("specs-at-once", 2, "specs of a paper run side by side, sharing the --workers cells at once, so that one spec's last, longest cells do not leave the cores idle (embedded server only: 1 with --nats)")
 	maxReps := fs.Int("max-replications", 0, "cap on the replications undecided points may reach, for every spec (0: each claims file's specs[].replications.max; the first look only where it gives none)")
 	before := fs.String("before", "", "an earlier run's verdicts.json: the report adds a before → after table of the verdicts, each change attributed to the rule or to the results")

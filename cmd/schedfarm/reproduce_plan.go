@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -109,6 +110,9 @@ func (pl *specPlan) run(o reproduceOpts) error {
 			return err
 		}
 		pl.wall = wall
+		if err := pl.judgeUnderLoggedSchedule(o); err != nil {
+			return err
+		}
 	} else {
 		doc, err := pl.specWithMore()
 		if err != nil {
@@ -121,12 +125,17 @@ func (pl *specPlan) run(o reproduceOpts) error {
 		if pl.ran {
 			mode = os.O_CREATE | os.O_WRONLY | os.O_APPEND
 		}
-		pl.ran = true
 		log, err := os.OpenFile(pl.log, mode, 0o644)
 		if err != nil {
 			return err
 		}
 		defer log.Close()
+		if !pl.ran {
+			if _, err := fmt.Fprintf(log, "%s%s: replications first look %d, cap %d\n", scheduleLinePrefix, pl.name, pl.sched.Min, pl.sched.Max); err != nil {
+				return err
+			}
+		}
+		pl.ran = true
 		t0 := time.Now()
 		flags := slices.Clone(o.runFlags)
 		if o.stateDir != "" {
@@ -152,6 +161,54 @@ func (pl *specPlan) run(o reproduceOpts) error {
 		}
 	}
 	pl.atCap = rep0 * pl.sched.Max
+	return nil
+}
+
+// scheduleLinePrefix starts the first line reproduce writes into a spec's
+// log: the sequential design (first look, cap) its data were made under.
+// --judge-only reads it back, because the design fixes α′ = α/L: the same
+// data judged under another cap would spend α on looks that never
+// happened, or on fewer than did.
+const scheduleLinePrefix = "reproduce: sequential design of "
+
+// loggedSchedule returns the sequential design the earlier run of the
+// spec in logPath wrote; found is false for a log without one (written
+// before the line existed).
+func loggedSchedule(logPath, name string) (s claims.Schedule, found bool, err error) {
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		return s, false, err
+	}
+	prefix := scheduleLinePrefix + name + ": "
+	for i, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		if _, err := fmt.Sscanf(line[len(prefix):], "replications first look %d, cap %d", &s.Min, &s.Max); err != nil || s.Min < 1 || s.Max < s.Min {
+			return claims.Schedule{}, false, fmt.Errorf("%s:%d: %q; accepted: \"%sreplications first look N, cap M\" with 1 ≤ N ≤ M", logPath, i+1, line, prefix)
+		}
+		return s, true, nil
+	}
+	return s, false, nil
+}
+
+// judgeUnderLoggedSchedule sets the plan's schedule to the one its earlier
+// run used, read from its log. An explicit --max-replications that differs
+// from the run's cap is refused: the data were made under the run's
+// design. A log without the line (a run made before it was written) keeps
+// the schedule from the claims file and flags, with a warning.
+func (pl *specPlan) judgeUnderLoggedSchedule(o reproduceOpts) error {
+	logged, found, err := loggedSchedule(pl.log, pl.name)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", pl.name, err)
+	case !found:
+		fmt.Fprintf(o.stderr, "schedfarm reproduce: %s: %s names no sequential design (a run made before reproduce wrote it); judged under replications first look %d, cap %d from the claims file and flags: pass the run's --max-replications if it had one\n", pl.name, pl.log, pl.sched.Min, pl.sched.Max)
+	case o.maxReps > 0 && logged.Max != pl.sched.Max:
+		return fmt.Errorf("%s: its run's sequential design was replications first look %d, cap %d (%s), not the cap %d of --max-replications %d: its data judged under that cap would count looks that did not happen; accepted: no --max-replications (the run's design is used) or --max-replications %d", pl.name, logged.Min, logged.Max, pl.log, pl.sched.Max, o.maxReps, logged.Max)
+	default:
+		pl.sched = logged
+	}
 	return nil
 }
 

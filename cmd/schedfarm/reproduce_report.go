@@ -62,7 +62,7 @@ func writeReproduction(w *bytes.Buffer, secs []paperSection, earlier []claims.Ve
 		mode = "quick (fewer jobs and replications; the verdicts are a smoke test, not findings)"
 	}
 	if judgeOnly {
-		mode += ", judged again from an earlier run's results (--judge-only: the wall clocks are that run's, the sum of its specs', which overlap where specs ran side by side)"
+		mode += ", judged again from an earlier run's results (--judge-only: the wall clocks are that run's, the sum of its specs', which overlap where specs ran side by side; each spec is judged under the sequential design its run used, read from its log)"
 	}
 	where := fmt.Sprintf("an embedded broker, %d local workers", workers)
 	if specsAtOnce > 1 {

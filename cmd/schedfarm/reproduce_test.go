@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/experiments"
 	"github.com/schedfarm/schedfarm/internal/buildinfo"
 	"github.com/schedfarm/schedfarm/results"
@@ -232,5 +233,74 @@ func TestReproduceSpecsSideBySide(t *testing.T) {
 	}
 	if vSeq != vPar || !strings.Contains(vSeq, "wa ") || !strings.Contains(vSeq, "wb ") {
 		t.Errorf("verdicts differ side by side:\none after the other:\n%s\nside by side:\n%s", vSeq, vPar)
+	}
+}
+
+// --judge-only judges an earlier run's data under the sequential design
+// that run used (its log's first line), not under the claims file's cap:
+// a run capped at 2 (--max-replications 2: one look, at 3 replications)
+// judged again without the flag keeps one look (α′ = α), where the claims
+// file's cap (6: two looks, α′ = α/2) would count a look that did not
+// happen. A --max-replications that differs from the run's cap is
+// refused; a log from before the line existed keeps the old behaviour,
+// with a warning.
+func TestReproduceJudgeOnlyKeepsTheRunsDesign(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := runReproduce([]string{"--quick", "--max-replications", "2", "-o", out, "--workers", "2", "testdata/reproduce/claims.yaml"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	looks := func() (int, int) {
+		t.Helper()
+		vs, err := readVerdicts(filepath.Join(out, verdictsFile))
+		if err != nil || len(vs) != 1 || len(vs[0].Claims) == 0 || vs[0].Claims[0].ID != "w" {
+			t.Fatalf("verdicts.json: %+v, %v", vs, err)
+		}
+		r := vs[0].Claims[0].Readings[0]
+		return r.Looks, r.MaxReps
+	}
+	if l, m := looks(); l != 1 || m != 3 {
+		t.Fatalf("the run capped at 2: claim w judged with %d looks at up to %d replications, want 1 look at 3", l, m)
+	}
+	logPath := filepath.Join(out, "mini-repro.log")
+	if s, found, err := loggedSchedule(logPath, "mini-repro"); err != nil || !found || s != (claims.Schedule{Min: 3, Max: 3}) {
+		t.Fatalf("the log's sequential design: %+v, %v, %v; want first look 3, cap 3", s, found, err)
+	}
+
+	var jout, jerr bytes.Buffer
+	if code := runReproduce([]string{"--quick", "--judge-only", "-o", out, "testdata/reproduce/claims.yaml"}, &jout, &jerr); code != 0 {
+		t.Fatalf("--judge-only: exit %d\n%s%s", code, jout.String(), jerr.String())
+	}
+	if l, m := looks(); l != 1 || m != 3 {
+		t.Errorf("judged again without --max-replications: %d looks at up to %d replications, want the run's 1 look at 3", l, m)
+	}
+	if md, err := os.ReadFile(filepath.Join(out, "REPRODUCTION.md")); err != nil || !strings.Contains(string(md), "| 3 → 3 (1) |") {
+		t.Errorf("the report's table of runs does not give the run's design 3 → 3 (1): %v\n%s", err, md)
+	}
+
+	jerr.Reset()
+	if code := runReproduce([]string{"--quick", "--judge-only", "--max-replications", "6", "-o", out, "testdata/reproduce/claims.yaml"}, &jout, &jerr); code == 0 || !strings.Contains(jerr.String(), "its run's sequential design was replications first look 3, cap 3") || !strings.Contains(jerr.String(), "accepted: no --max-replications (the run's design is used) or --max-replications 3") {
+		t.Errorf("--judge-only --max-replications 6 on a run capped at 3: exit %d, %s", code, jerr.String())
+	}
+
+	// A log written before the line existed: the claims file's design,
+	// said on stderr.
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(data), "\n")
+	if !strings.HasPrefix(first, scheduleLinePrefix) {
+		t.Fatalf("the log's first line is %q, not the sequential design", first)
+	}
+	if err := os.WriteFile(logPath, []byte(rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jerr.Reset()
+	if code := runReproduce([]string{"--quick", "--judge-only", "-o", out, "testdata/reproduce/claims.yaml"}, &jout, &jerr); code != 0 || !strings.Contains(jerr.String(), "names no sequential design") {
+		t.Errorf("--judge-only on a log without the design: exit %d, %s", code, jerr.String())
+	}
+	if l, _ := looks(); l != 2 {
+		t.Errorf("a log without the design: %d looks, want the claims file's 2", l)
 	}
 }
