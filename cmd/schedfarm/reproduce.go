@@ -118,6 +118,10 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	var sections []paperSection
 	code := 0
 	opts := reproduceOpts{dir: dir, quick: *quick, judgeOnly: *judgeOnly, runFlags: runFlags, stateDir: stateDir, specsAtOnce: *specsAtOnce, maxReps: *maxReps, stdout: stdout, stderr: stderr}
+	if err := refuseOtherCaps(papers, opts); err != nil {
+		fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
+		return 2
+	}
 	for _, f := range papers {
 		sec, ok := reproducePaper(f, opts)
 		if !ok {

@@ -205,9 +205,38 @@ func (pl *specPlan) judgeUnderLoggedSchedule(o reproduceOpts) error {
 	case !found:
 		fmt.Fprintf(o.stderr, "schedfarm reproduce: %s: %s names no sequential design (a run made before reproduce wrote it); judged under replications first look %d, cap %d from the claims file and flags: pass the run's --max-replications if it had one\n", pl.name, pl.log, pl.sched.Min, pl.sched.Max)
 	case o.maxReps > 0 && logged.Max != pl.sched.Max:
-		return fmt.Errorf("%s: its run's sequential design was replications first look %d, cap %d (%s), not the cap %d of --max-replications %d: its data judged under that cap would count looks that did not happen; accepted: no --max-replications (the run's design is used) or --max-replications %d", pl.name, logged.Min, logged.Max, pl.log, pl.sched.Max, o.maxReps, logged.Max)
+		return pl.otherCap(logged, o)
 	default:
 		pl.sched = logged
+	}
+	return nil
+}
+
+// otherCap is the error for a --max-replications whose cap differs from
+// the one the spec's earlier run used (logged).
+func (pl *specPlan) otherCap(logged claims.Schedule, o reproduceOpts) error {
+	return fmt.Errorf("%s: its run's sequential design was replications first look %d, cap %d (%s), not the cap %d of --max-replications %d: its data judged under that cap would count looks that did not happen; accepted: no --max-replications (the run's design is used) or --max-replications %d", pl.name, logged.Min, logged.Max, pl.log, pl.sched.Max, o.maxReps, logged.Max)
+}
+
+// refuseOtherCaps, for --judge-only with --max-replications, returns the
+// first spec's error whose earlier run used another cap, before anything
+// is judged or written: a flag that cannot apply is a usage error, and the
+// earlier run's report stays as it was. Specs without a run or without the
+// logged design are left to the judging, which reports them.
+func refuseOtherCaps(papers []*claims.File, o reproduceOpts) error {
+	if !o.judgeOnly || o.maxReps == 0 {
+		return nil
+	}
+	for _, f := range papers {
+		for _, sp := range f.Specs {
+			pl, err := planSpec(f, sp, o)
+			if err != nil {
+				continue
+			}
+			if logged, found, err := loggedSchedule(pl.log, pl.name); err == nil && found && logged.Max != pl.sched.Max {
+				return pl.otherCap(logged, o)
+			}
+		}
 	}
 	return nil
 }

@@ -278,9 +278,18 @@ func TestReproduceJudgeOnlyKeepsTheRunsDesign(t *testing.T) {
 		t.Errorf("the report's table of runs does not give the run's design 3 → 3 (1): %v\n%s", err, md)
 	}
 
+	// The refusal is a usage error, made before anything is written: the
+	// earlier report stays.
+	before, err := os.ReadFile(filepath.Join(out, verdictsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	jerr.Reset()
-	if code := runReproduce([]string{"--quick", "--judge-only", "--max-replications", "6", "-o", out, "testdata/reproduce/claims.yaml"}, &jout, &jerr); code == 0 || !strings.Contains(jerr.String(), "its run's sequential design was replications first look 3, cap 3") || !strings.Contains(jerr.String(), "accepted: no --max-replications (the run's design is used) or --max-replications 3") {
-		t.Errorf("--judge-only --max-replications 6 on a run capped at 3: exit %d, %s", code, jerr.String())
+	if code := runReproduce([]string{"--quick", "--judge-only", "--max-replications", "6", "-o", out, "testdata/reproduce/claims.yaml"}, &jout, &jerr); code != 2 || !strings.Contains(jerr.String(), "its run's sequential design was replications first look 3, cap 3") || !strings.Contains(jerr.String(), "accepted: no --max-replications (the run's design is used) or --max-replications 3") {
+		t.Errorf("--judge-only --max-replications 6 on a run capped at 3: exit %d, want 2; %s", code, jerr.String())
+	}
+	if after, err := os.ReadFile(filepath.Join(out, verdictsFile)); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("a refused --judge-only rewrote %s (%v)", verdictsFile, err)
 	}
 
 	// A log written before the line existed: the claims file's design,
