@@ -49,6 +49,8 @@ type vmLists struct {
 	stale [2]bool
 	adds  []vm
 	buf   []vm // sortVMs's scratch space
+	// avoid: takeFirst's processors to pass over, a bit set (avoiding).
+	avoid []uint64
 	// cluster and mark: the run and the point of its occupancy log read so
 	// far; a new cluster or a lost log rebuilds the lists.
 	cluster *sim.Cluster
@@ -284,39 +286,53 @@ func (v *vmLists) first(s *Scheduler, c *sim.Cluster, tier, n int, avoid []int, 
 	return out
 }
 
-// takeFirst is first without the cross-check.
+// takeFirst is first without the cross-check. The processors to avoid
+// are looked up in a bit set made from avoid once per call (REASY's head
+// holds up to all the processors, so a linear search per VM passed over
+// made the pick quadratic).
 func (v *vmLists) takeFirst(s *Scheduler, c *sim.Cluster, tier, n int, avoid []int, out []int) []int {
 	below, zero, above := v.ordered(s, c, tier)
 	if len(avoid) == 0 && v.members[tier] < n {
 		return out // not enough, whatever the order
 	}
+	skip := v.avoiding(avoid, len(zero))
 	for _, e := range below {
 		if len(out) == n {
 			return out
 		}
-		if !slices.Contains(avoid, e.proc) {
+		if skip[e.proc>>6]&(1<<(e.proc&63)) == 0 {
 			out = append(out, e.proc)
 		}
 	}
 	for w, word := range zero {
+		word &^= skip[w]
 		for ; word != 0; word &= word - 1 {
 			if len(out) == n {
 				return out
 			}
-			if p := w<<6 | bits.TrailingZeros64(word); !slices.Contains(avoid, p) {
-				out = append(out, p)
-			}
+			out = append(out, w<<6|bits.TrailingZeros64(word))
 		}
 	}
 	for _, e := range above {
 		if len(out) == n {
 			return out
 		}
-		if !slices.Contains(avoid, e.proc) {
+		if skip[e.proc>>6]&(1<<(e.proc&63)) == 0 {
 			out = append(out, e.proc)
 		}
 	}
 	return out
+}
+
+// avoiding returns the processors of avoid as a bit set of words words
+// (bit p%64 of word p/64), in scratch space valid until the next call.
+func (v *vmLists) avoiding(avoid []int, words int) []uint64 {
+	v.avoid = slices.Grow(v.avoid[:0], words)[:words]
+	clear(v.avoid)
+	for _, p := range avoid {
+		v.avoid[p>>6] |= 1 << (p & 63)
+	}
+	return v.avoid
 }
 
 // zeroKey is orderKey(0), the key of a VM whose processor's other VM is
