@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
@@ -185,6 +186,45 @@ func TestPrepareGivesTheOrder(t *testing.T) {
 					t.Fatalf("%s: job %d: order %v of estimates %v", c.name, j.ID, o, j.CPUEstimate)
 				}
 			}
+		}
+	}
+}
+
+// TestExactEstimatesShareTheDraw: with exact estimates (seed 000's rule,
+// §3.1: the usage is told to the scheduler) the estimates are the actual
+// usages' own array, counted once by the cache; the usages and estimates
+// are those cpuusage.Params.Draw gives job after job from the same stream
+// (so sharing changed no draw). Noisy estimates keep an array of their own.
+func TestExactEstimatesShareTheDraw(t *testing.T) {
+	procs := []int{1, 4, 3, 8, 1, 2}
+	total := 0
+	for _, n := range procs {
+		total += n
+	}
+	noisy := cpuusage.Params{Low: 0.4, High: 1, Estimate: cpuusage.Noisy, Error: 0.2}
+	for _, p := range []cpuusage.Params{cpuusage.Default(), noisy} {
+		u := draw(procs, p, 7)
+		shared := unsafe.SliceData(u.est) == unsafe.SliceData(u.actual)
+		if shared != (p.Estimate == cpuusage.Exact) {
+			t.Errorf("%s estimates: sharing the actual array is %v", p.Estimate, shared)
+		}
+		rng := rand.New(rand.NewPCG(7, CPUStream))
+		var actual, est []float64
+		for _, n := range procs {
+			d := p.Draw(n, rng)
+			actual, est = append(actual, d.Actual...), append(est, d.Estimated...)
+		}
+		if !slices.Equal(u.actual, actual) || !slices.Equal(u.est, est) {
+			t.Errorf("%s estimates: the draw is\n%v / %v,\nParams.Draw job after job gives\n%v / %v", p.Estimate, u.actual, u.est, actual, est)
+		}
+		want := int64(total)*8 + int64(len(procs))*int64(unsafe.Sizeof(sim.CPUUsage{}))
+		if !shared {
+			want += int64(total) * 8
+		}
+		c := newUsageCache(1 << 20)
+		c.Get(usageKey{seed: 7, p: p}, func() (usages, error) { return u, nil })
+		if _, got := c.Held(); got != want {
+			t.Errorf("%s estimates: the cache counts %d bytes, want %d", p.Estimate, got, want)
 		}
 	}
 }

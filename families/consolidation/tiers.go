@@ -131,7 +131,14 @@ func draw(procs []int, p cpuusage.Params, seed uint64) usages {
 		total += n
 	}
 	u := usages{actual: make([]float64, total)}
-	if p.Estimate != cpuusage.None {
+	switch p.Estimate {
+	case cpuusage.None:
+	case cpuusage.Exact:
+		// Told exactly: the estimates are the actual usages, the same
+		// array (neither is written after the draw; Fill draws nothing
+		// for exact estimates, so the draws are those of a copy).
+		u.est = u.actual
+	default:
 		u.est = make([]float64, total)
 	}
 	u.perJob = make([]sim.CPUUsage, len(procs))
@@ -139,7 +146,7 @@ func draw(procs []int, p cpuusage.Params, seed uint64) usages {
 	at := 0
 	for i, n := range procs {
 		var e []float64
-		if u.est != nil {
+		if u.est != nil && p.Estimate != cpuusage.Exact {
 			e = u.est[at : at+n : at+n]
 		}
 		p.Fill(u.actual[at:at+n:at+n], e, rng)
