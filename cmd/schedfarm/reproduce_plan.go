@@ -193,10 +193,10 @@ func loggedSchedule(logPath, name string) (s claims.Schedule, found bool, err er
 }
 
 // judgeUnderLoggedSchedule sets the plan's schedule to the one its earlier
-// run used, read from its log. An explicit --max-replications that differs
-// from the run's cap is refused: the data were made under the run's
-// design. A log without the line (a run made before it was written) keeps
-// the schedule from the claims file and flags, with a warning.
+// run used, read from its log (an explicit --max-replications with another
+// cap was refused before, by refuseOtherCaps). A log without the line (a
+// run made before it was written) keeps the schedule from the claims file
+// and flags, with a warning.
 func (pl *specPlan) judgeUnderLoggedSchedule(o reproduceOpts) error {
 	logged, found, err := loggedSchedule(pl.log, pl.name)
 	switch {
@@ -204,25 +204,18 @@ func (pl *specPlan) judgeUnderLoggedSchedule(o reproduceOpts) error {
 		return fmt.Errorf("%s: %w", pl.name, err)
 	case !found:
 		fmt.Fprintf(o.stderr, "schedfarm reproduce: %s: %s names no sequential design (a run made before reproduce wrote it); judged under replications first look %d, cap %d from the claims file and flags: pass the run's --max-replications if it had one\n", pl.name, pl.log, pl.sched.Min, pl.sched.Max)
-	case o.maxReps > 0 && logged.Max != pl.sched.Max:
-		return pl.otherCap(logged, o)
 	default:
 		pl.sched = logged
 	}
 	return nil
 }
 
-// otherCap is the error for a --max-replications whose cap differs from
-// the one the spec's earlier run used (logged).
-func (pl *specPlan) otherCap(logged claims.Schedule, o reproduceOpts) error {
-	return fmt.Errorf("%s: its run's sequential design was replications first look %d, cap %d (%s), not the cap %d of --max-replications %d: its data judged under that cap would count looks that did not happen; accepted: no --max-replications (the run's design is used) or --max-replications %d", pl.name, logged.Min, logged.Max, pl.log, pl.sched.Max, o.maxReps, logged.Max)
-}
-
-// refuseOtherCaps, for --judge-only with --max-replications, returns the
-// first spec's error whose earlier run used another cap, before anything
-// is judged or written: a flag that cannot apply is a usage error, and the
-// earlier run's report stays as it was. Specs without a run or without the
-// logged design are left to the judging, which reports them.
+// refuseOtherCaps, for --judge-only with --max-replications, returns an
+// error naming the first spec whose earlier run used another cap (the data
+// were made under the run's design), before anything is judged or
+// written: a flag that cannot apply is a usage error, and the earlier
+// run's report stays as it was. Specs without a run or without the logged
+// design are left to the judging, which reports them.
 func refuseOtherCaps(papers []*claims.File, o reproduceOpts) error {
 	if !o.judgeOnly || o.maxReps == 0 {
 		return nil
@@ -234,7 +227,7 @@ func refuseOtherCaps(papers []*claims.File, o reproduceOpts) error {
 				continue
 			}
 			if logged, found, err := loggedSchedule(pl.log, pl.name); err == nil && found && logged.Max != pl.sched.Max {
-				return pl.otherCap(logged, o)
+				return fmt.Errorf("%s: its run's sequential design was replications first look %d, cap %d (%s), not the cap %d of --max-replications %d: its data judged under that cap would count looks that did not happen; accepted: no --max-replications (the run's design is used) or --max-replications %d", pl.name, logged.Min, logged.Max, pl.log, pl.sched.Max, o.maxReps, logged.Max)
 			}
 		}
 	}
