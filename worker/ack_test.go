@@ -17,7 +17,7 @@ import (
 // the work queue is empty — and that no cell was delivered twice: each was
 // acked before the consumer's 30 s AckWait would have redelivered it. The
 // worker sends its acks without awaiting the server's reply
-// (worker.settle), so the check waits for them to land.
+// (worker.finishSettle), so the check waits for them to land.
 //
 // The wait is bounded by the test's two minutes only, not by a deadline
 // under the AckWait (the test once gave the acks 20 s): what tells an ack

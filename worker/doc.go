@@ -7,13 +7,18 @@
 // request costs the broker about as much as the delivery it brings). It
 // runs them one after the other while sending in-progress heartbeats for
 // the cell it runs and the ones waiting after it (so no cell's ack timer
-// runs out in the slot), publishes each result to the results stream
-// and waits for the publish ack, and only then acks the cell (without
-// waiting for the ack's reply: a lost ack only runs the cell again, and its
-// result is dropped as a duplicate). That settling
-// runs in the background while the slot fetches and runs its next cell (at
-// most one settle per slot at a time), so the slot is not idle for those
-// round trips. A cell that
+// runs out in the slot), publishes each result to the results stream,
+// and acks the cell only once the stream has acknowledged its result
+// (without waiting for the ack's reply: a lost ack only runs the cell
+// again, and its result is dropped as a duplicate). That settling runs in
+// the background while the slot fetches and runs its next cell, so the
+// slot is not idle for those round trips: the slot's settler sends each
+// result without waiting for the stream (PublishAsync), up to 16 of them
+// awaiting their acks, and its acker takes the acks in order, acks each
+// cell, and publishes a result again, waiting, where the stream did not
+// take it (no ack within 10 s of its sending included); a result that
+// still cannot be published naks its cell for a retry
+// (TestNoCellLeavesTheQueueWithoutItsResult). A cell that
 // panics is reported as failed with the panic text and the head of its stack;
 // the slot goes on. When the context given to Run is cancelled the worker
 // stops fetching, lets running cells finish within a grace period, naks the

@@ -160,18 +160,32 @@ type worker struct {
 // microseconds, for several that are there already (nextTake, take.go).
 // A finished cell is settled (result published, then the cell acked) in the
 // background while the slot runs the next one, so the slot does not sit
-// idle for those two round trips; at most one settle per slot is in flight,
-// and the slot waits for it before it settles the next cell or returns.
+// idle for those two round trips; up to resultsInFlight results of a slot
+// await their acks, and the slot waits for them all before it returns.
 func (w *worker) slot(id string) {
 	// One settler per slot, for the slot's life: a goroutine per cell would
 	// grow a new stack through the publication every time. The channel is
-	// unbuffered, so handing it a cell waits for the last settle to end.
+	// unbuffered, so handing it a cell waits until the settler has sent the
+	// last result. The settler does not wait for the stream's ack: the
+	// results it sent wait in inflight for the acker, which acks each cell
+	// once its result is in (finishSettle).
 	settle := make(chan settlement)
+	inflight := make(chan sentResult, resultsInFlight)
 	settled := make(chan struct{})
 	go func() {
-		defer close(settled)
+		defer close(inflight)
 		for s := range settle {
-			w.settle(id, s)
+			if p, ok := w.send(id, s); ok {
+				inflight <- p
+			}
+		}
+	}()
+	go func() {
+		defer close(settled)
+		t := time.NewTimer(time.Hour)
+		t.Stop()
+		for p := range inflight {
+			w.finishSettle(id, p, t)
 		}
 	}()
 	defer func() {
@@ -309,29 +323,99 @@ func (w *worker) complete(res runner.CellResult, cellID, slotID, digest string) 
 	return res
 }
 
-// settle publishes the result of a cell and then acks the cell message: the
-// result is in the results stream before the cell leaves the work queue, so a
-// crash in between only runs the cell again (its result is then a
-// duplicate). A result that cannot be published naks the cell for a retry.
+// A cell is settled in two steps, so that a slot's results are sent one
+// after the other without waiting for each ack in between: send publishes
+// the result without waiting (PublishAsync), and finishSettle, on the
+// slot's acker, waits for the stream's ack of it and then acks the cell
+// message. The result is in the results stream before the cell leaves the
+// work queue, as before: a crash in between only runs the cell again (its
+// result is then a duplicate). A result the stream did not take is
+// published again, waiting for the ack, up to five times; one that still
+// cannot be published naks the cell for a retry.
 //
-// The ack is not awaited (Ack, not DoubleAck): an ack lost on the way, like
-// a crash after the publication, only runs the cell again, and its result
-// is dropped as a duplicate, so waiting for the server's reply bought a log
-// line at the cost of a round trip per cell (BenchmarkFarmPrimitives: a
-// take with DoubleAck 165 µs of CPU against 105 µs with Ack;
-// docs/performance.md, "Farm"). Closing the connection flushes the acks
-// still buffered when the worker stops.
-func (w *worker) settle(slotID string, s settlement) {
-	if err := w.publish(s.resultSubject, s.cell, s.seq, s.res); err != nil {
+// The cell's ack is not awaited (Ack, not DoubleAck): an ack lost on the
+// way, like a crash after the publication, only runs the cell again, and
+// its result is dropped as a duplicate, so waiting for the server's reply
+// bought a log line at the cost of a round trip per cell
+// (BenchmarkFarmPrimitives: a take with DoubleAck 165 µs of CPU against
+// 105 µs with Ack; docs/performance.md, "Farm"). Closing the connection
+// flushes the acks still buffered when the worker stops.
+
+// resultsInFlight is how many results a slot may have sent whose acks it
+// has not seen yet.
+const resultsInFlight = 16
+
+// resultAckWait is how long the acker waits for the stream's ack of a
+// result sent without waiting before it publishes the result again.
+const resultAckWait = 10 * time.Second
+
+// sentResult is a result sent without waiting for its ack (ack nil: the
+// send failed, and the acker publishes it again, waiting).
+type sentResult struct {
+	s     settlement
+	data  []byte
+	msgID string
+	ack   jetstream.PubAckFuture
+	sent  time.Time
+}
+
+// send encodes a settled cell's result and publishes it without waiting
+// for the stream's ack. ok is false when the result could not be encoded
+// (the cell is then nak'ed for a retry).
+func (w *worker) send(slotID string, s settlement) (sentResult, bool) {
+	data, msgID, err := w.encodeResult(s.cell, s.seq, s.res)
+	if err != nil {
 		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, s.cell.ID, err)
 		_ = s.msg.Nak()
-		return
+		return sentResult{}, false
 	}
-	if err := s.msg.Ack(); err != nil {
+	p := sentResult{s: s, data: data, msgID: msgID, sent: time.Now()}
+	if p.ack, err = w.js.PublishAsync(s.resultSubject, data, jetstream.WithMsgID(msgID)); err != nil {
+		w.cfg.Logf("worker %s: cell %s: publish result: %v (publishing it again)", slotID, s.cell.ID, err)
+		p.ack = nil
+	}
+	return p, true
+}
+
+// finishSettle waits for the stream's ack of a result send published, up
+// to resultAckWait from its sending (t: the acker's timer, stopped), publishes it again where
+// the stream did not take it, and then acks the cell message.
+func (w *worker) finishSettle(slotID string, p sentResult, t *time.Timer) {
+	cellID := p.s.cell.ID
+	published := false
+	if p.ack != nil {
+		t.Reset(max(resultAckWait-time.Since(p.sent), 0))
+		select {
+		case ack := <-p.ack.Ok():
+			published = true
+			if ack.Duplicate {
+				w.logDuplicate(slotID, cellID)
+			}
+		case err := <-p.ack.Err():
+			w.cfg.Logf("worker %s: cell %s: publish result: %v (publishing it again)", slotID, cellID, err)
+		case <-t.C:
+			w.cfg.Logf("worker %s: cell %s: publish result: no ack from the results stream in %v (publishing it again)", slotID, cellID, resultAckWait)
+		}
+		t.Stop()
+	}
+	if !published {
+		if err := w.publishData(p.s.resultSubject, p.s.cell, p.msgID, slotID, p.data); err != nil {
+			w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cellID, err)
+			_ = p.s.msg.Nak()
+			return
+		}
+	}
+	if err := p.s.msg.Ack(); err != nil {
 		// The result is published; a redelivery only runs the cell again and
 		// its result is dropped as a duplicate.
-		w.cfg.Logf("worker %s: cell %s: ack: %v", slotID, s.cell.ID, err)
+		w.cfg.Logf("worker %s: cell %s: ack: %v", slotID, cellID, err)
 	}
+}
+
+// logDuplicate says that the results stream dropped a cell's result as a
+// duplicate.
+func (w *worker) logDuplicate(slotID, cellID string) {
+	w.cfg.Logf("worker %s: cell %s: result dropped by the results stream as a duplicate: the cell was redelivered and its other run's result is in", slotID, cellID)
 }
 
 // slotRunner runs a slot's cells on one goroutine for the slot's life,
@@ -429,26 +513,27 @@ func (w *worker) run(sr *slotRunner, slotID string, msg jetstream.Msg, waiting [
 	}
 }
 
-// publish sends the result and waits for the stream's ack. The message id
-// is the cell id plus the cell message's stream sequence: a redelivery of the
-// same message that runs again is dropped as a duplicate, while a later
-// re-publication of the cell (a new sequence) gets through. Per-job records
-// that would push the message over the server's max_payload go to the jobs
-// object store first, and the message names the object.
-func (w *worker) publish(subject string, cell runner.Cell, seq uint64, res runner.CellResult) error {
-	data, err := runner.EncodeResult(res)
+// encodeResult returns a result's message and its message id: the cell id
+// plus the cell message's stream sequence, so that a redelivery of the
+// same message that runs again is dropped by the results stream as a
+// duplicate, while a later re-publication of the cell (a new sequence)
+// gets through. Per-job records that would push the message over the
+// server's max_payload go to the jobs object store first, and the message
+// names the object.
+func (w *worker) encodeResult(cell runner.Cell, seq uint64, res runner.CellResult) (data []byte, msgID string, err error) {
+	data, err = runner.EncodeResult(res)
 	if err != nil {
-		return fmt.Errorf("encode result: %w", err)
+		return nil, "", fmt.Errorf("encode result: %w", err)
 	}
 	limit := w.js.Conn().MaxPayload() - 1024
 	if limit > 0 && int64(len(data)) > limit && len(res.Jobs) > 0 {
 		name := broker.JobsObjectName(cell.Experiment, cell.ID, seq)
 		if err := w.putJobs(name, res.Jobs); err != nil {
-			return err
+			return nil, "", err
 		}
 		res.Jobs, res.JobsObject = nil, name
 		if data, err = runner.EncodeResult(res); err != nil {
-			return fmt.Errorf("encode result: %w", err)
+			return nil, "", fmt.Errorf("encode result: %w", err)
 		}
 	}
 	if limit > 0 && int64(len(data)) > limit {
@@ -458,10 +543,15 @@ func (w *worker) publish(subject string, cell runner.Cell, seq uint64, res runne
 			Error: fmt.Sprintf("result is %d bytes without its per-job records, over the NATS server's max_payload of %d bytes; "+
 				"raise max_payload on the server", len(data), limit+1024)}
 		if data, err = runner.EncodeResult(res); err != nil {
-			return fmt.Errorf("encode result: %w", err)
+			return nil, "", fmt.Errorf("encode result: %w", err)
 		}
 	}
-	msgID := cell.ID + ":" + strconv.FormatUint(seq, 10)
+	return data, cell.ID + ":" + strconv.FormatUint(seq, 10), nil
+}
+
+// publishData publishes an encoded result and waits for the stream's ack,
+// trying up to five times.
+func (w *worker) publishData(subject string, cell runner.Cell, msgID, slotID string, data []byte) error {
 	var last error
 	for attempt := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -469,12 +559,12 @@ func (w *worker) publish(subject string, cell runner.Cell, seq uint64, res runne
 		cancel()
 		if err == nil {
 			if ack.Duplicate {
-				w.cfg.Logf("worker %s: cell %s: result dropped by the results stream as a duplicate: the cell was redelivered and its other run's result is in", res.Worker, cell.ID)
+				w.logDuplicate(slotID, cell.ID)
 			}
 			return nil
 		}
 		last = err
-		w.cfg.Logf("worker %s: cell %s: publish result (attempt %d of 5): %v", res.Worker, cell.ID, attempt+1, err)
+		w.cfg.Logf("worker %s: cell %s: publish result (attempt %d of 5): %v", slotID, cell.ID, attempt+1, err)
 		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
 	}
 	return last
