@@ -32,17 +32,7 @@ func TestWorkerAcksEveryCell(t *testing.T) {
 	defer cancel()
 	js := queue(t, ctx, broker.Topology{})
 	publishCells(t, ctx, js, "acks", n)
-	wctx, stopWorker := context.WithCancel(context.Background())
-	stopped := make(chan error, 1)
-	go func() {
-		stopped <- worker.Run(wctx, js, worker.Config{ID: "acker", Slots: 2, Gate: worker.DecodeOnly{}, Runner: instant})
-	}()
-	defer func() {
-		stopWorker()
-		if err := <-stopped; err != nil {
-			t.Error(err)
-		}
-	}()
+	defer startWorker(t, js, worker.Config{ID: "acker", Slots: 2, Gate: worker.DecodeOnly{}, Runner: instant})()
 	results, err := js.Stream(ctx, broker.ResultsStream)
 	if err != nil {
 		t.Fatal(err)

@@ -71,6 +71,22 @@ func resultsIn(t *testing.T, ctx context.Context, js jetstream.JetStream, n uint
 	})
 }
 
+// startWorker runs worker.Run with cfg on js until the returned stop is
+// called; stop waits for Run to return and fails the test on its error.
+func startWorker(t *testing.T, js jetstream.JetStream, cfg worker.Config) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- worker.Run(ctx, js, cfg) }()
+	return func() {
+		t.Helper()
+		cancel()
+		if err := <-stopped; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // waitFor polls cond until it holds or ctx ends, then fails the test with
 // cond's last description of the state.
 func waitFor(t *testing.T, ctx context.Context, what string, cond func() (bool, string)) {

@@ -68,15 +68,11 @@ func TestSlotTakesSeveralInstantCells(t *testing.T) {
 	if err := js.Conn().Flush(); err != nil {
 		t.Fatal(err)
 	}
-	wctx, stopWorker := context.WithCancel(context.Background())
-	stopped := make(chan error, 1)
-	go func() {
-		stopped <- worker.Run(wctx, js, worker.Config{ID: "taker", Slots: 1, Gate: worker.DecodeOnly{}, Runner: instant})
-	}()
+	stopWorker := startWorker(t, js, worker.Config{ID: "taker", Slots: 1, Gate: worker.DecodeOnly{}, Runner: instant})
 	resultsIn(t, ctx, js, n)
 	stopWorker()
-	if err := <-stopped; err != nil {
-		t.Fatal(err)
+	if t.Failed() {
+		t.FailNow()
 	}
 	cons, err := js.Consumer(ctx, broker.CellsStream, broker.WorkersConsumer)
 	if err != nil {

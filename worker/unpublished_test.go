@@ -36,17 +36,7 @@ func TestNoCellLeavesTheQueueWithoutItsResult(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	wctx, stopWorker := context.WithCancel(context.Background())
-	stopped := make(chan error, 1)
-	go func() {
-		stopped <- worker.Run(wctx, js, worker.Config{ID: "unpublished", Slots: 2, Gate: worker.DecodeOnly{}, Runner: instant, Logf: logf})
-	}()
-	defer func() {
-		stopWorker()
-		if err := <-stopped; err != nil {
-			t.Error(err)
-		}
-	}()
+	defer startWorker(t, js, worker.Config{ID: "unpublished", Slots: 2, Gate: worker.DecodeOnly{}, Runner: instant, Logf: logf})()
 	// A first cell through: the worker is set up (its streams checked).
 	publishCellsFrom(t, ctx, js, "unpublished", 0, 1)
 	resultsIn(t, ctx, js, 1)
