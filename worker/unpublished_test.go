@@ -37,17 +37,27 @@ func TestNoCellLeavesTheQueueWithoutItsResult(t *testing.T) {
 		}
 	}
 	defer startWorker(t, js, worker.Config{ID: "unpublished", Slots: 2, Gate: worker.DecodeOnly{}, Runner: instant, Logf: logf})()
-	// A first cell through: the worker is set up (its streams checked).
-	publishCellsFrom(t, ctx, js, "unpublished", 0, 1)
-	resultsIn(t, ctx, js, 1)
-	if err := js.DeleteStream(ctx, broker.ResultsStream); err != nil {
-		t.Fatal(err)
-	}
-	publishCellsFrom(t, ctx, js, "unpublished", 1, n)
 	cells, err := js.Stream(ctx, broker.CellsStream)
 	if err != nil {
 		t.Fatal(err)
 	}
+	queueEmpty := func() (bool, string) {
+		info, err := cells.Info(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		return info.State.Msgs == 0, fmt.Sprintf("%d cells in the work queue", info.State.Msgs)
+	}
+	// A first cell through, its result in and the cell acked: the worker
+	// is set up (its streams checked), and the queue holds only the cells
+	// published next.
+	publishCellsFrom(t, ctx, js, "unpublished", 0, 1)
+	resultsIn(t, ctx, js, 1)
+	waitFor(t, ctx, "the first cell acked", queueEmpty)
+	if err := js.DeleteStream(ctx, broker.ResultsStream); err != nil {
+		t.Fatal(err)
+	}
+	publishCellsFrom(t, ctx, js, "unpublished", 1, n)
 	waitFor(t, ctx, "a cell nak'ed because its result could not be published", func() (bool, string) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -64,11 +74,5 @@ func TestNoCellLeavesTheQueueWithoutItsResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	resultsIn(t, ctx, js, n)
-	waitFor(t, ctx, "the work queue empty", func() (bool, string) {
-		info, err := cells.Info(ctx)
-		if err != nil {
-			return false, err.Error()
-		}
-		return info.State.Msgs == 0, fmt.Sprintf("%d cells in the work queue", info.State.Msgs)
-	})
+	waitFor(t, ctx, "the work queue empty", queueEmpty)
 }
