@@ -41,10 +41,10 @@ type Rejection struct {
 // metricName reports whether name is a metric name: lower-case letters,
 // digits and '_', starting with a letter (^[a-z][a-z0-9_]*$). It and
 // hexDigest are byte loops, not regular expressions: the coordinator
-// checks every result's forty or so names, and the two expressions were
-// 1.8% of the farm's CPU per instant cell (docs/performance.md,
-// "Twenty-second session"); TestNameChecksMatchTheExpressions holds them
-// to the expressions.
+// checks every result's forty or so names (the two expressions were 1.8%
+// of the farm benchmark's samples in the twenty-first session's profile,
+// CheckResult as a whole 0.77% in the twenty-second's: docs/performance.md);
+// TestNameChecksMatchTheExpressions holds them to the expressions.
 func metricName(name string) bool {
 	if name == "" || name[0] < 'a' || name[0] > 'z' {
 		return false

@@ -377,9 +377,10 @@ func (w *worker) send(slotID string, s settlement) (sentResult, bool) {
 	return p, true
 }
 
-// finishSettle waits for the stream's ack of a result send published, up
-// to resultAckWait from its sending (t: the acker's timer, stopped), publishes it again where
-// the stream did not take it, and then acks the cell message.
+// finishSettle waits for the stream's ack of the result that send
+// published, up to resultAckWait from its sending (t: the acker's timer,
+// stopped), publishes it again where the stream did not take it, and then
+// acks the cell message.
 func (w *worker) finishSettle(slotID string, p sentResult, t *time.Timer) {
 	cellID := p.s.cell.ID
 	published := false
@@ -399,7 +400,7 @@ func (w *worker) finishSettle(slotID string, p sentResult, t *time.Timer) {
 		t.Stop()
 	}
 	if !published {
-		if err := w.publishData(p.s.resultSubject, p.s.cell, p.msgID, slotID, p.data); err != nil {
+		if err := w.publishData(p.s.resultSubject, cellID, p.msgID, slotID, p.data); err != nil {
 			w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cellID, err)
 			_ = p.s.msg.Nak()
 			return
@@ -551,7 +552,7 @@ func (w *worker) encodeResult(cell runner.Cell, seq uint64, res runner.CellResul
 
 // publishData publishes an encoded result and waits for the stream's ack,
 // trying up to five times.
-func (w *worker) publishData(subject string, cell runner.Cell, msgID, slotID string, data []byte) error {
+func (w *worker) publishData(subject, cellID, msgID, slotID string, data []byte) error {
 	var last error
 	for attempt := range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -559,12 +560,12 @@ func (w *worker) publishData(subject string, cell runner.Cell, msgID, slotID str
 		cancel()
 		if err == nil {
 			if ack.Duplicate {
-				w.logDuplicate(slotID, cell.ID)
+				w.logDuplicate(slotID, cellID)
 			}
 			return nil
 		}
 		last = err
-		w.cfg.Logf("worker %s: cell %s: publish result (attempt %d of 5): %v", slotID, cell.ID, attempt+1, err)
+		w.cfg.Logf("worker %s: cell %s: publish result (attempt %d of 5): %v", slotID, cellID, attempt+1, err)
 		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
 	}
 	return last
