@@ -6,8 +6,9 @@ import "time"
 // long, and for several at once while they are instant: a pull request costs
 // the broker about as much as the delivery it brings (BenchmarkFarmPrimitives,
 // cell-take: 31–33 µs of CPU a cell fetched one at a time against 16–17 µs
-// fetched eight at a time; docs/performance.md, "Farm"), which is most of
-// what the farm adds to a cell that runs in microseconds. Cells taken
+// fetched eight at a time on the VM of that measurement; docs/performance.md,
+// "Farm"), which is most of what the farm adds to a cell that runs in
+// microseconds. Cells taken
 // together wait in the slot while the ones before them run, so the number
 // is chosen from the slot's own measurements such that that wait stays
 // under holdBudget, and the cells waiting are kept in progress by the
@@ -24,8 +25,11 @@ const (
 	// holdBudget is the longest a cell taken with others is expected to wait
 	// in its slot, judged by the slowest cell of the slot's last take.
 	holdBudget = 10 * time.Millisecond
-	// maxTake is the most cells one request asks for.
-	maxTake = 8
+	// maxTake is the most cells one request asks for. 16 rather than 8:
+	// BenchmarkFarmOverheadPerCellTrusted 3-6% less CPU a cell, and 32 no
+	// less than 16 (docs/performance.md, "Twenty-third session"); the
+	// cells held stay within holdBudget either way.
+	maxTake = 16
 )
 
 // nextTake returns how many cells a slot asks for next, after a take of

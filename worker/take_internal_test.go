@@ -7,7 +7,7 @@ import (
 
 // TestNextTake checks the take policy by hand: as many cells as run within
 // holdBudget (10 ms) at the slowest's speed, at most twice the last take
-// and at most maxTake (8), at least one.
+// and at most maxTake (16), at least one.
 func TestNextTake(t *testing.T) {
 	for _, c := range []struct {
 		took    int
@@ -16,8 +16,10 @@ func TestNextTake(t *testing.T) {
 	}{
 		{1, 10 * time.Microsecond, 2},   // instant, but one cell is not much evidence
 		{2, 10 * time.Microsecond, 4},   // doubling
-		{4, 10 * time.Microsecond, 8},   // up to maxTake
-		{8, 10 * time.Microsecond, 8},   // never more
+		{4, 10 * time.Microsecond, 8},   // doubling
+		{8, 10 * time.Microsecond, 16},  // up to maxTake
+		{16, 10 * time.Microsecond, 16}, // never more
+		{16, 2 * time.Millisecond, 5},   // 10 ms / 2 ms
 		{8, 2 * time.Millisecond, 5},    // 10 ms / 2 ms
 		{8, 3 * time.Millisecond, 3},    // 10 ms / 3 ms, rounded down
 		{8, 6 * time.Millisecond, 1},    // 10 ms / 6 ms
