@@ -102,7 +102,7 @@ func (c *coordinator) run(ctx context.Context, b Batch) (Summary, error) {
 // directory relative to the data root root), its message digest kept, and
 // returned to be published.
 func (c *coordinator) prepare(root string, b Batch) ([]runner.Cell, error) {
-	var todo []runner.Cell
+	todo := make([]runner.Cell, 0, len(b.Cells))
 	for _, cell := range b.Cells {
 		c.cells[cell.ID] = cell
 		if b.Done[cell.ID] {
