@@ -2,7 +2,7 @@
 // them and publishes their results.
 //
 // A worker has N slots; each slot takes one cell at a time, or, while its
-// cells run in microseconds, up to eight that are in the queue already
+// cells run in microseconds, up to sixteen that are in the queue already
 // (take.go: as many as its last cells say would run within 10 ms; a pull
 // request costs the broker about as much as the delivery it brings). It
 // runs them one after the other while sending in-progress heartbeats for
