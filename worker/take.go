@@ -12,10 +12,10 @@ import "time"
 // them run, so the number is chosen from the slot's own measurements such
 // that that wait stays under holdBudget, and the cells waiting are kept in
 // progress by the running cell's heartbeats (worker.run): their ack timer
-// does not run out even when a cell turns out long. The price is the tail: cells waiting
-// behind a cell that turns out long wait for it, while another worker may
-// be idle; handing them back with a nak would count a delivery against
-// MaxDeliver. Between two cells of a take, while the slot waits for the
+// does not run out even when a cell turns out long. The price is the tail:
+// cells waiting behind a cell that turns out long wait for it, while
+// another worker may be idle; handing them back with a nak would count a
+// delivery against MaxDeliver. Between two cells of a take, while the slot waits for the
 // last result's publication, the waiting cells get no heartbeat; only a
 // publication that takes longer than AckWait (the broker unreachable) lets
 // one run out, and then the cell runs again and its second result is
