@@ -201,7 +201,7 @@ func Start(o Options) (*Server, error) {
 		// such subjects and only churns (for every message a copy of the
 		// subject, a map insert under the write lock, and past 1,024
 		// entries a goroutine that drops them to 256), so it is off:
-		// the farm benchmarks 2–7% less CPU a cell (docs/performance.md,
+		// the farm benchmarks 2–7% less CPU a cell (docs/performance-log.md,
 		// "Twenty-third session").
 		NoSublistCache: true,
 	}

@@ -128,7 +128,7 @@ type Topology struct {
 	// rerun resumes from (cmd/schedfarm's startFarm). There the file store
 	// only writes each message, publish and removal, to a file nothing
 	// reads again: about a fifth of the farm's CPU per instant cell
-	// (docs/performance.md, "The embedded broker's streams in memory").
+	// (docs/performance-log.md, "The embedded broker's streams in memory").
 	// A broker others connect to keeps the default, the file store, so
 	// that a broker restarted alone loses no acknowledged cell or result.
 	InMemory bool

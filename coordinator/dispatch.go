@@ -20,7 +20,7 @@ import (
 // the makespan by 4/3 − 1/(3m) of the optimum on m workers, and in practice
 // leaves only the cheapest cells for the end; it needs the cells' costs,
 // which the coordinator learns from the replications of the same point
-// that have already run (docs/performance.md, "The farm's tail").
+// that have already run (docs/performance-log.md, "The farm's tail").
 type Dispatch int
 
 const (
@@ -87,7 +87,7 @@ func pointKey(c runner.Cell) string {
 // bundle are published one after the other, as grid order has them;
 // spread over the sweep, they would make the process draw the same inputs
 // again once the cache had dropped them (seed 000's specs took up to twice
-// as long: docs/performance.md, "The farm's tail"). A bundle's point is
+// as long: docs/performance-log.md, "The farm's tail"). A bundle's point is
 // its first cell's, and the replications of a point are its bundles.
 
 // dispatchPoint is one point's bundles not yet handed out, in grid order,

@@ -153,7 +153,7 @@ func (d *dispatcher) resulted(cellID string, wall float64) {
 	// The window is refilled a quarter at a time: one publisher wake-up
 	// and one flush of publications for several results, which is most
 	// of what the window would add to an instant cell
-	// (BenchmarkFarmOverheadPerCell, docs/performance.md "The farm's
+	// (BenchmarkFarmOverheadPerCell, docs/performance-log.md "The farm's
 	// tail").
 	if d.ahead-len(d.published) >= max(1, d.ahead/4) {
 		d.signal()

@@ -43,7 +43,8 @@ type Rejection struct {
 // hexDigest are byte loops, not regular expressions: the coordinator
 // checks every result's forty or so names (the two expressions were 1.8%
 // of the farm benchmark's samples in the twenty-first session's profile,
-// CheckResult as a whole 0.77% in the twenty-second's: docs/performance.md);
+// CheckResult as a whole 0.77% in the twenty-second's:
+// docs/performance-log.md);
 // TestNameChecksMatchTheExpressions holds them to the expressions.
 func metricName(name string) bool {
 	if name == "" || name[0] < 'a' || name[0] > 'z' {

@@ -10,8 +10,8 @@ import (
 // them is a page fault. Moving the tiered platforms' state out of Job into
 // tierJob (Job.tx) took it from 296 to 224 bytes: 510–575 fewer faults and
 // 5–10% less elapsed time for `schedfarm sim` of EASY on KTH-SP2, back to
-// back (docs/performance.md, "Runs 11a–11d"). A field that only some platforms
-// or families need belongs in a side structure like tierJob.
+// back (docs/performance-log.md, "Runs 11a–11d"). A field that only some
+// platforms or families need belongs in a side structure like tierJob.
 func TestJobStaysSmall(t *testing.T) {
 	if n := unsafe.Sizeof(Job{}); n > 224 {
 		t.Errorf("sim.Job is %d bytes; keep it at most 224 (state that only tiered platforms use goes in tierJob)", n)

@@ -101,7 +101,7 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	}
 	// The four distributions one after another in one buffer of a value
 	// per job (dist reorders it in place): a one-shot run touches a
-	// quarter of the fresh memory four buffers took (docs/performance.md,
+	// quarter of the fresh memory four buffers took (docs/performance-log.md,
 	// "Ninth session").
 	bp := distBufs.Get().(*[]float64)
 	defer distBufs.Put(bp)

@@ -74,7 +74,7 @@
 // runner.EncodeResult, experiments.CellID; encoding/json for anything
 // else), and each slot keeps one runner and one settler goroutine for its
 // life: three runs each of 2bcfe88 and f4632d2 alternating on a 2-vCPU AMD
-// EPYC VM (docs/performance.md, "One settler and one runner per slot"):
+// EPYC VM (docs/performance-log.md, "One settler and one runner per slot"):
 // overhead/warm 44–53 → 22–25 µs of CPU, gate/warm 23–27 → 10–13 µs,
 // whole/warm 101–133 → 85–101 µs; BenchmarkCheckCell 20–21 → 3.6–4.4 µs
 // (6b869e4).

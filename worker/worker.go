@@ -338,7 +338,7 @@ func (w *worker) complete(res runner.CellResult, cellID, slotID, digest string) 
 // its result is dropped as a duplicate, so waiting for the server's reply
 // bought a log line at the cost of a round trip per cell
 // (BenchmarkFarmPrimitives: a take with DoubleAck 165 µs of CPU against
-// 105 µs with Ack; docs/performance.md, "Farm"). Closing the connection
+// 105 µs with Ack; docs/performance-log.md, "Farm"). Closing the connection
 // flushes the acks still buffered when the worker stops.
 
 // resultsInFlight is how many results a slot may have sent whose acks it

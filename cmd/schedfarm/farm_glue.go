@@ -39,7 +39,7 @@ var sharedCellSlots atomic.Pointer[cellGate]
 // cores idle; with the slots shared, n cells simulate at once rather than n
 // per spec. More cells than cores cost CPU (each evicts the others' working
 // sets from the caches: 3–9% more CPU time for 4 cells at once than for 2 on
-// a 2-vCPU VM, docs/performance.md, "Twentieth session"), and change no
+// a 2-vCPU VM, docs/performance-log.md, "Twentieth session"), and change no
 // result. A gate already installed (a reproduce running beside this one, in
 // tests) is left alone.
 func shareCellSlots(n int) (done func()) {

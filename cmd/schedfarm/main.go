@@ -4,7 +4,7 @@
 // `go run` of this package use for profile-guided optimisation (Go's PGO:
 // inlining and devirtualisation where the profile puts the time; what the
 // program computes is unchanged). scripts/pgo-profile regenerates it from
-// the specs in scripts/pgo; docs/performance.md, "Profile-guided
+// the specs in scripts/pgo; docs/performance-log.md, "Profile-guided
 // optimisation", has what it gains and why some families are left out.
 package main
 

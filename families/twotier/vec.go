@@ -7,7 +7,7 @@ package twotier
 // resource types, so for five pools both are written out as five
 // statements, with no loop and no call; any other number of pools takes the
 // plain loop and copy. The answers are the same either way (TestVecOps);
-// docs/performance.md, "Eighteenth session", has the measurement.
+// docs/performance-log.md, "Eighteenth session", has the measurement.
 
 // table6Pools is N of the thesis's Table 6: the number of resource types of
 // every seed-004 experiment.

@@ -65,7 +65,7 @@ func computeCommit() string {
 // stamp (rev "" when none); sum hashes the binary (hex, "" if unreadable)
 // and is called only where the answer needs it: a clean stamped build, or
 // an override without "-dirty", is named without reading the binary (62
-// MB, 45 ms on a VM slow at page faults: docs/performance.md, "Ninth
+// MB, 45 ms on a VM slow at page faults: docs/performance-log.md, "Ninth
 // session").
 func commitOf(override, rev string, dirty bool, sum func() string) string {
 	if override != "" {

@@ -6,7 +6,7 @@
 // worker, coordinator) with instant cells keeps a live heap of a few megabytes and
 // allocates tens of kilobytes a cell (NATS messages, JSON, results), so it
 // collects every few hundred cells and the collector becomes a tenth of its
-// CPU (docs/performance.md, "A floor under the heap goal"). Go offers no
+// CPU (docs/performance-log.md, "A floor under the heap goal"). Go offers no
 // minimum heap: a memory limit only makes collections more frequent, and
 // GOGC=off with a limit collects continuously once the live heap nears it,
 // which the big seed-000 cells would. [Keep] instead raises GOGC's

@@ -19,6 +19,6 @@
 // to the host (virtio-balloon free page reporting), which discards them,
 // so a huge page fault a few seconds after other work drew a discarded
 // block and cost the process 25–45 ms more than 4 KB faults did; only
-// back-to-back runs gained, and by 0–5 ms (docs/performance.md, "Page
+// back-to-back runs gained, and by 0–5 ms (docs/performance-log.md, "Page
 // faults").
 package startheap
