@@ -29,7 +29,14 @@ import (
 //   - result-publish: the worker publishes its result (Publish with a
 //     message id, waiting for the ack);
 //   - result-take: the coordinator reads results and acks each
-//     (Messages with 512 pulled at a time, Ack).
+//     (Messages with 512 pulled at a time, Ack);
+//   - cell-bundle-16, result-bundle-16: what the four exchanges above
+//     would cost a cell if one message carried sixteen cells or sixteen
+//     results (a design the farm does not have: docs/performance.md,
+//     "What is left"): a bundle of sixteen copies of the cell (or result)
+//     published as the cells are, then taken and acked one bundle a
+//     request (cells) or read and acked as the results are; per cell
+//     carried, publication and take together.
 //
 // cpu-us/msg is the CPU time of the whole process (broker and clients
 // run in it) per message, from getrusage. Their sum against the farm
@@ -154,7 +161,8 @@ func BenchmarkFarmPrimitives(b *testing.B) {
 		}
 		return nil
 	}
-	takeResults := func(exp string) error {
+	// takeResultsN reads count result messages of exp and acks each.
+	takeResultsN := func(exp string, count int) error {
 		cons, err := results.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 			Durable: broker.CoordinatorConsumer(exp), AckPolicy: jetstream.AckExplicitPolicy,
 			FilterSubject: broker.ResultFilter(exp), MaxAckPending: -1,
@@ -167,7 +175,7 @@ func BenchmarkFarmPrimitives(b *testing.B) {
 			return err
 		}
 		defer it.Stop()
-		for range n {
+		for range count {
 			msg, err := it.Next()
 			if err != nil {
 				return err
@@ -178,12 +186,60 @@ func BenchmarkFarmPrimitives(b *testing.B) {
 		}
 		return results.DeleteConsumer(ctx, broker.CoordinatorConsumer(exp))
 	}
+	takeResults := func(exp string) error { return takeResultsN(exp, n) }
 	purgeResults := func(exp string) error {
 		return results.Purge(ctx, jetstream.WithPurgeSubject(broker.ResultFilter(exp)))
+	}
+	// bundled returns a step that publishes n/bundle messages of bundle
+	// copies of one (a JSON array, as a bundle would be), asynchronously
+	// with message ids, and then takes them: one bundle a request and its
+	// ack (cells), or read with the results' consumer and acked (results).
+	const bundle = 16
+	bundled := func(one []byte, subject func(exp, id string) string, results bool) func(exp string) error {
+		msg := append([]byte{'['}, one...)
+		for range bundle - 1 {
+			msg = append(append(msg, ','), one...)
+		}
+		msg = append(msg, ']')
+		return func(exp string) error {
+			for i := range n / bundle {
+				id := fmt.Sprintf("b%05d", i)
+				if _, err := js.PublishAsync(subject(exp, id), msg, jetstream.WithMsgID(exp+id)); err != nil {
+					return err
+				}
+			}
+			select {
+			case <-js.PublishAsyncComplete():
+			case <-time.After(time.Minute):
+				return fmt.Errorf("publish acks did not all come back within a minute")
+			}
+			if results {
+				return takeResultsN(exp, n/bundle)
+			}
+			for range n / bundle {
+				batch, err := workers.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+				if err != nil {
+					return err
+				}
+				got := 0
+				for m := range batch.Messages() {
+					got++
+					if err := m.Ack(); err != nil {
+						return err
+					}
+				}
+				if got != 1 {
+					return fmt.Errorf("fetched %d bundles; want 1 (%v)", got, batch.Error())
+				}
+			}
+			return nil
+		}
 	}
 	measure("cell-publish", nil, publishCells, takeCells)
 	measure("cell-take", publishCells, takeCells, nil)
 	measure("cell-take-8", publishCells, takeCells8, nil)
 	measure("result-publish", nil, publishResults, purgeResults)
 	measure("result-take", publishResults, takeResults, nil)
+	measure("cell-bundle-16", nil, bundled(cell, broker.CellSubject, false), nil)
+	measure("result-bundle-16", nil, bundled(result, broker.ResultSubject, true), nil)
 }
