@@ -30,13 +30,14 @@ import (
 //     message id, waiting for the ack);
 //   - result-take: the coordinator reads results and acks each
 //     (Messages with 512 pulled at a time, Ack);
-//   - cell-bundle-16, result-bundle-16: what the four exchanges above
-//     would cost a cell if one message carried sixteen cells or sixteen
-//     results (a design the farm does not have: docs/performance.md,
-//     "What is left"): a bundle of sixteen copies of the cell (or result)
-//     published as the cells are, then taken and acked one bundle a
-//     request (cells) or read and acked as the results are; per cell
-//     carried, publication and take together.
+//   - cell-bundle-16, result-bundle-16: what the exchanges above cost a
+//     cell when one message carries sixteen cells (a parcel, parcel.go;
+//     the coordinator sends instant cells so) or sixteen results (which
+//     the farm does not do yet: docs/performance.md, "What is left"): a
+//     message of sixteen copies of the cell (or result) published as the
+//     cells are, then taken and acked one a request (cells) or read and
+//     acked as the results are; per cell carried, publication and take
+//     together.
 //
 // cpu-us/msg is the CPU time of the whole process (broker and clients
 // run in it) per message, from getrusage. Their sum against the farm

@@ -12,8 +12,9 @@ import (
 	"github.com/schedfarm/schedfarm/runner"
 )
 
-// onAdvisory records a cell that exhausted its deliveries as failed and
-// removes its message from the work queue.
+// onAdvisory records a cell that exhausted its deliveries as failed, or
+// each cell of a parcel that did, and removes the message from the work
+// queue.
 func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 	var adv broker.MaxDeliveriesAdvisory
 	if err := json.Unmarshal(msg.Data(), &adv); err != nil || adv.StreamSeq == 0 {
@@ -27,25 +28,21 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 	if err != nil {
 		return fmt.Errorf("coordinator: look up cell message %d: %w", adv.StreamSeq, err)
 	}
-	var cell runner.Cell
-	if err := json.Unmarshal(raw.Data, &cell); err != nil || cell.Experiment != c.cfg.Experiment {
-		return msg.Ack() // another experiment's cell: its coordinator handles it
+	entries := []broker.ParcelEntry{{Msg: raw.Data}}
+	subject := func(broker.ParcelEntry) string { return raw.Subject }
+	if broker.IsParcel(raw.Subject) {
+		if entries, err = broker.SplitParcel(raw.Data); err != nil {
+			return msg.Ack() // not a parcel this coordinator made
+		}
+		subject = func(e broker.ParcelEntry) string { return broker.ParcelCellSubject(raw.Subject, e.ID) }
 	}
-	known := c.cells[cell.ID].ID != ""
-	c.mu.Lock()
-	done := c.done[cell.ID]
-	c.mu.Unlock()
-	if want, ok := c.digests[cell.ID]; known && !done && (!ok || want != cellDigest(raw.Data)) {
-		// Not the message this coordinator published: a forged or stale
-		// one exhausted its deliveries; the cell's own message is not
-		// affected.
-		c.rejectRaw(raw.Subject, cell.ID, fmt.Sprintf("cell message (stream sequence %d) exhausted its deliveries, but it is not the message this coordinator published for the cell; deleted", adv.StreamSeq))
-		known = false
-	}
-	if known && !done {
-		res := failedResult(cell.ID, nil, "no result after %d deliveries: every worker that took the cell crashed or let its ack wait expire", adv.Deliveries)
-		if err := c.write(c.cells[cell.ID], res); err != nil {
+	for i, e := range entries {
+		ours, err := c.exhausted(subject(e), e.Msg, adv)
+		if err != nil {
 			return err
+		}
+		if !ours && i == 0 {
+			return msg.Ack() // another experiment's message: its coordinator handles it
 		}
 	}
 	if err := c.sync(); err != nil {
@@ -55,4 +52,35 @@ func (c *coordinator) onAdvisory(ctx context.Context, msg jetstream.Msg) error {
 		return fmt.Errorf("coordinator: delete exhausted cell message %d: %w", adv.StreamSeq, err)
 	}
 	return msg.Ack()
+}
+
+// exhausted records as failed the cell of a message (subject, data: a
+// cell's own message, or one cell of a parcel) that exhausted its
+// deliveries, when the cell has no result and the message is the one this
+// coordinator published (another is counted as rejected). ours is false
+// for another experiment's cell (or bytes that are no cell), which its
+// coordinator handles.
+func (c *coordinator) exhausted(subject string, data []byte, adv broker.MaxDeliveriesAdvisory) (ours bool, err error) {
+	var cell runner.Cell
+	if err := json.Unmarshal(data, &cell); err != nil || cell.Experiment != c.cfg.Experiment {
+		return false, nil
+	}
+	known := c.cells[cell.ID].ID != ""
+	c.mu.Lock()
+	done := c.done[cell.ID]
+	c.mu.Unlock()
+	if want, ok := c.digests[cell.ID]; known && !done && (!ok || want != cellDigest(data)) {
+		// Not the message this coordinator published: a forged or stale
+		// one exhausted its deliveries; the cell's own message is not
+		// affected.
+		c.rejectRaw(subject, cell.ID, fmt.Sprintf("cell message (stream sequence %d) exhausted its deliveries, but it is not the message this coordinator published for the cell; deleted", adv.StreamSeq))
+		known = false
+	}
+	if known && !done {
+		res := failedResult(cell.ID, nil, "no result after %d deliveries: every worker that took the cell crashed or let its ack wait expire", adv.Deliveries)
+		if err := c.write(c.cells[cell.ID], res); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }

@@ -23,13 +23,13 @@ import (
 // sweep runs cells through a coordinator and workers with the given slots
 // on f and returns the wall time.
 func sweep(b *testing.B, f *farm, exp string, cells []runner.Cell, slots int, run worker.RunnerFunc) time.Duration {
-	return sweepGated(b, f, exp, cells, slots, run, nil)
+	return sweepGated(b, f, exp, cells, slots, run, nil, 0)
 }
 
 // sweepGated is sweep with the worker's gate: nil for cells no spec makes
 // (renamed by ownIDs), which the worker only decodes and, for cells with a
 // trace in a temporary directory, resolves under / as the data root.
-func sweepGated(b *testing.B, f *farm, exp string, cells []runner.Cell, slots int, run worker.RunnerFunc, gate worker.Gate) time.Duration {
+func sweepGated(b *testing.B, f *farm, exp string, cells []runner.Cell, slots int, run worker.RunnerFunc, gate worker.Gate, parcel int) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -62,7 +62,7 @@ func sweepGated(b *testing.B, f *farm, exp string, cells []runner.Cell, slots in
 	}()
 	start := time.Now()
 	sum, err := coordinator.Run(context.Background(), f.js, coordinator.Config{Experiment: exp, Cells: cells, Sink: newMemSink(), DataRoot: root,
-		Dispatch: benchDispatch(b)})
+		Dispatch: benchDispatch(b), Parcel: parcel})
 	wall := time.Since(start)
 	if err != nil {
 		b.Fatal(err)
@@ -165,12 +165,16 @@ func startFarmStore(b *testing.B, inMemory bool) *farm {
 // file store (store=file) or in memory (store=memory: run's and tune's
 // embedded broker, broker.Topology.InMemory); heap=floor keeps the farm
 // processes' heap floor as well (heapfloortest.KeepFarmFloor), which is
-// how run and tune run them.
+// how tune runs them; parcel=16 also sends the cells of points found
+// instant sixteen to a message (coordinator.Config.Parcel), which is how
+// run runs them.
 func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 	for _, v := range []struct {
 		name            string
 		inMemory, floor bool
-	}{{"store=file", false, false}, {"store=memory", true, false}, {"store=memory,heap=floor", true, true}} {
+		parcel          int
+	}{{"store=file", false, false, 0}, {"store=memory", true, false, 0}, {"store=memory,heap=floor", true, true, 0},
+		{"store=memory,heap=floor,parcel=16", true, true, coordinator.DefaultParcel}} {
 		b.Run(v.name, func(b *testing.B) {
 			if v.floor {
 				heapfloortest.KeepFarmFloor(b)
@@ -191,7 +195,7 @@ func BenchmarkFarmOverheadPerCellTrusted(b *testing.B) {
 				gate := worker.NewTrust(root, experiments.NewCatalog(families.Builtin()), 0)
 				b.StartTimer()
 				c0 := cputime.Process()
-				total += sweepGated(b, f, cells[0].Experiment, cells, 2, okRunner, gate)
+				total += sweepGated(b, f, cells[0].Experiment, cells, 2, okRunner, gate, v.parcel)
 				cpu += cputime.Process() - c0
 				cellsRun += len(cells)
 			}

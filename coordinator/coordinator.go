@@ -70,7 +70,31 @@ type Config struct {
 	// the workers found waiting for cells while cells are held back. A
 	// run with no more cells than the window publishes them all at once.
 	Ahead int
+	// Parcel is the most cells one message may carry (a parcel,
+	// broker.SplitParcel; at most broker.MaxParcel); 0 or 1 sends every
+	// cell in a message of its own. Under DispatchLongestFirst, the cells
+	// of a point whose replications so far took on average at most
+	// ParcelBudget / Parcel each travel in parcels: for cells that run in
+	// microseconds the broker's exchanges cost more than the cell, and a
+	// parcel of sixteen costs about what two single cells do. A worker of a
+	// build without parcels refuses them, so set Parcel only where every
+	// worker is of this build: schedfarm run (and reproduce, which runs
+	// it) sets it for its embedded broker, which no other process can
+	// reach.
+	Parcel int
 }
+
+// DefaultParcel is the Config.Parcel that schedfarm run sets for its
+// embedded broker: a parcel of sixteen instant cells costs the broker
+// about what two single cells do (BenchmarkFarmPrimitives, cell-bundle-16),
+// and sixteen is also the most a worker slot takes in one request.
+const DefaultParcel = 16
+
+// ParcelBudget bounds the expected run time of a parcel's cells together
+// (Config.Parcel): the time the last of them waits in its worker's slot
+// for the others, which worker.holdBudget bounds alike for cells taken
+// together.
+const ParcelBudget = 10 * time.Millisecond
 
 // DefaultStallCheck is the default Config.StallCheck.
 const DefaultStallCheck = 30 * time.Second
@@ -132,6 +156,9 @@ func (c *Config) validateSession() []error {
 	}
 	if c.Ahead < 0 {
 		errs = append(errs, fmt.Errorf("ahead %d: want 0 (DefaultAhead) or more cells", c.Ahead))
+	}
+	if c.Parcel < 0 || c.Parcel > broker.MaxParcel {
+		errs = append(errs, fmt.Errorf("parcel %d: want 0 or 1 (a cell a message) up to %d cells a message", c.Parcel, broker.MaxParcel))
 	}
 	return errs
 }

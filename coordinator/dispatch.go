@@ -191,6 +191,14 @@ func (q *dispatchQueue) observe(cellID string, wallSeconds float64) {
 	}
 }
 
+// instant reports whether the cell's point has results and its cells took
+// on average at most ParcelBudget / parcel each: parcel of them together
+// are expected within ParcelBudget (Config.Parcel).
+func (q *dispatchQueue) instant(cellID string, parcel int) bool {
+	p := q.ofCell[cellID]
+	return p != nil && p.results > 0 && p.wallSum*float64(parcel) <= ParcelBudget.Seconds()*float64(p.results)
+}
+
 // pointHeap is a heap of points, the one to hand out from next on top.
 type pointHeap []*dispatchPoint
 

@@ -25,7 +25,14 @@
 // default a window of cells is kept ahead of the results and each next
 // cell is taken from the grid point whose replications ran longest
 // (longest processing time first), probing every point once early;
-// DispatchGrid publishes every cell at once in grid order.
+// DispatchGrid publishes every cell at once in grid order. With
+// Config.Parcel, the window's cells of points whose replications so far
+// ran in microseconds travel several to a message (a parcel,
+// broker.SplitParcel; Nats-Msg-Id from its first and last cells and its
+// size): a parcel the stream reports as a duplicate and that is no longer
+// queued has its cells without a result published again alone, and a
+// parcel that exhausts its deliveries has each of its cells recorded as
+// failed.
 //
 // Run runs one experiment to its end. A Session runs an experiment in
 // several batches over the same streams and consumers (a tuner's

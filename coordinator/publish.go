@@ -38,16 +38,45 @@ func (c *coordinator) publish(ctx context.Context, cells []runner.Cell) error {
 }
 
 // sender publishes cells asynchronously, with at most sendWindow
-// publications awaiting their acks.
+// publications awaiting their acks; cells handed to pack travel in parcels
+// of up to Config.Parcel (broker.AppendParcel), published when full or at
+// flush.
 type sender struct {
 	c        *coordinator
 	inflight []sent
+	// parcel: the cells packed and not yet published, and their parcel.
+	parcel     []runner.Cell
+	parcelData []byte
 }
 
+// sent is a publication awaiting its ack: one cell (cells nil), or a
+// parcel of cells.
 type sent struct {
-	cell runner.Cell
-	data []byte
-	ack  jetstream.PubAckFuture
+	cell  runner.Cell
+	cells []runner.Cell
+	data  []byte
+	ack   jetstream.PubAckFuture
+}
+
+// subject and msgID are the publication's subject and message id.
+func (o sent) subject() string {
+	if o.cells != nil {
+		return broker.ParcelSubject(o.cell.Experiment, o.cell.ID)
+	}
+	return broker.CellSubject(o.cell.Experiment, o.cell.ID)
+}
+
+func (o sent) msgID() string {
+	if o.cells != nil {
+		return parcelMsgID(o.cells)
+	}
+	return o.cell.ID
+}
+
+// parcelMsgID is a parcel's message id: its first and last cells' ids and
+// its size, so that the same parcel published twice is de-duplicated.
+func parcelMsgID(cells []runner.Cell) string {
+	return "parcel:" + cells[0].ID + ":" + cells[len(cells)-1].ID + ":" + strconv.Itoa(len(cells))
 }
 
 const sendWindow = 256
@@ -59,15 +88,52 @@ func (s *sender) send(ctx context.Context, cell runner.Cell) error {
 	if err != nil {
 		return fmt.Errorf("encode cell %s: %w", cell.ID, err)
 	}
-	f, err := s.c.js.PublishAsync(broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(cell.ID))
-	if err != nil {
-		return fmt.Errorf("cell %s: %w", cell.ID, err)
+	return s.publish(ctx, sent{cell: cell, data: data})
+}
+
+// publish sends o asynchronously, first settling the oldest publication if
+// sendWindow are awaiting their acks.
+func (s *sender) publish(ctx context.Context, o sent) error {
+	var err error
+	if o.ack, err = s.c.js.PublishAsync(o.subject(), o.data, jetstream.WithMsgID(o.msgID())); err != nil {
+		return fmt.Errorf("cell %s: %w", o.cell.ID, err)
 	}
-	s.inflight = append(s.inflight, sent{cell, data, f})
+	s.inflight = append(s.inflight, o)
 	if len(s.inflight) >= sendWindow {
 		return s.settleOldest(ctx, nil, nil)
 	}
 	return nil
+}
+
+// pack adds cell to the parcel being filled, publishing it once it holds
+// Config.Parcel cells.
+func (s *sender) pack(ctx context.Context, cell runner.Cell) error {
+	data, err := runner.EncodeCell(cell)
+	if err != nil {
+		return fmt.Errorf("encode cell %s: %w", cell.ID, err)
+	}
+	s.parcel = append(s.parcel, cell)
+	s.parcelData = broker.AppendParcel(s.parcelData, cell.ID, data)
+	if len(s.parcel) >= s.c.cfg.Parcel {
+		return s.flush(ctx)
+	}
+	return nil
+}
+
+// flush publishes the parcel being filled, if any: a parcel of one cell
+// goes as that cell's own message.
+func (s *sender) flush(ctx context.Context) error {
+	cells := s.parcel
+	if len(cells) == 0 {
+		return nil
+	}
+	s.parcel = nil
+	data := s.parcelData
+	s.parcelData = nil
+	if len(cells) == 1 {
+		return s.send(ctx, cells[0])
+	}
+	return s.publish(ctx, sent{cell: cells[0], cells: cells, data: data})
 }
 
 // settleOldest handles the oldest publication's outcome: ack or failed
@@ -87,25 +153,40 @@ func (s *sender) settleOldest(ctx context.Context, ack *jetstream.PubAck, failed
 	}
 	if failed != nil {
 		var err error
-		if ack, err = s.c.republish(ctx, o.cell, o.data, failed); err != nil {
+		if ack, err = s.c.republish(ctx, o, failed); err != nil {
 			return err
 		}
 	}
 	if ack.Duplicate {
-		if err := s.c.resolveDuplicate(ctx, o.cell, o.data); err != nil {
+		var err error
+		if o.cells != nil {
+			err = s.c.resolveDuplicateParcel(ctx, o)
+		} else {
+			err = s.c.resolveDuplicate(ctx, o.cell, o.data)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	if s.c.disp != nil {
 		s.c.mu.Lock()
-		s.c.disp.acked[o.cell.ID] = true
+		if o.cells == nil {
+			s.c.disp.acked[o.cell.ID] = true
+		}
+		for _, cell := range o.cells {
+			s.c.disp.acked[cell.ID] = true
+		}
 		s.c.mu.Unlock()
 	}
 	return nil
 }
 
-// settleAll settles every publication awaiting its ack.
+// settleAll publishes the parcel being filled and settles every
+// publication awaiting its ack.
 func (s *sender) settleAll(ctx context.Context) error {
+	if err := s.flush(ctx); err != nil {
+		return err
+	}
 	for len(s.inflight) > 0 {
 		if err := s.settleOldest(ctx, nil, nil); err != nil {
 			return err
@@ -176,8 +257,10 @@ func (c *coordinator) growWindow(n int) {
 func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error {
 	s := sender{c: c}
 	var batch []runner.Cell
+	parcel := map[string]bool{} // the cells of batch that travel in parcels
 	for {
 		batch = batch[:0]
+		clear(parcel)
 		c.mu.Lock()
 		for len(d.published) < d.ahead {
 			bundle := d.queue.next()
@@ -191,14 +274,26 @@ func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error 
 				d.published[cell.ID] = true
 				d.sent++
 				batch = append(batch, cell)
+				if c.cfg.Parcel > 1 && d.queue.instant(cell.ID, c.cfg.Parcel) {
+					parcel[cell.ID] = true
+				}
 			}
 		}
 		left := d.queue.len()
 		c.mu.Unlock()
 		for _, cell := range batch {
-			if err := s.send(ctx, cell); err != nil {
+			var err error
+			if parcel[cell.ID] {
+				err = s.pack(ctx, cell)
+			} else {
+				err = s.send(ctx, cell)
+			}
+			if err != nil {
 				return err
 			}
+		}
+		if err := s.flush(ctx); err != nil {
+			return err
 		}
 		if left == 0 {
 			return s.settleAll(ctx)
@@ -229,16 +324,17 @@ func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error 
 	}
 }
 
-// republish publishes a cell again, with the same message id, after its
-// asynchronous publication failed with first, until the stream acks it or
-// republishWait has passed.
-func (c *coordinator) republish(ctx context.Context, cell runner.Cell, data []byte, first error) (*jetstream.PubAck, error) {
+// republish publishes a cell (or a parcel) again, with the same message
+// id, after its asynchronous publication failed with first, until the
+// stream acks it or republishWait has passed.
+func (c *coordinator) republish(ctx context.Context, o sent, first error) (*jetstream.PubAck, error) {
+	cell, data := o.cell, o.data
 	c.cfg.Logf("coordinator: cell %s: publish: %v; publishing again", cell.ID, first)
 	deadline := time.Now().Add(republishWait)
 	last := first
 	for time.Now().Before(deadline) {
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		ack, err := c.js.Publish(pctx, broker.CellSubject(cell.Experiment, cell.ID), data, jetstream.WithMsgID(cell.ID))
+		ack, err := c.js.Publish(pctx, o.subject(), data, jetstream.WithMsgID(o.msgID()))
 		cancel()
 		if err == nil {
 			return ack, nil
@@ -304,6 +400,44 @@ func (c *coordinator) resolveDuplicate(ctx context.Context, cell runner.Cell, da
 		return nil
 	}
 	return c.requeue(ctx, cell)
+}
+
+// resolveDuplicateParcel handles a parcel whose publication the stream
+// dropped as a duplicate of an earlier one: nothing to do while that very
+// parcel is queued; otherwise each of its cells that is not done is
+// published again alone under a fresh message id. A cell whose result
+// waits in the results stream then runs twice, and its second result is
+// dropped as a duplicate.
+func (c *coordinator) resolveDuplicateParcel(ctx context.Context, o sent) error {
+	old, err := c.conn.cellsSt.GetLastMsgForSubject(ctx, o.subject())
+	switch {
+	case err == nil && bytes.Equal(old.Data, o.data):
+		return nil // queued
+	case err == nil:
+		// Another form of the parcel (an earlier coordinator with another
+		// data root): its results would be refused, so it goes, as a
+		// single cell's other form does in resolveDuplicate.
+		if err := c.conn.cellsSt.DeleteMsg(ctx, old.Sequence); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
+			return fmt.Errorf("replace the queued parcel of %s: %w", o.cell.ID, err)
+		}
+	case !errors.Is(err, jetstream.ErrMsgNotFound):
+		return fmt.Errorf("look up the parcel of %s: %w", o.cell.ID, err)
+	}
+	n := 0
+	for _, cell := range o.cells {
+		c.mu.Lock()
+		done := c.done[cell.ID]
+		c.mu.Unlock()
+		if done {
+			continue
+		}
+		if err := c.requeue(ctx, cell); err != nil {
+			return fmt.Errorf("cell %s: %w", cell.ID, err)
+		}
+		n++
+	}
+	c.cfg.Logf("coordinator: the parcel of %s was published before and is no longer queued: %d of its %d cells without a result published again alone", o.cell.ID, n, len(o.cells))
+	return nil
 }
 
 // requeue publishes a cell again under a fresh message id.

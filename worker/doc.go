@@ -26,6 +26,17 @@
 // worker killed outright leaves its running and waiting cells to the
 // consumer's AckWait, as before: each is delivered again, once.
 //
+// A message may also be a parcel of cells (broker.SplitParcel), which a
+// coordinator sends for cells of points found to run in microseconds
+// (coordinator.Config.Parcel): the slot runs its cells one after the other
+// as it runs cells taken together, each through the Gate under the subject
+// it would have had alone, each result on that cell's own result subject
+// with the message id of a cell sent alone (its id and the parcel's stream
+// sequence), and acks the parcel once the last result is in; it naks the
+// parcel instead if it stops inside it or a result cannot be published,
+// and a redelivered parcel runs whole again, its results already in
+// dropped as duplicates (handleParcel).
+//
 // A worker trusts nothing on the wire (trust.go, dataroot.go): every cell
 // message passes a Gate before it runs. The default one, Trust, decodes it
 // strictly (size, schema, its own subject), reads the files it names only

@@ -262,41 +262,126 @@ func (w *worker) handle(sr *slotRunner, slotID string, msg jetstream.Msg, waitin
 			w.cfg.Logf("worker %s: %s redelivered (delivery %d)", slotID, msg.Subject(), md.NumDelivered)
 		}
 	}
-	var res runner.CellResult
-	var ran time.Duration
-	resultSubject := broker.ResultSubjectFor(msg.Subject())
-	digest := Digest(msg.Data())
-	cell, err := w.cfg.Gate.Admit(msg.Subject(), msg.Data())
-	if err != nil {
-		// Report it under the cell id token of the subject, with the
-		// message's digest: the coordinator records the cell as failed
-		// when it published that very message, and counts a rejected
-		// message otherwise.
-		cell = runner.Cell{ID: resultSubject[strings.LastIndexByte(resultSubject, '.')+1:]}
-		res = runner.CellResult{CellID: cell.ID, Status: runner.StatusFailed,
-			Error: fmt.Sprintf("worker refused the cell message on %s: %v", msg.Subject(), err)}
-		w.cfg.Logf("worker %s: refused the cell message on %s: %v", slotID, msg.Subject(), err)
-	} else {
-		var ok bool
-		res, ran, ok = w.run(sr, slotID, msg, waiting, cell)
-		if !ok {
-			w.cfg.Logf("worker %s: cell %s did not finish within the %v grace period; nak'ed", slotID, cell.ID, w.cfg.Grace)
-			_ = msg.Nak()
-			return ran
-		}
+	if broker.IsParcel(msg.Subject()) {
+		return w.handleParcel(sr, slotID, msg, waiting, settle, seq)
 	}
-	res = w.complete(res, cell.ID, slotID, digest)
-	settle <- settlement{msg, cell, resultSubject, seq, res}
+	res, cell, ran, ok := w.runMessage(sr, slotID, msg, waiting, msg.Subject(), msg.Data())
+	if !ok {
+		_ = msg.Nak()
+		return ran
+	}
+	settle <- settlement{msg: msg, cell: cell, resultSubject: broker.ResultSubjectFor(msg.Subject()), seq: seq, res: res}
 	return ran
 }
 
-// settlement is a finished cell handed to its slot's settler.
+// runMessage admits one cell message (data, on subject: the delivered
+// message's own, or that of a cell of a parcel) and runs it, keeping msg
+// (the delivered message) and waiting in progress meanwhile. It returns
+// the cell's result, completed (complete), and how long it ran; ok is
+// false when the worker is stopping and the cell did not finish within the
+// grace period (the caller naks msg). A cell the gate refuses is reported
+// failed under the cell id token of its subject, with the message's
+// digest: the coordinator records the cell as failed when it published
+// that very message, and counts a rejected message otherwise.
+func (w *worker) runMessage(sr *slotRunner, slotID string, msg jetstream.Msg, waiting []jetstream.Msg, subject string, data []byte) (res runner.CellResult, cell runner.Cell, ran time.Duration, ok bool) {
+	digest := Digest(data)
+	cell, err := w.cfg.Gate.Admit(subject, data)
+	if err != nil {
+		cell = runner.Cell{ID: subject[strings.LastIndexByte(subject, '.')+1:]}
+		res = runner.CellResult{CellID: cell.ID, Status: runner.StatusFailed,
+			Error: fmt.Sprintf("worker refused the cell message on %s: %v", subject, err)}
+		w.cfg.Logf("worker %s: refused the cell message on %s: %v", slotID, subject, err)
+	} else {
+		res, ran, ok = w.run(sr, slotID, msg, waiting, cell)
+		if !ok {
+			w.cfg.Logf("worker %s: cell %s did not finish within the %v grace period; nak'ed", slotID, cell.ID, w.cfg.Grace)
+			return res, cell, ran, false
+		}
+	}
+	return w.complete(res, cell.ID, slotID, digest), cell, ran, true
+}
+
+// handleParcel runs the cells of a parcel (broker.SplitParcel) one after
+// the other, as handle runs a cell: each result goes on the cell's own
+// result subject with the message id of a cell sent alone (cell id and the
+// parcel's stream sequence), and the parcel is acked once the last result
+// is in the results stream (its settlement carries the message; the others
+// carry none), or nak'ed if any of them could not be published (parcelState)
+// or the worker stops before the last cell has run; a parcel delivered
+// again runs every cell again, and the results already in are dropped by
+// the results stream as duplicates. A parcel that does not split is
+// terminated: it is no coordinator's.
+func (w *worker) handleParcel(sr *slotRunner, slotID string, msg jetstream.Msg, waiting []jetstream.Msg, settle chan<- settlement, seq uint64) time.Duration {
+	entries, err := broker.SplitParcel(msg.Data())
+	if err != nil {
+		w.cfg.Logf("worker %s: refused the parcel on %s: %v; terminated", slotID, msg.Subject(), err)
+		_ = msg.Term()
+		return 0
+	}
+	state := &parcelState{}
+	var total time.Duration
+	for i, e := range entries {
+		if i > 0 && w.stop.Err() != nil {
+			_ = msg.Nak()
+			return total
+		}
+		subject := broker.ParcelCellSubject(msg.Subject(), e.ID)
+		res, cell, ran, ok := w.runMessage(sr, slotID, msg, waiting, subject, e.Msg)
+		total += ran
+		if !ok {
+			_ = msg.Nak()
+			return total
+		}
+		var m jetstream.Msg
+		if i == len(entries)-1 {
+			m = msg
+		}
+		settle <- settlement{msg: m, cell: cell, resultSubject: broker.ResultSubjectFor(subject), seq: seq, res: res, parcel: state}
+	}
+	return total
+}
+
+// settlement is a finished cell handed to its slot's settler. msg is the
+// message to ack once the result is in: the cell's own, or, for the last
+// cell of a parcel, the parcel (nil for the others).
 type settlement struct {
 	msg           jetstream.Msg
 	cell          runner.Cell
 	resultSubject string
 	seq           uint64
 	res           runner.CellResult
+	// parcel is shared by the settlements of one parcel's cells.
+	parcel *parcelState
+}
+
+// parcelState records that a result of a parcel's cells could not be
+// published, so that the parcel is nak'ed rather than acked. A slot's
+// settlements are settled in order, on one goroutine, so the last cell's
+// sees what the others' recorded.
+type parcelState struct{ failed bool }
+
+// nak hands the cell back for a retry: its own message, or, for a cell of
+// a parcel, the parcel (at once when the settlement carries it, else
+// through the last cell's settlement).
+func (s settlement) nak() {
+	if s.parcel != nil {
+		s.parcel.failed = true
+	}
+	if s.msg != nil {
+		_ = s.msg.Nak()
+	}
+}
+
+// ack acks the settled message, if the settlement carries one: a parcel
+// only if every result of its cells was published.
+func (s settlement) ack() error {
+	switch {
+	case s.msg == nil:
+		return nil
+	case s.parcel != nil && s.parcel.failed:
+		return s.msg.Nak()
+	}
+	return s.msg.Ack()
 }
 
 // complete fills in what the worker adds to a cell's result: the cell id,
@@ -366,7 +451,7 @@ func (w *worker) send(slotID string, s settlement) (sentResult, bool) {
 	data, msgID, err := w.encodeResult(s.cell, s.seq, s.res)
 	if err != nil {
 		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, s.cell.ID, err)
-		_ = s.msg.Nak()
+		s.nak()
 		return sentResult{}, false
 	}
 	p := sentResult{s: s, data: data, msgID: msgID, sent: time.Now()}
@@ -402,11 +487,11 @@ func (w *worker) finishSettle(slotID string, p sentResult, t *time.Timer) {
 	if !published {
 		if err := w.publishData(p.s.resultSubject, cellID, p.msgID, slotID, p.data); err != nil {
 			w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, cellID, err)
-			_ = p.s.msg.Nak()
+			p.s.nak()
 			return
 		}
 	}
-	if err := p.s.msg.Ack(); err != nil {
+	if err := p.s.ack(); err != nil {
 		// The result is published; a redelivery only runs the cell again and
 		// its result is dropped as a duplicate.
 		w.cfg.Logf("worker %s: cell %s: ack: %v", slotID, cellID, err)

@@ -13,10 +13,14 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
+	"github.com/schedfarm/schedfarm/broker"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
 )
@@ -35,6 +39,8 @@ import (
 //	SCHEDFARM_CHAOS_EVERY    mean number of cell runs between two kills (default 50)
 //	SCHEDFARM_CHAOS_SEED     seed of the driver's choices (default 1)
 //	SCHEDFARM_CHAOS_KINDS    what the driver kills, comma-separated (default worker,coordinator,broker)
+//	SCHEDFARM_CHAOS_PARCEL   the coordinator's --parcel (default 16: the cells, a few hundred µs each,
+//	                         travel in parcels once their point is found instant; 1 for a cell a message)
 //	SCHEDFARM_CHAOS_REPORT   file to write the figures to (JSON), besides the test log
 //
 // Where the redelivery figures come from: re-runs are the runs of a cell
@@ -68,6 +74,10 @@ type chaosReport struct {
 	WallSeconds    float64        `json:"wall_seconds"`
 	Machine        string         `json:"machine"`
 	BrokerRestarts int            `json:"broker_restarts"`
+	// Parcels counts the parcels published (--parcel), as a plain NATS
+	// subscription beside the stream saw them: a lower bound, since it
+	// misses those published while it reconnects after a broker restart.
+	Parcels int64 `json:"parcels_seen"`
 }
 
 func chaosEnvInt(t *testing.T, name string, def int) int {
@@ -137,6 +147,7 @@ func TestChaosSoak(t *testing.T) {
 	nWorkers := chaosEnvInt(t, "SCHEDFARM_CHAOS_WORKERS", 3)
 	seed := uint64(chaosEnvInt(t, "SCHEDFARM_CHAOS_SEED", 1))
 	every := chaosEnvInt(t, "SCHEDFARM_CHAOS_EVERY", 50)
+	parcel := chaosEnvInt(t, "SCHEDFARM_CHAOS_PARCEL", 16)
 	reps := (wantCells + 99) / 100 // 2 schedulers × 50 loads per replication
 	writeChaosTrace(t, filepath.Join(f.dir, "trace.swf"))
 	specPath := f.writeSpec(t, "chaos.yaml", chaosSpec(reps))
@@ -174,7 +185,8 @@ func TestChaosSoak(t *testing.T) {
 		return p
 	}
 	startCoord := func() *farmProc {
-		return f.start(t, nil, "coordinator", "--nats", url, "--ack-wait", "2s", "--max-deliver", "1000", "--progress-every", "5s", specPath)
+		return f.start(t, nil, "coordinator", "--nats", url, "--ack-wait", "2s", "--max-deliver", "1000", "--progress-every", "5s",
+			"--parcel", strconv.Itoa(parcel), specPath)
 	}
 	incarnation := 0
 	startWorker := func() *farmProc {
@@ -183,6 +195,18 @@ func TestChaosSoak(t *testing.T) {
 	}
 	var coordOuts []*farmProc
 	brokerProc := startBroker()
+	var parcels atomic.Int64
+	if parcel > 1 {
+		watch, err := nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer watch.Close()
+		one := broker.CellSubject(spec.Name, "x")
+		if _, err := watch.Subscribe(one[:len(one)-1]+"*.parcel", func(*nats.Msg) { parcels.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
 	coord := startCoord()
 	coordOuts = append(coordOuts, coord)
 	var allWorkers []*farmProc // every incarnation, for their logs
@@ -353,6 +377,7 @@ func TestChaosSoak(t *testing.T) {
 	for _, w := range allWorkers {
 		rep.JSRedelivered += len(redelivered.FindAllStringIndex(w.out.String(), -1))
 	}
+	rep.Parcels = parcels.Load()
 	out, _ := json.MarshalIndent(rep, "", "  ")
 	t.Logf("chaos soak figures:\n%s", out)
 	if p := os.Getenv("SCHEDFARM_CHAOS_REPORT"); p != "" {
@@ -365,6 +390,9 @@ func TestChaosSoak(t *testing.T) {
 	}
 	if journalDups != 0 || len(journalIDs) != len(cells) {
 		t.Errorf("journal: %d cells, %d of them more than once; want %d, each once", len(journalIDs), journalDups, len(cells))
+	}
+	if parcel > 1 && rep.Parcels == 0 {
+		t.Errorf("no parcel seen with --parcel %d: the soak did not exercise parcels", parcel)
 	}
 	for _, k := range kinds {
 		if rep.Kills[k] == 0 {

@@ -53,7 +53,7 @@ func runCoordinator(args []string, stdout, stderr io.Writer) int {
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return farmCoordinate(ctx, nc, spec, out, done, sf.topo.topology(), sf.dispatch, sf.every, sf.dataRoot, stdout, stderr)
+	return farmCoordinate(ctx, nc, spec, out, done, sf.topo.topology(), sf.dispatch, sf.every, sf.dataRoot, sf.parcelSize(), stdout, stderr)
 }
 
 // farmPrepare checks what a sweep needs before anything starts — the data
@@ -89,7 +89,7 @@ func farmDial(nf natsFlags, name string, stderr io.Writer) (*nats.Conn, error) {
 // the exit code: exitOK when every cell has an ok result, exitCellsFailed
 // when every cell has a result but some failed, exitError when the sweep
 // stopped before that.
-func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, out *results.Writer, done map[string]bool, topo broker.Topology, dispatch coordinator.Dispatch, every time.Duration, dataRoot string, stdout, stderr io.Writer) int {
+func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, out *results.Writer, done map[string]bool, topo broker.Topology, dispatch coordinator.Dispatch, every time.Duration, dataRoot string, parcel int, stdout, stderr io.Writer) int {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		out.Abandon()
@@ -102,7 +102,7 @@ func farmCoordinate(ctx context.Context, nc *nats.Conn, spec *experiments.Spec, 
 	}
 	sum, runErr := coordinator.Run(ctx, js, coordinator.Config{
 		Experiment: spec.Name, Cells: cells, Done: done, Sink: out, Topology: topo,
-		Progress: coordinator.NewProgress(stdout, every), DataRoot: dataRoot, Dispatch: dispatch,
+		Progress: coordinator.NewProgress(stdout, every), DataRoot: dataRoot, Dispatch: dispatch, Parcel: parcel,
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 	})
 	status := out.Status()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/schedfarm/schedfarm/broker"
@@ -146,6 +147,22 @@ type sweepFlags struct {
 	// malformed SCHEDFARM_DISPATCH.
 	dispatch    coordinator.Dispatch
 	dispatchErr error
+	// parcel is --parcel; -1 (the default) for parcelSize's choice.
+	parcel int
+}
+
+// parcelSize is the most cells one message carries (coordinator.Config.Parcel):
+// --parcel if given, else coordinator.DefaultParcel on the embedded broker,
+// which only this process's workers reach, and one cell a message through
+// --nats, where workers of another build may take the cells.
+func (s *sweepFlags) parcelSize() int {
+	switch {
+	case s.parcel >= 0:
+		return s.parcel
+	case s.nats.url == "":
+		return coordinator.DefaultParcel
+	}
+	return 0
 }
 
 // topology is the topology of run's and tune's farm: the flags' settings,
@@ -180,6 +197,15 @@ func (s *sweepFlags) register(fs *flag.FlagSet) {
 		s.dispatch, s.dispatchErr = d, nil
 		return nil
 	})
+	s.parcel = -1
+	fs.Func("parcel", fmt.Sprintf("most cells of points found instant (under %v a cell) that one message carries, 0 or 1 for a cell a message (default %d on the embedded broker, 1 with --nats); every worker must be of this build: an older one refuses such messages", coordinator.ParcelBudget/coordinator.DefaultParcel, coordinator.DefaultParcel), func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("want a number of cells from 0 to %d", broker.MaxParcel)
+		}
+		s.parcel = n
+		return nil
+	})
 	fs.BoolVar(&s.repair, "repair", false, "set the damaged lines of the output's journal aside (<journal>.damaged) and run their cells again; without it a damaged journal is refused")
 }
 
@@ -210,7 +236,11 @@ func (s *sweepFlags) parse(fs *flag.FlagSet, name string, args []string, stdout,
 		fmt.Fprintf(stderr, "schedfarm %s: want exactly one spec file, got %d arguments\n", name, len(pos))
 		return "", 2
 	}
-	if err := errors.Join(s.topo.validate(), s.dispatchErr); err != nil {
+	var parcelErr error
+	if s.parcel > broker.MaxParcel {
+		parcelErr = fmt.Errorf("--parcel %d: want 0 or 1 (a cell a message) up to %d", s.parcel, broker.MaxParcel)
+	}
+	if err := errors.Join(s.topo.validate(), s.dispatchErr, parcelErr); err != nil {
 		fmt.Fprintf(stderr, "schedfarm %s: %v\n", name, err)
 		return "", 2
 	}

@@ -80,7 +80,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return exitFor(stderr, "run", path, err)
 	}
 	defer farm.close()
-	code = farmCoordinate(ctx, farm.coord, spec, out, done, sf.topology(), sf.dispatch, sf.every, sf.dataRoot, stdout, stderr)
+	code = farmCoordinate(ctx, farm.coord, spec, out, done, sf.topology(), sf.dispatch, sf.every, sf.dataRoot, sf.parcelSize(), stdout, stderr)
 	if err := farm.stopWorkers(); err != nil {
 		fmt.Fprintf(stderr, "schedfarm run: workers: %v\n", err)
 		code = exitError
