@@ -114,8 +114,10 @@ func BenchmarkFarmPrimitives(b *testing.B) {
 			return fmt.Errorf("publish acks did not all come back within a minute")
 		}
 	}
-	takeCells := func(string) error {
-		for range n {
+	// takeOneByOne takes count messages from the work queue, one a
+	// request, and acks each.
+	takeOneByOne := func(count int) error {
+		for range count {
 			batch, err := workers.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
 			if err != nil {
 				return err
@@ -128,11 +130,12 @@ func BenchmarkFarmPrimitives(b *testing.B) {
 				}
 			}
 			if got != 1 {
-				return fmt.Errorf("fetched %d cells; want 1 (%v)", got, batch.Error())
+				return fmt.Errorf("fetched %d messages; want 1 (%v)", got, batch.Error())
 			}
 		}
 		return nil
 	}
+	takeCells := func(string) error { return takeOneByOne(n) }
 	takeCells8 := func(string) error {
 		for got := 0; got < n; {
 			batch, err := workers.FetchNoWait(8)
@@ -217,23 +220,7 @@ func BenchmarkFarmPrimitives(b *testing.B) {
 			if results {
 				return takeResultsN(exp, n/bundle)
 			}
-			for range n / bundle {
-				batch, err := workers.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
-				if err != nil {
-					return err
-				}
-				got := 0
-				for m := range batch.Messages() {
-					got++
-					if err := m.Ack(); err != nil {
-						return err
-					}
-				}
-				if got != 1 {
-					return fmt.Errorf("fetched %d bundles; want 1 (%v)", got, batch.Error())
-				}
-			}
-			return nil
+			return takeOneByOne(n / bundle)
 		}
 	}
 	measure("cell-publish", nil, publishCells, takeCells)

@@ -285,34 +285,19 @@ func TestMaxDeliverExhaustedIsRecordedFailed(t *testing.T) {
 	topo := broker.Topology{AckWait: 300 * time.Millisecond, MaxDeliver: 2}
 	cells := makeCells("exhaust", 5)
 	sink := newMemSink()
-	done := make(chan struct{})
 	// A hand-made "worker" that completes every cell except c0002, whose
 	// deliveries it takes and drops as a crashed worker would.
-	go func() {
-		defer close(done)
-		cons, err := broker.EnsureExists(context.Background(), f.js, topo)
-		if err != nil {
-			t.Error(err)
+	done := handMadeWorker(t, f, topo, func() bool { return sink.count() == len(cells) }, func(msg jetstream.Msg) {
+		id := msg.Subject()[len(msg.Subject())-5:]
+		if id == "c0002" {
 			return
 		}
-		for sink.count() < len(cells) {
-			batch, err := cons.Fetch(1, jetstream.FetchMaxWait(200*time.Millisecond))
-			if err != nil {
-				continue
-			}
-			for msg := range batch.Messages() {
-				id := msg.Subject()[len(msg.Subject())-5:]
-				if id == "c0002" {
-					continue
-				}
-				data := fmt.Sprintf(`{"cell_id":%q,"status":"ok","cell_digest":%q}`, id, worker.Digest(msg.Data()))
-				if _, err := f.js.Publish(context.Background(), broker.ResultSubject("exhaust", id), []byte(data)); err != nil {
-					t.Error(err)
-				}
-				_ = msg.Ack()
-			}
+		data := fmt.Sprintf(`{"cell_id":%q,"status":"ok","cell_digest":%q}`, id, worker.Digest(msg.Data()))
+		if _, err := f.js.Publish(context.Background(), broker.ResultSubject("exhaust", id), []byte(data)); err != nil {
+			t.Error(err)
 		}
-	}()
+		_ = msg.Ack()
+	})
 	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: "exhaust", Cells: cells, Sink: sink, Topology: topo})
 	<-done
 	sink.checkExactlyOnce(t, cells)
@@ -323,6 +308,31 @@ func TestMaxDeliverExhaustedIsRecordedFailed(t *testing.T) {
 	if n := streamMsgs(t, f, broker.CellsStream); n != 0 {
 		t.Errorf("%d messages left in the cells stream; want 0 (the exhausted cell deleted)", n)
 	}
+}
+
+// handMadeWorker takes the workers consumer's messages (topo's), one a
+// request, and hands each to handle until done reports true, in the
+// background, as a worker process would; the channel closes when it stops.
+func handMadeWorker(t *testing.T, f *farm, topo broker.Topology, done func() bool, handle func(jetstream.Msg)) <-chan struct{} {
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		cons, err := broker.EnsureExists(context.Background(), f.js, topo)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for !done() {
+			batch, err := cons.Fetch(1, jetstream.FetchMaxWait(200*time.Millisecond))
+			if err != nil {
+				continue
+			}
+			for msg := range batch.Messages() {
+				handle(msg)
+			}
+		}
+	}()
+	return stopped
 }
 
 // A coordinator stopped mid-sweep and started again finishes the sweep with

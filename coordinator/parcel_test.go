@@ -160,56 +160,41 @@ func TestExhaustedParcelFailsEachOfItsCells(t *testing.T) {
 	cells := pointCells(exp, 2, 60) // more than the window: published as results come
 	sink := newMemSink()
 	var dropped []string // the cells of the parcel whose deliveries are dropped
-	done := make(chan struct{})
+	var drop string      // its subject
+	ok := func(id string, msg []byte) {
+		data := fmt.Sprintf(`{"cell_id":%q,"status":"ok","cell_digest":%q}`, id, worker.Digest(msg))
+		if _, err := f.js.Publish(context.Background(), broker.ResultSubject(exp, id), []byte(data)); err != nil {
+			t.Error(err)
+		}
+	}
 	// A hand-made worker: it completes every cell message and every
 	// parcel except the first parcel it sees, whose deliveries it takes
 	// and drops as a crashed worker would.
-	go func() {
-		defer close(done)
-		cons, err := broker.EnsureExists(context.Background(), f.js, topo)
+	done := handMadeWorker(t, f, topo, func() bool { return sink.count() == len(cells) }, func(msg jetstream.Msg) {
+		if !broker.IsParcel(msg.Subject()) {
+			ok(msg.Subject()[strings.LastIndexByte(msg.Subject(), '.')+1:], msg.Data())
+			_ = msg.Ack()
+			return
+		}
+		entries, err := broker.SplitParcel(msg.Data())
 		if err != nil {
 			t.Error(err)
 			return
 		}
-		var drop string
-		ok := func(id string, msg []byte) {
-			data := fmt.Sprintf(`{"cell_id":%q,"status":"ok","cell_digest":%q}`, id, worker.Digest(msg))
-			if _, err := f.js.Publish(context.Background(), broker.ResultSubject(exp, id), []byte(data)); err != nil {
-				t.Error(err)
+		if drop == "" {
+			drop = msg.Subject()
+			for _, e := range entries {
+				dropped = append(dropped, e.ID)
 			}
 		}
-		for sink.count() < len(cells) {
-			batch, err := cons.Fetch(1, jetstream.FetchMaxWait(200*time.Millisecond))
-			if err != nil {
-				continue
-			}
-			for msg := range batch.Messages() {
-				if !broker.IsParcel(msg.Subject()) {
-					ok(msg.Subject()[strings.LastIndexByte(msg.Subject(), '.')+1:], msg.Data())
-					_ = msg.Ack()
-					continue
-				}
-				entries, err := broker.SplitParcel(msg.Data())
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if drop == "" {
-					drop = msg.Subject()
-					for _, e := range entries {
-						dropped = append(dropped, e.ID)
-					}
-				}
-				if msg.Subject() == drop {
-					continue
-				}
-				for _, e := range entries {
-					ok(e.ID, e.Msg)
-				}
-				_ = msg.Ack()
-			}
+		if msg.Subject() == drop {
+			return
 		}
-	}()
+		for _, e := range entries {
+			ok(e.ID, e.Msg)
+		}
+		_ = msg.Ack()
+	})
 	sum := runCoordinator(t, context.Background(), f, coordinator.Config{Experiment: exp, Cells: cells, Sink: sink, Topology: topo, Parcel: 8})
 	<-done
 	sink.checkExactlyOnce(t, cells)

@@ -68,6 +68,23 @@ func resultsByCell(t *testing.T, ctx context.Context, js jetstream.JetStream) ma
 	return out
 }
 
+// cellsStreamEmpties waits until the cells stream holds no message: the
+// parcel acked.
+func cellsStreamEmpties(t *testing.T, ctx context.Context, js jetstream.JetStream) {
+	t.Helper()
+	st, err := js.Stream(ctx, broker.CellsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the parcel acked", func() (bool, string) {
+		info, err := st.Info(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		return info.State.Msgs == 0, fmt.Sprintf("%d messages in the cells stream", info.State.Msgs)
+	})
+}
+
 // A parcel's cells each get a result of their own, on their own subject,
 // with the digest of their own message; a cell the gate refuses is
 // reported failed, the rest of the parcel runs, and the parcel leaves the
@@ -85,17 +102,7 @@ func TestParcelCellsEachGetTheirResult(t *testing.T) {
 	})
 	stop := startWorker(t, js, worker.Config{ID: "w", Slots: 1, Runner: instant, Gate: refuse})
 	resultsIn(t, ctx, js, 16)
-	st, err := js.Stream(ctx, broker.CellsStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the parcel acked", func() (bool, string) {
-		info, err := st.Info(ctx)
-		if err != nil {
-			return false, err.Error()
-		}
-		return info.State.Msgs == 0, fmt.Sprintf("%d messages in the cells stream", info.State.Msgs)
-	})
+	cellsStreamEmpties(t, ctx, js)
 	stop()
 	got := resultsByCell(t, ctx, js)
 	var data []byte
@@ -171,17 +178,7 @@ func TestWorkerStoppedInsideAParcelHandsItBack(t *testing.T) {
 	}
 	stopSecond := startWorker(t, js, worker.Config{ID: "second", Slots: 1, Runner: instant, Gate: worker.DecodeOnly{}})
 	resultsIn(t, ctx, js, uint64(len(cells)))
-	cellsSt, err := js.Stream(ctx, broker.CellsStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the parcel acked", func() (bool, string) {
-		info, err := cellsSt.Info(ctx)
-		if err != nil {
-			return false, err.Error()
-		}
-		return info.State.Msgs == 0, fmt.Sprintf("%d messages in the cells stream", info.State.Msgs)
-	})
+	cellsStreamEmpties(t, ctx, js)
 	stopSecond()
 	got := resultsByCell(t, ctx, js)
 	byWorker := map[string]int{}
