@@ -10,9 +10,13 @@ import (
 // for each cell its id on a line of its own, then the cell's message (the
 // bytes a single cell message would carry: runner.EncodeCell's compact
 // JSON, one line) and a newline. It is published on ParcelSubject, taken by
-// a worker like a cell message and acked once every cell in it has its
-// result in the results stream; each cell's result goes on the cell's own
-// result subject, as for a cell sent alone.
+// a worker like a cell message and acked once its cells' results are in
+// the results stream: as a parcel of results on the parcel's result
+// subject (ResultSubjectFor(ParcelSubject(…))), each result's message
+// (runner.EncodeResult's compact JSON) on a line of its own, or, where a
+// result carries per-job records or the parcel of results would be too
+// large, each result on its cell's own result subject, as for a cell sent
+// alone.
 //
 // Parcels exist for cells that run in microseconds, where the broker's
 // exchanges for a cell (its publication and publish ack, its delivery and
@@ -34,10 +38,15 @@ func ParcelSubject(experiment, firstCellID string) string {
 	return CellSubject(experiment, firstCellID) + parcelSuffix
 }
 
-// IsParcel reports whether subject is a parcel's (ParcelSubject).
+// IsParcel reports whether subject is a parcel's (ParcelSubject) or a
+// parcel of results' (its ResultSubjectFor).
 func IsParcel(subject string) bool {
-	return strings.HasPrefix(subject, cellsPrefix) && strings.HasSuffix(subject, parcelSuffix) &&
-		strings.Count(subject[len(cellsPrefix):], ".") == 2
+	for _, prefix := range []string{cellsPrefix, resultsPrefix} {
+		if strings.HasPrefix(subject, prefix) {
+			return strings.HasSuffix(subject, parcelSuffix) && strings.Count(subject[len(prefix):], ".") == 2
+		}
+	}
+	return false
 }
 
 // ParcelCellSubject is the subject a cell of the parcel on parcelSubject
@@ -94,6 +103,35 @@ func SplitParcel(data []byte) ([]ParcelEntry, error) {
 		}
 		out = append(out, ParcelEntry{ID: id, Msg: data[off : off+j : off+j]})
 		off += j + 1
+	}
+	return out, nil
+}
+
+// AppendParcelResult appends one result's message to the parcel of
+// results being built in dst.
+func AppendParcelResult(dst []byte, resultMsg []byte) []byte {
+	return append(append(dst, resultMsg...), '\n')
+}
+
+// SplitParcelResults returns the result messages of a parcel of results
+// in their order. It refuses one that is empty, holds more than MaxParcel
+// results or an empty line, or does not end with a newline; the error
+// names the byte offset.
+func SplitParcelResults(data []byte) ([][]byte, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("parcel of results: empty; accepted: 1 to %d results, one a line", MaxParcel)
+	}
+	var out [][]byte
+	for off := 0; off < len(data); {
+		if len(out) == MaxParcel {
+			return nil, fmt.Errorf("parcel of results: more than %d results (byte %d); accepted: at most %d", MaxParcel, off, MaxParcel)
+		}
+		i := bytes.IndexByte(data[off:], '\n')
+		if i <= 0 {
+			return nil, fmt.Errorf("parcel of results: byte %d: %s; accepted: a result's message on one line ending with a newline", off, missing(i))
+		}
+		out = append(out, data[off:off+i:off+i])
+		off += i + 1
 	}
 	return out, nil
 }

@@ -76,10 +76,38 @@ func TestParcelSubjects(t *testing.T) {
 	if s := broker.CellSubject("exp", "parcel"); broker.IsParcel(s) {
 		t.Errorf("IsParcel(%q) = true for the cell named parcel", s)
 	}
-	if broker.IsParcel(broker.ResultSubject("exp", "c0001") + ".parcel") {
-		t.Error("a results subject taken for a parcel")
+	if r := broker.ResultSubjectFor(p); !broker.IsParcel(r) {
+		t.Errorf("IsParcel(%q) = false for the parcel's results", r)
+	}
+	if r := broker.ResultSubject("exp.1", "c0001"); broker.IsParcel(r) {
+		t.Errorf("IsParcel(%q) = true for a cell's result", r)
+	}
+	if broker.IsParcel("other.prefix.exp.c0001.parcel") {
+		t.Error("a subject outside the farm's taken for a parcel")
 	}
 	if got, want := broker.ParcelCellSubject(p, "c.2"), broker.CellSubject("exp.1", "c.2"); got != want {
 		t.Errorf("ParcelCellSubject = %q; want %q", got, want)
+	}
+}
+
+func TestParcelResults(t *testing.T) {
+	var data []byte
+	want := []string{`{"cell_id":"a"}`, `{"cell_id":"b"}`}
+	for _, r := range want {
+		data = broker.AppendParcelResult(data, []byte(r))
+	}
+	got, err := broker.SplitParcelResults(data)
+	if err != nil || len(got) != 2 || string(got[0]) != want[0] || string(got[1]) != want[1] {
+		t.Fatalf("SplitParcelResults(%q) = %q, %v; want %q", data, got, err, want)
+	}
+	for _, tc := range []struct{ data, want string }{
+		{"", "empty"},
+		{"{}", "byte 0: the parcel ends here"},
+		{"{}\n\n", "byte 3: an empty line"},
+		{strings.Repeat("{}\n", broker.MaxParcel+1), "more than 64 results"},
+	} {
+		if _, err := broker.SplitParcelResults([]byte(tc.data)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("SplitParcelResults(%q) = %v; want an error containing %q", tc.data, err, tc.want)
+		}
 	}
 }

@@ -32,8 +32,8 @@ import (
 //     (Messages with 512 pulled at a time, Ack);
 //   - cell-bundle-16, result-bundle-16: what the exchanges above cost a
 //     cell when one message carries sixteen cells (a parcel, parcel.go;
-//     the coordinator sends instant cells so) or sixteen results (which
-//     the farm does not do yet: docs/performance.md, "What is left"): a
+//     the coordinator sends instant cells so) or sixteen results (a
+//     parcel of results, which a worker sends back for a parcel): a
 //     message of sixteen copies of the cell (or result) published as the
 //     cells are, then taken and acked one a request (cells) or read and
 //     acked as the results are; per cell carried, publication and take

@@ -74,9 +74,10 @@ type Config struct {
 	// broker.SplitParcel; at most broker.MaxParcel); 0 or 1 sends every
 	// cell in a message of its own. Under DispatchLongestFirst, the cells
 	// of a point whose replications so far took on average at most
-	// ParcelBudget / Parcel each travel in parcels: for cells that run in
-	// microseconds the broker's exchanges cost more than the cell, and a
-	// parcel of sixteen costs about what two single cells do. A worker of a
+	// ParcelBudget / Parcel each travel in parcels, and their results come
+	// back in parcels too: for cells that run in microseconds the broker's
+	// exchanges cost more than the cell, and a parcel of sixteen costs
+	// about what two single cells do. A worker of a
 	// build without parcels refuses them, so set Parcel only where every
 	// worker is of this build: schedfarm run (and reproduce, which runs
 	// it) sets it for its embedded broker, which no other process can
@@ -249,8 +250,11 @@ type connection struct {
 // unflushed are the results written to the sink but not yet flushed, so
 // not yet acked on the broker.
 type unflushed struct {
-	msgs  []jetstream.Msg // written but not yet flushed and acked
-	first time.Time       // when the oldest of them was written
+	msgs []jetstream.Msg // written but not yet flushed and acked
+	// results counts the results in msgs (a parcel of results is one
+	// message).
+	results int
+	first   time.Time // when the oldest of them was written
 	// objects are the jobs objects of these results, deleted once the
 	// results are durable.
 	objects []string

@@ -32,7 +32,8 @@
 // size): a parcel the stream reports as a duplicate and that is no longer
 // queued has its cells without a result published again alone, and a
 // parcel that exhausts its deliveries has each of its cells recorded as
-// failed.
+// failed. A parcel's results come back as one message (a parcel of
+// results), each line judged as a result of its own.
 //
 // Run runs one experiment to its end. A Session runs an experiment in
 // several batches over the same streams and consumers (a tuner's

@@ -152,7 +152,9 @@ func TestSlowPointsTravelAlone(t *testing.T) {
 
 // A parcel whose every delivery is lost (its worker dies each time) has
 // each of its cells recorded as failed once MaxDeliver is exhausted, and
-// leaves the queue; the other cells, alone or in parcels, complete.
+// leaves the queue; the other cells, alone or in parcels, complete, and a
+// line of a parcel of results that is not a result of this experiment is
+// refused without refusing the others.
 func TestExhaustedParcelFailsEachOfItsCells(t *testing.T) {
 	f := startFarm(t)
 	const exp = "exhaust-parcel"
@@ -161,15 +163,20 @@ func TestExhaustedParcelFailsEachOfItsCells(t *testing.T) {
 	sink := newMemSink()
 	var dropped []string // the cells of the parcel whose deliveries are dropped
 	var drop string      // its subject
+	forged := false      // a line of a cell not in the experiment sent once
+	result := func(id string, msg []byte) []byte {
+		return fmt.Appendf(nil, `{"cell_id":%q,"status":"ok","cell_digest":%q}`, id, worker.Digest(msg))
+	}
 	ok := func(id string, msg []byte) {
-		data := fmt.Sprintf(`{"cell_id":%q,"status":"ok","cell_digest":%q}`, id, worker.Digest(msg))
-		if _, err := f.js.Publish(context.Background(), broker.ResultSubject(exp, id), []byte(data)); err != nil {
+		if _, err := f.js.Publish(context.Background(), broker.ResultSubject(exp, id), result(id, msg)); err != nil {
 			t.Error(err)
 		}
 	}
 	// A hand-made worker: it completes every cell message and every
 	// parcel except the first parcel it sees, whose deliveries it takes
-	// and drops as a crashed worker would.
+	// and drops as a crashed worker would; a parcel's results go in one
+	// message, the first of them with a line for a cell that is not in
+	// the experiment, which is refused while the others are written.
 	done := handMadeWorker(t, f, topo, func() bool { return sink.count() == len(cells) }, func(msg jetstream.Msg) {
 		if !broker.IsParcel(msg.Subject()) {
 			ok(msg.Subject()[strings.LastIndexByte(msg.Subject(), '.')+1:], msg.Data())
@@ -190,8 +197,16 @@ func TestExhaustedParcelFailsEachOfItsCells(t *testing.T) {
 		if msg.Subject() == drop {
 			return
 		}
+		var results []byte
+		if !forged {
+			forged = true
+			results = broker.AppendParcelResult(results, result("nosuch", []byte("{}")))
+		}
 		for _, e := range entries {
-			ok(e.ID, e.Msg)
+			results = broker.AppendParcelResult(results, result(e.ID, e.Msg))
+		}
+		if _, err := f.js.Publish(context.Background(), broker.ResultSubjectFor(msg.Subject()), results); err != nil {
+			t.Error(err)
 		}
 		_ = msg.Ack()
 	})
@@ -208,6 +223,9 @@ func TestExhaustedParcelFailsEachOfItsCells(t *testing.T) {
 	}
 	if sum.Failed != len(dropped) || sum.OK != len(cells)-len(dropped) {
 		t.Errorf("summary %+v; want the %d cells of the dropped parcel failed, the rest ok", sum, len(dropped))
+	}
+	if !forged || sum.Rejected != 1 || len(sum.Rejections) != 1 || sum.Rejections[0].CellID != "nosuch" {
+		t.Errorf("rejections %+v (forged line sent: %v); want the one line of cell nosuch refused", sum.Rejections, forged)
 	}
 	if n := streamMsgs(t, f, broker.CellsStream); n != 0 {
 		t.Errorf("%d messages left in the cells stream; want 0 (the exhausted parcel deleted)", n)

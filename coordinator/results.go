@@ -33,6 +33,9 @@ func (c *coordinator) rejectRaw(subject, cellID, reason string) {
 
 // onResult writes a result unless its cell is unknown or already done.
 func (c *coordinator) onResult(msg jetstream.Msg) error {
+	if broker.IsParcel(msg.Subject()) {
+		return c.onResultParcel(msg)
+	}
 	res, err := DecodeResult(msg.Data(), c.cfg.MaxResultBytes)
 	if err == nil {
 		err = CheckResult(res, c.cfg.Experiment, msg.Subject())
@@ -40,19 +43,11 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 	if err != nil {
 		return c.reject(msg, res.CellID, err.Error())
 	}
-	cell, known := c.cells[res.CellID]
-	if !known {
-		return c.reject(msg, res.CellID, fmt.Sprintf("cell %s is not in experiment %s as specified now", res.CellID, c.cfg.Experiment))
-	}
-	c.mu.Lock()
-	done := c.done[res.CellID]
-	c.mu.Unlock()
-	if want, published := c.digests[res.CellID]; published && hex.EncodeToString(want[:]) != res.CellDigest || !published && !done {
-		return c.reject(msg, res.CellID, fmt.Sprintf("result of a cell message this coordinator did not publish (cell_digest %s; the cell's message has another); the cell's own message runs as usual", res.CellDigest))
-	}
-	if done {
-		c.sum.Duplicates++
-		c.cfg.Logf("coordinator: dropping a duplicate result of cell %s from %s: the cell already has its result", res.CellID, res.Worker)
+	cell, duplicate, reason := c.judge(res)
+	switch {
+	case reason != "":
+		return c.reject(msg, res.CellID, reason)
+	case duplicate:
 		c.reaper.add(c.conn.jobs, res.JobsObject)
 		return msg.Ack()
 	}
@@ -77,11 +72,84 @@ func (c *coordinator) onResult(msg jetstream.Msg) error {
 	if err := c.write(cell, res); err != nil {
 		return err
 	}
+	return c.written(msg, 1)
+}
+
+// judge says what becomes of a well-formed result on its own subject:
+// written to its cell (cell), dropped as a duplicate (the cell has its
+// result; counted and logged), or refused for the reason given (an
+// unknown cell, or a result of a cell message this coordinator did not
+// publish).
+func (c *coordinator) judge(res runner.CellResult) (cell runner.Cell, duplicate bool, reason string) {
+	cell, known := c.cells[res.CellID]
+	if !known {
+		return cell, false, fmt.Sprintf("cell %s is not in experiment %s as specified now", res.CellID, c.cfg.Experiment)
+	}
+	c.mu.Lock()
+	done := c.done[res.CellID]
+	c.mu.Unlock()
+	if want, published := c.digests[res.CellID]; published && hex.EncodeToString(want[:]) != res.CellDigest || !published && !done {
+		return cell, false, fmt.Sprintf("result of a cell message this coordinator did not publish (cell_digest %s; the cell's message has another); the cell's own message runs as usual", res.CellDigest)
+	}
+	if done {
+		c.sum.Duplicates++
+		c.cfg.Logf("coordinator: dropping a duplicate result of cell %s from %s: the cell already has its result", res.CellID, res.Worker)
+		return cell, true, ""
+	}
+	return cell, false, ""
+}
+
+// written records that msg's results (n of them) are written: msg is
+// acked with the next flush, which comes once FlushEvery results wait.
+func (c *coordinator) written(msg jetstream.Msg, n int) error {
 	c.unflushed.msgs = append(c.unflushed.msgs, msg)
-	if len(c.unflushed.msgs) >= c.cfg.FlushEvery {
+	c.unflushed.results += n
+	if c.unflushed.results >= c.cfg.FlushEvery {
 		return c.flush()
 	}
 	return nil
+}
+
+// onResultParcel writes the results of a parcel's cells, one a line
+// (broker.SplitParcelResults), each judged as a result of its own on its
+// cell's own subject: a line refused is counted as rejected and the others
+// are written. A result naming a jobs object is refused in a parcel: a
+// worker sends such a result alone.
+func (c *coordinator) onResultParcel(msg jetstream.Msg) error {
+	lines, err := broker.SplitParcelResults(msg.Data())
+	if err != nil {
+		return c.reject(msg, "", err.Error())
+	}
+	n := 0
+	for _, line := range lines {
+		res, err := DecodeResult(line, c.cfg.MaxResultBytes)
+		if err == nil {
+			err = CheckResult(res, c.cfg.Experiment, broker.ResultSubject(c.cfg.Experiment, res.CellID))
+		}
+		if err == nil && res.JobsObject != "" {
+			err = fmt.Errorf("jobs_object %s in a parcel of results; accepted: per-job records only in a result of its own", res.JobsObject)
+		}
+		if err != nil {
+			c.rejectRaw(msg.Subject(), res.CellID, err.Error())
+			continue
+		}
+		cell, duplicate, reason := c.judge(res)
+		switch {
+		case reason != "":
+			c.rejectRaw(msg.Subject(), res.CellID, reason)
+			continue
+		case duplicate:
+			continue
+		}
+		if err := c.write(cell, res); err != nil {
+			return err
+		}
+		n++
+	}
+	if n == 0 {
+		return msg.Ack() // nothing of it to make durable
+	}
+	return c.written(msg, n)
 }
 
 func (c *coordinator) write(cell runner.Cell, res runner.CellResult) error {
@@ -126,6 +194,7 @@ func (c *coordinator) sync() error {
 		_ = m.Ack() // a lost ack means a redelivery, dropped as already done
 	}
 	c.unflushed.msgs = c.unflushed.msgs[:0]
+	c.unflushed.results = 0
 	// The results are durable: their objects go, off this loop.
 	c.reaper.add(c.conn.jobs, c.unflushed.objects...)
 	c.unflushed.objects = c.unflushed.objects[:0]

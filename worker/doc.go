@@ -30,12 +30,12 @@
 // coordinator sends for cells of points found to run in microseconds
 // (coordinator.Config.Parcel): the slot runs its cells one after the other
 // as it runs cells taken together, each through the Gate under the subject
-// it would have had alone, each result on that cell's own result subject
-// with the message id of a cell sent alone (its id and the parcel's stream
-// sequence), and acks the parcel once the last result is in; it naks the
-// parcel instead if it stops inside it or a result cannot be published,
-// and a redelivered parcel runs whole again, its results already in
-// dropped as duplicates (handleParcel).
+// it would have had alone, sends their results as one parcel of results
+// (or, where one carries per-job records, each alone on its cell's own
+// subject), and acks the parcel once they are in; it naks the parcel
+// instead if it stops inside it or a result cannot be published, and a
+// redelivered parcel runs whole again, its results already in dropped as
+// duplicates (handleParcel).
 //
 // A worker trusts nothing on the wire (trust.go, dataroot.go): every cell
 // message passes a Gate before it runs. The default one, Trust, decodes it

@@ -37,10 +37,11 @@ func publishParcel(t *testing.T, ctx context.Context, js jetstream.JetStream, ex
 	return cells
 }
 
-// resultsByCell reads every result in the results stream and counts them
-// by cell id (the results stream de-duplicates by message id, so a count
-// above one is a result stored twice).
-func resultsByCell(t *testing.T, ctx context.Context, js jetstream.JetStream) map[string][]runner.CellResult {
+// resultsByCell reads every result of exp in the results stream, alone
+// (on its cell's own subject) or in a parcel of results (one a line), by
+// cell id (the results stream de-duplicates by message id, so a count
+// above one is a result stored twice), and the number of messages.
+func resultsByCell(t *testing.T, ctx context.Context, js jetstream.JetStream, exp string) (map[string][]runner.CellResult, int) {
 	t.Helper()
 	st, err := js.Stream(ctx, broker.ResultsStream)
 	if err != nil {
@@ -51,21 +52,31 @@ func resultsByCell(t *testing.T, ctx context.Context, js jetstream.JetStream) ma
 		t.Fatal(err)
 	}
 	out := map[string][]runner.CellResult{}
+	msgs := 0
 	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
 		m, err := st.GetMsg(ctx, seq)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var r runner.CellResult
-		if err := json.Unmarshal(m.Data, &r); err != nil {
-			t.Fatal(err)
+		msgs++
+		lines := [][]byte{m.Data}
+		if broker.IsParcel(m.Subject) {
+			if lines, err = broker.SplitParcelResults(m.Data); err != nil {
+				t.Fatalf("%s: %v", m.Subject, err)
+			}
 		}
-		if want := broker.ResultSubject(m.Subject[len("schedfarm.results."):strings.LastIndexByte(m.Subject, '.')], r.CellID); m.Subject != want {
-			t.Errorf("result of %s on %s; want its own subject %s", r.CellID, m.Subject, want)
+		for _, line := range lines {
+			var r runner.CellResult
+			if err := json.Unmarshal(line, &r); err != nil {
+				t.Fatal(err)
+			}
+			if want := broker.ResultSubject(exp, r.CellID); !broker.IsParcel(m.Subject) && m.Subject != want {
+				t.Errorf("result of %s on %s; want its own subject %s", r.CellID, m.Subject, want)
+			}
+			out[r.CellID] = append(out[r.CellID], r)
 		}
-		out[r.CellID] = append(out[r.CellID], r)
 	}
-	return out
+	return out, msgs
 }
 
 // cellsStreamEmpties waits until the cells stream holds no message: the
@@ -85,10 +96,10 @@ func cellsStreamEmpties(t *testing.T, ctx context.Context, js jetstream.JetStrea
 	})
 }
 
-// A parcel's cells each get a result of their own, on their own subject,
-// with the digest of their own message; a cell the gate refuses is
-// reported failed, the rest of the parcel runs, and the parcel leaves the
-// queue once every result is in.
+// A parcel's cells each get a result of their own, with the digest of
+// their own message, all in one parcel of results; a cell the gate
+// refuses is reported failed, the rest of the parcel runs, and the parcel
+// leaves the queue once its results are in.
 func TestParcelCellsEachGetTheirResult(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -101,10 +112,12 @@ func TestParcelCellsEachGetTheirResult(t *testing.T) {
 		return worker.DecodeOnly{}.Admit(subject, data)
 	})
 	stop := startWorker(t, js, worker.Config{ID: "w", Slots: 1, Runner: instant, Gate: refuse})
-	resultsIn(t, ctx, js, 16)
 	cellsStreamEmpties(t, ctx, js)
 	stop()
-	got := resultsByCell(t, ctx, js)
+	got, msgs := resultsByCell(t, ctx, js, "parcel")
+	if msgs != 1 {
+		t.Errorf("%d result messages for the parcel; want its results in one", msgs)
+	}
 	var data []byte
 	for _, c := range cells {
 		rs := got[c.ID]
@@ -126,11 +139,10 @@ func TestParcelCellsEachGetTheirResult(t *testing.T) {
 }
 
 // A worker told to stop inside a parcel finishes the cell it runs, hands
-// the parcel back (nak), and another worker runs the whole parcel: every
-// cell has exactly one result in the results stream (the first worker's
-// results of the cells it ran are de-duplicated against the second's by
-// their message ids), and the parcel leaves the queue. The stop is
-// triggered by progress (the fourth cell), not by a timer.
+// the parcel back (nak) without publishing any of its results, and another
+// worker runs the whole parcel: every cell has exactly one result in the
+// results stream, the second worker's, and the parcel leaves the queue.
+// The stop is triggered by progress (the fourth cell), not by a timer.
 func TestWorkerStoppedInsideAParcelHandsItBack(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -173,14 +185,13 @@ func TestWorkerStoppedInsideAParcelHandsItBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.State.Msgs >= uint64(len(cells)) {
-		t.Fatalf("the first worker left %d results of the parcel's %d cells; want it stopped inside the parcel", info.State.Msgs, len(cells))
+	if info.State.Msgs != 0 {
+		t.Fatalf("the first worker left %d result messages; want none of a parcel it handed back", info.State.Msgs)
 	}
 	stopSecond := startWorker(t, js, worker.Config{ID: "second", Slots: 1, Runner: instant, Gate: worker.DecodeOnly{}})
-	resultsIn(t, ctx, js, uint64(len(cells)))
 	cellsStreamEmpties(t, ctx, js)
 	stopSecond()
-	got := resultsByCell(t, ctx, js)
+	got, _ := resultsByCell(t, ctx, js, "handback")
 	byWorker := map[string]int{}
 	for _, c := range cells {
 		if rs := got[c.ID]; len(rs) != 1 || rs[0].Status != runner.StatusOK {
@@ -189,8 +200,8 @@ func TestWorkerStoppedInsideAParcelHandsItBack(t *testing.T) {
 			byWorker[strings.SplitN(rs[0].Worker, "/", 2)[0]]++
 		}
 	}
-	if byWorker["first"] == 0 || byWorker["second"] == 0 {
-		t.Errorf("results by worker %v; want some from each (the first stopped inside the parcel)", byWorker)
+	if byWorker["second"] != len(cells) {
+		t.Errorf("results by worker %v; want every one from the second (the first stopped inside the parcel)", byWorker)
 	}
 }
 
@@ -198,3 +209,30 @@ func TestWorkerStoppedInsideAParcelHandsItBack(t *testing.T) {
 type gateFunc func(subject string, data []byte) (runner.Cell, error)
 
 func (g gateFunc) Admit(subject string, data []byte) (runner.Cell, error) { return g(subject, data) }
+
+// Results that carry per-job records travel one a message, on their cells'
+// own subjects (the jobs object store may be needed for them), even from a
+// parcel; the parcel is acked after the last.
+func TestParcelResultsWithJobsTravelAlone(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	js := queue(t, ctx, broker.Topology{})
+	cells := publishParcel(t, ctx, js, "withjobs", 0, 5)
+	withJobs := worker.RunnerFunc(func(ctx context.Context, c runner.Cell) runner.CellResult {
+		r := instant(ctx, c)
+		r.Jobs = []runner.JobRecord{{ID: int64(c.Index) + 1}}
+		return r
+	})
+	stop := startWorker(t, js, worker.Config{ID: "w", Slots: 1, Runner: withJobs, Gate: worker.DecodeOnly{}})
+	cellsStreamEmpties(t, ctx, js)
+	stop()
+	got, msgs := resultsByCell(t, ctx, js, "withjobs")
+	if msgs != len(cells) {
+		t.Errorf("%d result messages; want %d, one a cell", msgs, len(cells))
+	}
+	for _, c := range cells {
+		if rs := got[c.ID]; len(rs) != 1 || len(rs[0].Jobs) != 1 {
+			t.Errorf("cell %s: results %+v; want one, with its per-job record", c.ID, rs)
+		}
+	}
+}

@@ -302,15 +302,17 @@ func (w *worker) runMessage(sr *slotRunner, slotID string, msg jetstream.Msg, wa
 }
 
 // handleParcel runs the cells of a parcel (broker.SplitParcel) one after
-// the other, as handle runs a cell: each result goes on the cell's own
-// result subject with the message id of a cell sent alone (cell id and the
-// parcel's stream sequence), and the parcel is acked once the last result
-// is in the results stream (its settlement carries the message; the others
-// carry none), or nak'ed if any of them could not be published (parcelState)
-// or the worker stops before the last cell has run; a parcel delivered
-// again runs every cell again, and the results already in are dropped by
-// the results stream as duplicates. A parcel that does not split is
-// terminated: it is no coordinator's.
+// the other, as handle runs a cell, and sends their results as one parcel
+// of results on the parcel's result subject (message id: the first cell's
+// id and the parcel's stream sequence, so a parcel run again is dropped by
+// the results stream as a duplicate); the parcel is acked once that is in.
+// Where a result carries per-job records, or the parcel of results would
+// pass the server's max_payload, each result goes alone on its cell's own
+// subject with the message id of a cell sent alone (cell id and the
+// parcel's sequence), and the parcel is acked after the last, or nak'ed if
+// any of them could not be published (parcelState). A worker that stops
+// before the last cell has run naks the parcel and sends nothing of it. A
+// parcel that does not split is terminated: it is no coordinator's.
 func (w *worker) handleParcel(sr *slotRunner, slotID string, msg jetstream.Msg, waiting []jetstream.Msg, settle chan<- settlement, seq uint64) time.Duration {
 	entries, err := broker.SplitParcel(msg.Data())
 	if err != nil {
@@ -320,6 +322,7 @@ func (w *worker) handleParcel(sr *slotRunner, slotID string, msg jetstream.Msg, 
 	}
 	state := &parcelState{}
 	var total time.Duration
+	done := make([]settlement, 0, len(entries))
 	for i, e := range entries {
 		if i > 0 && w.stop.Err() != nil {
 			_ = msg.Nak()
@@ -332,13 +335,41 @@ func (w *worker) handleParcel(sr *slotRunner, slotID string, msg jetstream.Msg, 
 			_ = msg.Nak()
 			return total
 		}
-		var m jetstream.Msg
-		if i == len(entries)-1 {
-			m = msg
-		}
-		settle <- settlement{msg: m, cell: cell, resultSubject: broker.ResultSubjectFor(subject), seq: seq, res: res, parcel: state}
+		done = append(done, settlement{cell: cell, resultSubject: broker.ResultSubjectFor(subject), seq: seq, res: res, parcel: state})
+	}
+	if data, ok := w.parcelResults(done); ok {
+		first := done[0]
+		settle <- settlement{msg: msg, cell: first.cell, resultSubject: broker.ResultSubjectFor(msg.Subject()), seq: seq,
+			data: data, msgID: "parcel:" + first.cell.ID + ":" + strconv.FormatUint(seq, 10)}
+		return total
+	}
+	done[len(done)-1].msg = msg
+	for _, s := range done {
+		settle <- s
 	}
 	return total
+}
+
+// parcelResults encodes a parcel's results as one message
+// (broker.AppendParcelResult), or reports false when they must travel one
+// a message: a result with per-job records (they may need the jobs object
+// store), or a parcel of results over the server's max_payload.
+func (w *worker) parcelResults(done []settlement) ([]byte, bool) {
+	var data []byte
+	for _, s := range done {
+		if len(s.res.Jobs) > 0 {
+			return nil, false
+		}
+		b, err := runner.EncodeResult(s.res)
+		if err != nil {
+			return nil, false
+		}
+		data = broker.AppendParcelResult(data, b)
+	}
+	if limit := w.js.Conn().MaxPayload() - 1024; limit > 0 && int64(len(data)) > limit {
+		return nil, false
+	}
+	return data, true
 }
 
 // settlement is a finished cell handed to its slot's settler. msg is the
@@ -352,6 +383,10 @@ type settlement struct {
 	res           runner.CellResult
 	// parcel is shared by the settlements of one parcel's cells.
 	parcel *parcelState
+	// data and msgID, when set, are a parcel's results already encoded
+	// (handleParcel), sent as they are.
+	data  []byte
+	msgID string
 }
 
 // parcelState records that a result of a parcel's cells could not be
@@ -448,7 +483,10 @@ type sentResult struct {
 // for the stream's ack. ok is false when the result could not be encoded
 // (the cell is then nak'ed for a retry).
 func (w *worker) send(slotID string, s settlement) (sentResult, bool) {
-	data, msgID, err := w.encodeResult(s.cell, s.seq, s.res)
+	data, msgID, err := s.data, s.msgID, error(nil)
+	if data == nil {
+		data, msgID, err = w.encodeResult(s.cell, s.seq, s.res)
+	}
 	if err != nil {
 		w.cfg.Logf("worker %s: cell %s: publish result: %v; nak'ed for a retry", slotID, s.cell.ID, err)
 		s.nak()
