@@ -281,10 +281,12 @@ func (c *coordinator) readWaiting(ctx context.Context) error {
 			if !ok {
 				return nil // the main loop opens the consumer again
 			}
+			before := c.sum.OK + c.sum.Failed + c.sum.Duplicates + c.sum.Rejected
 			if err := c.onResult(msg); err != nil {
 				return err
 			}
-			c.sum.Waiting++
+			// A message may be a parcel of results: each counts.
+			c.sum.Waiting += c.sum.OK + c.sum.Failed + c.sum.Duplicates + c.sum.Rejected - before
 			idle.Reset(waitingIdle)
 		case <-idle.C:
 			return nil
