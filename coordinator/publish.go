@@ -257,10 +257,9 @@ func (c *coordinator) growWindow(n int) {
 func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error {
 	s := sender{c: c}
 	var batch []runner.Cell
-	parcel := map[string]bool{} // the cells of batch that travel in parcels
+	var packed []bool // packed[i]: batch[i] travels in a parcel
 	for {
-		batch = batch[:0]
-		clear(parcel)
+		batch, packed = batch[:0], packed[:0]
 		c.mu.Lock()
 		for len(d.published) < d.ahead {
 			bundle := d.queue.next()
@@ -274,16 +273,14 @@ func (c *coordinator) publishWindowed(ctx context.Context, d *dispatcher) error 
 				d.published[cell.ID] = true
 				d.sent++
 				batch = append(batch, cell)
-				if c.cfg.Parcel > 1 && d.queue.instant(cell.ID, c.cfg.Parcel) {
-					parcel[cell.ID] = true
-				}
+				packed = append(packed, c.cfg.Parcel > 1 && d.queue.instant(cell.ID, c.cfg.Parcel))
 			}
 		}
 		left := d.queue.len()
 		c.mu.Unlock()
-		for _, cell := range batch {
+		for i, cell := range batch {
 			var err error
-			if parcel[cell.ID] {
+			if packed[i] {
 				err = s.pack(ctx, cell)
 			} else {
 				err = s.send(ctx, cell)

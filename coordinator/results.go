@@ -124,7 +124,10 @@ func (c *coordinator) onResultParcel(msg jetstream.Msg) error {
 	for _, line := range lines {
 		res, err := DecodeResult(line, c.cfg.MaxResultBytes)
 		if err == nil {
-			err = CheckResult(res, c.cfg.Experiment, broker.ResultSubject(c.cfg.Experiment, res.CellID))
+			// No subject to check a line against: the parcel's subject
+			// is the experiment's (the consumer's filter), and judge
+			// holds the result to its cell's own message.
+			err = CheckResult(res, c.cfg.Experiment, "")
 		}
 		if err == nil && res.JobsObject != "" {
 			err = fmt.Errorf("jobs_object %s in a parcel of results; accepted: per-job records only in a result of its own", res.JobsObject)
