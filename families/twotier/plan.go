@@ -108,8 +108,9 @@ type Plan struct {
 	res      *resIndex // waiting reservations by (Start, seq)
 	seq      uint64
 	scratch  []int
-	cands    []candidate // victims of one conflict, best first
-	counted  []*Project  // projects counted against PL in one call
+	cands    []candidate    // victims of one conflict, best first
+	over     []*Reservation // the reservations overlapping one conflict instant (candidates)
+	counted  []*Project     // projects counted against PL in one call
 
 	// what-if state of one TryReservation call
 	ov       []overlay
@@ -453,14 +454,16 @@ func (p *Plan) candidates(t float64, r *Reservation, moves []simMove, out []cand
 			}
 		}
 	}
-	p.res.overlapping(t, func(x *Reservation) {
+	p.over = p.res.overlapping(t, p.over[:0])
+next:
+	for _, x := range p.over {
 		for _, m := range moves {
 			if m.r == x {
-				return
+				continue next
 			}
 		}
 		consider(x, x.Start)
-	})
+	}
 	for _, m := range moves {
 		consider(m.r, m.to)
 	}

@@ -5,6 +5,12 @@ package twotier
 // instead of the O(R) shift of a sorted slice. Every node also keeps the
 // latest End of its subtree, so the reservations overlapping an instant
 // are found without visiting those that ended before it.
+//
+// A node keeps its reservation's Start and End beside the links, read by
+// every step of a search: a reservation's Start changes only while it is
+// out of the index (DeleteReservation, then AddReservation), so the copy
+// stays exact, and the stabbing query (over) reads the Reservation itself
+// only for the nodes it reports.
 type resIndex struct {
 	nodes []resNode // nodes[0] is the empty tree
 	free  []int32
@@ -16,10 +22,11 @@ type resIndex struct {
 }
 
 type resNode struct {
-	res    *Reservation
-	maxEnd float64 // latest End in the subtree
-	l, r   int32
-	pri    uint32
+	start, end float64 // res.Start and res.End() when it was inserted
+	maxEnd     float64 // latest end in the subtree
+	res        *Reservation
+	l, r       int32
+	pri        uint32
 }
 
 func newResIndex() *resIndex {
@@ -43,13 +50,14 @@ func (ix *resIndex) alloc(r *Reservation) int32 {
 	ix.rng ^= ix.rng >> 12
 	ix.rng ^= ix.rng << 25
 	ix.rng ^= ix.rng >> 27
-	ix.nodes[x] = resNode{res: r, maxEnd: r.End(), pri: uint32((ix.rng * 2685821657736338717) >> 32)}
+	e := r.End()
+	ix.nodes[x] = resNode{start: r.Start, end: e, maxEnd: e, res: r, pri: uint32((ix.rng * 2685821657736338717) >> 32)}
 	return x
 }
 
 func (ix *resIndex) pull(x int32) {
 	nd := &ix.nodes[x]
-	m := nd.res.End()
+	m := nd.end
 	if nd.l != 0 {
 		m = max(m, ix.nodes[nd.l].maxEnd)
 	}
@@ -159,28 +167,29 @@ func (ix *resIndex) first() *Reservation {
 	return ix.nodes[x].res
 }
 
-// overlapping calls f on every reservation with Start ≤ t < End, latest
-// start first.
-func (ix *resIndex) overlapping(t float64, f func(*Reservation)) {
-	ix.over(ix.root, t, f)
+// overlapping appends to out every reservation with Start ≤ t < End,
+// latest start first.
+func (ix *resIndex) overlapping(t float64, out []*Reservation) []*Reservation {
+	return ix.over(ix.root, t, out)
 }
 
-func (ix *resIndex) over(x int32, t float64, f func(*Reservation)) {
+func (ix *resIndex) over(x int32, t float64, out []*Reservation) []*Reservation {
 	for x != 0 {
 		nd := &ix.nodes[x]
 		if nd.maxEnd <= t {
-			return
+			return out
 		}
-		if nd.res.Start > t {
+		if nd.start > t {
 			x = nd.l
 			continue
 		}
-		ix.over(nd.r, t, f)
-		if nd.res.End() > t {
-			f(nd.res)
+		out = ix.over(nd.r, t, out)
+		if nd.end > t {
+			out = append(out, nd.res)
 		}
 		x = nd.l
 	}
+	return out
 }
 
 // all returns the reservations in order; the slice is the index's own.
