@@ -11,3 +11,11 @@ func Verify(s sim.Scheduler) func() (checks int, err error) {
 	s.(*Scheduler).vms.verify = v
 	return func() (int, error) { return v.checks, v.err }
 }
+
+// VerifyBelow is Verify that also reports how many VM picks were made while
+// some VM was keyed below usage 0.
+func VerifyBelow(s sim.Scheduler) func() (checks, below int, err error) {
+	v := &verifier{}
+	s.(*Scheduler).vms.verify = v
+	return func() (int, int, error) { return v.checks, v.belowKeyed, v.err }
+}

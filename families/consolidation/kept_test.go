@@ -2,6 +2,7 @@ package consolidation
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -46,5 +47,53 @@ func TestKeptStructuresMatchScratch(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestKeptStructuresWithKeysBelowZero is the cross-check with estimates
+// that sort before an idle VM's usage 0: a told estimate may be negative or
+// NaN (sim.Job.SetCPU takes what it is given, and eligible's order puts
+// NaN, then negative usages, first). Then the VMs keyed as usage 0 do not
+// come first, and takeFirst must not answer from their bit set alone.
+func TestKeptStructuresWithKeysBelowZero(t *testing.T) {
+	for _, d := range []Deploy{Kill, Reserve, Migrate} {
+		t.Run(d.String(), func(t *testing.T) {
+			below := 0
+			for seed := uint64(1); seed <= 4; seed++ {
+				p := platform(12)
+				p.Sharing = sim.NewTwoTier(seed)
+				s, err := New(p, Config{Deploy: d, Threshold: DefaultThreshold, MigrationCost: 15, Unknown: UnknownObserved})
+				if err != nil {
+					t.Fatal(err)
+				}
+				result := VerifyBelow(s)
+				rng := rand.New(rand.NewPCG(seed, 0xb0))
+				jobs := suiteJobs(rng, 400, 12)
+				for _, j := range jobs {
+					for k := range j.CPUEstimate {
+						switch rng.IntN(6) {
+						case 0:
+							j.CPUEstimate[k] = -0.5 * rng.Float64()
+						case 1:
+							j.CPUEstimate[k] = math.NaN()
+						}
+					}
+				}
+				if _, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil); err != nil {
+					t.Fatal(err)
+				}
+				checks, n, err := result()
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				if checks < 1000 {
+					t.Fatalf("seed %d: only %d cross-checks", seed, checks)
+				}
+				below += n
+			}
+			if below == 0 {
+				t.Fatal("no VM pick was made while a VM was keyed below usage 0")
+			}
+		})
 	}
 }

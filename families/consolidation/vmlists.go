@@ -40,6 +40,10 @@ type vmLists struct {
 	// how many are in. listed[tier][p] is its entry in sorted[tier].
 	at, listed [2][]vmEntry
 	members    [2]int
+	// below[tier]: the members keyed below usage 0 (NaN or negative
+	// usages), as of the last count: none, and the bit set alone may
+	// answer takeFirst.
+	below [2]int
 	// changed[tier]: processors whose occupants changed since the last
 	// count of tier; moved[tier] (nmoved its size): processors whose entry
 	// changed since sorted[tier] was last ordered. Bit p%64 of word p/64.
@@ -150,6 +154,9 @@ func orderKey(u float64) uint64 {
 type verifier struct {
 	checks int
 	err    error
+	// belowKeyed counts the takeFirst calls made while some member was
+	// keyed below usage 0 (the bit set alone may not answer them).
+	belowKeyed int
 }
 
 // fail records a mismatch (the first one is kept).
@@ -222,6 +229,12 @@ func (v *vmLists) refresh(s *Scheduler, c *sim.Cluster, tier int) {
 					v.members[tier]--
 				}
 			}
+			if old.in && old.key < zeroKey {
+				v.below[tier]--
+			}
+			if now.in && now.key < zeroKey {
+				v.below[tier]++
+			}
 			at[p] = now
 			bit := uint64(1) << (p & 63)
 			if old.in && old.key == zeroKey {
@@ -290,12 +303,33 @@ func (v *vmLists) first(s *Scheduler, c *sim.Cluster, tier, n int, avoid []int, 
 // are looked up in a bit set made from avoid once per call (REASY's head
 // holds up to all the processors, so a linear search per VM passed over
 // made the pick quadratic).
+//
+// When no member is keyed below usage 0 and the bit set of those keyed
+// as usage 0 holds n processors not to avoid, the answer is the first n
+// of them in processor order, and the sorted list is not read: its
+// pending changes (moved) stay pending until a call reads it. A quarter
+// of the calls on a seed-000 grid are answered so ("Twenty-sixth
+// session" in docs/performance-log.md).
 func (v *vmLists) takeFirst(s *Scheduler, c *sim.Cluster, tier, n int, avoid []int, out []int) []int {
-	below, zero, above := v.ordered(s, c, tier)
+	v.sync(s, c, tier)
 	if len(avoid) == 0 && v.members[tier] < n {
 		return out // not enough, whatever the order
 	}
+	zero := v.zero[tier]
 	skip := v.avoiding(avoid, len(zero))
+	if v.verify != nil && v.below[tier] > 0 {
+		v.verify.belowKeyed++
+	}
+	if v.below[tier] == 0 {
+		free := 0
+		for w, word := range zero {
+			free += bits.OnesCount64(word &^ skip[w])
+		}
+		if free >= n {
+			return takeBits(zero, skip, n, out)
+		}
+	}
+	below, zero, above := v.ordered(s, c, tier)
 	for _, e := range below {
 		if len(out) == n {
 			return out
@@ -304,21 +338,28 @@ func (v *vmLists) takeFirst(s *Scheduler, c *sim.Cluster, tier, n int, avoid []i
 			out = append(out, e.proc)
 		}
 	}
-	for w, word := range zero {
-		word &^= skip[w]
-		for ; word != 0; word &= word - 1 {
-			if len(out) == n {
-				return out
-			}
-			out = append(out, w<<6|bits.TrailingZeros64(word))
-		}
-	}
+	out = takeBits(zero, skip, n, out)
 	for _, e := range above {
 		if len(out) == n {
 			return out
 		}
 		if skip[e.proc>>6]&(1<<(e.proc&63)) == 0 {
 			out = append(out, e.proc)
+		}
+	}
+	return out
+}
+
+// takeBits appends to out the processors of the bit set set not in skip,
+// in processor order, until out holds n.
+func takeBits(set, skip []uint64, n int, out []int) []int {
+	for w, word := range set {
+		word &^= skip[w]
+		for ; word != 0; word &= word - 1 {
+			if len(out) == n {
+				return out
+			}
+			out = append(out, w<<6|bits.TrailingZeros64(word))
 		}
 	}
 	return out
@@ -351,7 +392,7 @@ func (v *vmLists) rebuild(s *Scheduler, c *sim.Cluster, tier int) {
 	v.nmoved[tier] = 0
 	clear(v.zero[tier])
 	l := v.sorted[tier][:0]
-	members := 0
+	members, below := 0, 0
 	for p := range s.procs {
 		v.at[tier][p] = v.entry(s, c, tier, p)
 		e := v.at[tier][p]
@@ -363,10 +404,13 @@ func (v *vmLists) rebuild(s *Scheduler, c *sim.Cluster, tier int) {
 		}
 		if e.in {
 			members++
+			if e.key < zeroKey {
+				below++
+			}
 		}
 	}
 	sortVMs(l, &v.buf)
-	v.sorted[tier], v.members[tier] = l, members
+	v.sorted[tier], v.members[tier], v.below[tier] = l, members, below
 	copy(v.listed[tier], v.at[tier])
 }
 
