@@ -559,10 +559,16 @@ func (s *Scheduler) landPaid(c *sim.Cluster) {
 	}
 	now := c.Now()
 	// Every paying job is a candidate (it runs in the background): the
-	// scan ends once it has met them all.
+	// scan ends once it has met them all. A paying job is running (paused
+	// in place), so a queued candidate is passed over without looking it
+	// up (most candidates are queued where the scan is long).
 	unmet, i := len(s.paying), 0
 	for i < len(s.cands) && unmet > 0 {
 		j := s.cands[i].job
+		if j.State() != sim.Running {
+			i++
+			continue
+		}
 		until, ok := s.paying[j]
 		if !ok {
 			i++
