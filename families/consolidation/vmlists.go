@@ -31,7 +31,10 @@ import (
 // (zero), where processor order is bit order: no sorting and no merging
 // for them. The list then holds the other keys only, and the order asked
 // for is the list's keys below zero's, then zero's processors, then the
-// rest of the list (ordered's parts).
+// rest of the list (ordered's parts). When no member is keyed below zero's
+// key (NaN and negative usages are; seed 000's never) and zero holds the
+// VMs a pick asks for, the pick is answered from zero alone and the list
+// is not mended until a pick reads it (takeFirst).
 type vmLists struct {
 	sorted, spare [2][]vm
 	// zero[tier]: the members keyed as usage 0, bit p%64 of word p/64.
