@@ -19,3 +19,11 @@ func VerifyBelow(s sim.Scheduler) func() (checks, below int, err error) {
 	s.(*Scheduler).vms.verify = v
 	return func() (int, int, error) { return v.checks, v.belowKeyed, v.err }
 }
+
+// VerifyStops is Verify that also reports how many scans of Steps 2 and 3
+// stopped before the end of their list.
+func VerifyStops(s sim.Scheduler) func() (checks, stops int, err error) {
+	v := &verifier{}
+	s.(*Scheduler).vms.verify = v
+	return func() (int, int, error) { return v.checks, v.stops, v.err }
+}

@@ -14,7 +14,9 @@ import (
 // the jobs told nothing of their usage) with the cross-checks on: at every
 // use, the VM candidate lists kept from the occupancy log must equal the
 // lists sorted from scratch, and the SJF order kept by insertion the
-// waiting jobs stably sorted by estimate.
+// waiting jobs stably sorted by estimate; the counts of the lists' jobs by
+// size must be the lists', and a scan of Step 2 or 3 that stops before the
+// end of its list (sizes.go) must leave only jobs that could not fit.
 func TestKeptStructuresMatchScratch(t *testing.T) {
 	for _, d := range []Deploy{Kill, Reserve, Migrate} {
 		for _, u := range []Unknown{UnknownObserved, UnknownFull, UnknownIgnored} {
@@ -24,6 +26,7 @@ func TestKeptStructuresMatchScratch(t *testing.T) {
 				}
 				name := fmt.Sprintf("%s/%s/%s", d, u, at)
 				t.Run(name, func(t *testing.T) {
+					stops := 0
 					for seed := uint64(1); seed <= 4; seed++ {
 						p := platform(12)
 						p.Sharing = sim.NewTwoTier(seed)
@@ -31,18 +34,22 @@ func TestKeptStructuresMatchScratch(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						result := Verify(s)
+						result := VerifyStops(s)
 						jobs := suiteJobs(rand.New(rand.NewPCG(seed, 0xc0)), 400, 12)
 						if _, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil); err != nil {
 							t.Fatal(err)
 						}
-						checks, err := result()
+						checks, n, err := result()
 						if err != nil {
 							t.Fatalf("seed %d: %v", seed, err)
 						}
 						if checks < 1000 {
 							t.Fatalf("seed %d: only %d cross-checks", seed, checks)
 						}
+						stops += n
+					}
+					if stops == 0 {
+						t.Fatal("no scan of Step 2 or 3 stopped before the end of its list")
 					}
 				})
 			}

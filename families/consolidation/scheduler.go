@@ -171,6 +171,11 @@ type Scheduler struct {
 	// started holds the jobs place started since s.queued was last
 	// compacted: the only way a waiting job leaves the queue.
 	started []*sim.Job
+	// candSizes and queuedSizes count the jobs of cands and queued by
+	// processor count: Steps 2 and 3 stop when no job left in their list
+	// could fit (sizes.go). passed is their scratch space.
+	candSizes, queuedSizes sizeCounts
+	passed                 []int
 	// vms keeps, per tier, the idle VMs that may take a process in
 	// eligible's order, up to date with the cluster's occupancy.
 	vms vmLists
@@ -239,6 +244,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	}
 	for _, j := range ch.Arrived {
 		s.cands = append(s.cands, listing(j))
+		s.candSizes.add(j.Demand[0], 1)
 	}
 	s.enqueue(ch.Arrived)
 	s.landPaid(c)
@@ -269,10 +275,24 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		avoid    []int
 		reserved bool
 	)
+	// The scan stops when no candidate left needs at most the idle
+	// foreground VMs (free0): left counts those not yet visited, or more
+	// (sizes.go); passed holds the sizes of those visited and kept.
 	now := c.Now()
+	free0, left := -1, 0
+	passed := s.passed[:0]
 	for i := 0; i < len(s.cands); {
+		if f := c.FreeIn(0); f != free0 {
+			free0, left = f, s.candSizes.atMost(f)-passedAtMost(passed, f)
+		}
+		if left <= 0 {
+			if s.vms.verify != nil {
+				s.checkNoneFits("candidate", s.cands[i:], free0)
+			}
+			break
+		}
 		nj := s.cands[i].n
-		if nj > c.FreeIn(0) {
+		if nj > free0 {
 			i++
 			continue
 		}
@@ -305,11 +325,15 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			}
 			if deployed {
 				s.toForeground(i)
+				left--
 				continue
 			}
 		}
+		passed = append(passed, nj)
+		left--
 		i++
 	}
+	s.passed = passed
 
 	// Step 3: SJF to the background.
 	s.dropStarted()
@@ -322,9 +346,33 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	// at most the number idle, which tells most jobs they do not fit
 	// without counting: their own check that none qualifies is made at
 	// the next count, nothing having changed in between.
+	//
+	// The scan also stops when no job left needs at most bound VMs (the
+	// idle ones, or those that qualify once counted): left counts those
+	// not yet visited, or more; passed holds the sizes of those visited
+	// (queued keeps the jobs placed here until the next dropStarted).
 	free, unchecked := -1, false
-	for _, e := range s.queued {
+	bound, left := -1, 0
+	passed = s.passed[:0]
+	for qi, e := range s.queued {
+		b := free
+		if b < 0 {
+			b = c.FreeIn(1)
+		}
+		if b != bound {
+			bound, left = b, s.queuedSizes.atMost(b)-passedAtMost(passed, b)
+		}
+		if left <= 0 {
+			if s.vms.verify != nil {
+				s.checkNoneFits("SJF", s.queued[qi:], bound)
+			}
+			break
+		}
 		j, n := e.job, e.n
+		if n <= bound {
+			passed = append(passed, n)
+			left--
+		}
 		if free < 0 {
 			if idle := c.FreeIn(1); n > idle {
 				if idle == 0 {
@@ -349,6 +397,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			break // no background VM left for anyone
 		}
 	}
+	s.passed = passed
 }
 
 // checkForgotten records a job in a final state left in the candidate or
@@ -362,6 +411,7 @@ func (s *Scheduler) checkForgotten() {
 		}
 		s.checkListed("candidate", e)
 	}
+	s.checkSizes("candidate", s.cands, &s.candSizes)
 	for _, f := range s.fg {
 		if f.job.State().Final() {
 			s.vms.verify.fail("job %d ended but is still in the foreground list", f.job.ID)
@@ -404,6 +454,49 @@ func (s *Scheduler) checkQueued() {
 	if !slices.Equal(got, want) {
 		s.vms.verify.fail("SJF order %v, sorted from scratch %v", jobIDs(got), jobIDs(want))
 	}
+	s.checkSizes("SJF", s.queued, &s.queuedSizes)
+}
+
+// checkSizes records a count of sizes that is not that of list: for every
+// size in the list and one past the largest, the jobs needing at most that
+// many processors.
+func (s *Scheduler) checkSizes(name string, list []listed, sizes *sizeCounts) {
+	ns := make([]int, 0, len(list)+1)
+	for _, e := range list {
+		ns = append(ns, e.n)
+	}
+	slices.Sort(ns)
+	if len(ns) > 0 {
+		ns = append(ns, ns[len(ns)-1]+1)
+	}
+	for i, n := range ns {
+		want := min(i+1, len(list))
+		if i+1 < len(ns) && ns[i+1] == n {
+			continue // the last of equal sizes counts them all
+		}
+		if got := sizes.atMost(n); got != want {
+			s.vms.verify.fail("%s list: %d jobs need at most %d processors, counted %d", name, want, n, got)
+			return
+		}
+	}
+	if got := sizes.atMost(math.MaxInt32); got != len(list) {
+		s.vms.verify.fail("%s list: %d jobs, counted %d", name, len(list), got)
+	}
+}
+
+// checkNoneFits records a job of rest, the jobs a scan of Step 2 or 3 did
+// not visit, that needs at most bound VMs: the scan stopped too soon.
+func (s *Scheduler) checkNoneFits(name string, rest []listed, bound int) {
+	s.vms.verify.checks++
+	if len(rest) > 0 {
+		s.vms.verify.stops++
+	}
+	for _, e := range rest {
+		if e.n <= bound {
+			s.vms.verify.fail("the %s scan stopped with job %d (%d processors) unvisited and %d VMs left", name, e.job.ID, e.n, bound)
+			return
+		}
+	}
 }
 
 // checkListed records an entry of list whose copied numbers are not its
@@ -436,6 +529,7 @@ func (s *Scheduler) enqueue(arrived []*sim.Job) {
 			return 1
 		})
 		s.queued = slices.Insert(s.queued, i, listing(j))
+		s.queuedSizes.add(j.Demand[0], 1)
 	}
 }
 
@@ -457,6 +551,7 @@ func (s *Scheduler) dropStarted() {
 			if s.queued[i].job != j {
 				continue
 			}
+			s.queuedSizes.add(s.queued[i].n, -1)
 			if len(s.started) <= oneByOne {
 				s.queued = slices.Delete(s.queued, i, i+1)
 			} else {
@@ -484,7 +579,13 @@ func (s *Scheduler) forget(ended []*sim.Job) {
 	n := len(s.fg)
 	s.fg = slices.DeleteFunc(s.fg, func(f fgJob) bool { return final(f.job) })
 	if n-len(s.fg) < len(ended) {
-		s.cands = slices.DeleteFunc(s.cands, func(e listed) bool { return final(e.job) })
+		s.cands = slices.DeleteFunc(s.cands, func(e listed) bool {
+			if final(e.job) {
+				s.candSizes.add(e.n, -1)
+				return true
+			}
+			return false
+		})
 	}
 	if len(s.paying) > 0 {
 		for _, j := range ended {
@@ -497,6 +598,7 @@ func (s *Scheduler) forget(ended []*sim.Job) {
 func (s *Scheduler) toForeground(i int) {
 	s.fg = append(s.fg, fgJob{job: s.cands[i].job, seq: s.fgSeq})
 	s.fgSeq++
+	s.candSizes.add(s.cands[i].n, -1)
 	s.cands = slices.Delete(s.cands, i, i+1)
 }
 

@@ -160,6 +160,9 @@ type verifier struct {
 	// belowKeyed counts the takeFirst calls made while some member was
 	// keyed below usage 0 (the bit set alone may not answer them).
 	belowKeyed int
+	// stops counts the scans of Steps 2 and 3 that stopped before the end
+	// of their list, no job left fitting (sizes.go; checkNoneFits).
+	stops int
 }
 
 // fail records a mismatch (the first one is kept).

@@ -1,0 +1,81 @@
+package consolidation
+
+// sizeCounts is a multiset of processor counts, those of the jobs of one
+// of the scheduler's lists (s.cands, s.queued), that tells how many need at
+// most n processors in O(log n): a Fenwick tree over the sizes, grown as
+// larger sizes come.
+//
+// It lets the scans of Algorithm 1's Steps 2 and 3 stop at the last job
+// that could fit. Each step walks its list in order and passes over the
+// jobs that need more VMs than the tier has idle; at load 0.9 most of a
+// long list is passed over in most passes (seed000-fig13: about half of
+// both steps' iterations came after the last job that could fit). The
+// scans stop once no job left in the list needs few enough VMs; which jobs
+// are placed, and in which order, is unchanged.
+type sizeCounts struct {
+	// tree[p], p ≥ 1, is the Fenwick sum of the counts at positions
+	// (p − lowbit(p), p]; size n is position n+1 (sizes below 0 count as
+	// 0). len(tree) is a power of two, or 0 before the first add.
+	tree []int32
+}
+
+// add adds d jobs of size n.
+func (s *sizeCounts) add(n int, d int32) {
+	p := max(n, 0) + 1
+	if p >= len(s.tree) {
+		s.grow(p)
+	}
+	for ; p < len(s.tree); p += p & -p {
+		s.tree[p] += d
+	}
+}
+
+// atMost returns how many jobs need at most n processors.
+func (s *sizeCounts) atMost(n int) int {
+	if n < 0 || len(s.tree) == 0 {
+		return 0
+	}
+	c := int32(0)
+	for p := min(n+1, len(s.tree)-1); p > 0; p -= p & -p {
+		c += s.tree[p]
+	}
+	return int(c)
+}
+
+// grow makes room for position p, keeping the counts.
+func (s *sizeCounts) grow(p int) {
+	old := s.tree
+	m := 64
+	for m <= p {
+		m *= 2
+	}
+	s.tree = make([]int32, m)
+	prev := int32(0)
+	for q := 1; q < len(old); q++ {
+		c := int32(s.atMostIn(old, q))
+		if d := c - prev; d != 0 {
+			s.add(q-1, d)
+		}
+		prev = c
+	}
+}
+
+// atMostIn is the prefix sum of tree up to position p.
+func (s *sizeCounts) atMostIn(tree []int32, p int) int {
+	c := int32(0)
+	for ; p > 0; p -= p & -p {
+		c += tree[p]
+	}
+	return int(c)
+}
+
+// passedAtMost returns how many of sizes are at most n.
+func passedAtMost(sizes []int, n int) int {
+	c := 0
+	for _, m := range sizes {
+		if m <= n {
+			c++
+		}
+	}
+	return c
+}
