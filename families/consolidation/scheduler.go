@@ -278,25 +278,26 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	// The scan stops when no candidate left needs at most the idle
 	// foreground VMs (free0): left counts those not yet visited, or more
 	// (sizes.go); passed holds the sizes of those visited and kept.
+	// Only a deployment changes the idle VMs (it takes some): free0 is
+	// read again after each attempt.
 	now := c.Now()
-	free0, left := -1, 0
+	free0 := c.FreeIn(0)
+	left := s.candSizes.atMost(free0)
 	passed := s.passed[:0]
-	for i := 0; i < len(s.cands); {
-		if f := c.FreeIn(0); f != free0 {
-			free0, left = f, s.candSizes.atMost(f)-passedAtMost(passed, f)
-		}
+	for i := 0; ; {
 		if left <= 0 {
 			if s.vms.verify != nil {
 				s.checkNoneFits("candidate", s.cands[i:], free0)
 			}
 			break
 		}
-		nj := s.cands[i].n
-		if nj > free0 {
+		for i < len(s.cands) && s.cands[i].n > free0 {
 			i++
-			continue
 		}
-		j := s.cands[i].job
+		if i == len(s.cands) {
+			break
+		}
+		nj, j := s.cands[i].n, s.cands[i].job
 		if !reserved {
 			reserved = true
 			head := s.cands[0].job
@@ -313,8 +314,8 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			}
 		}
 		late := j.Estimate+now > shadow
+		deployed := false
 		if !late || nj <= extra {
-			var deployed bool
 			if late && avoid != nil && j.State() == sim.Queued {
 				deployed = s.place(c, j, 0, s.eligibleAvoiding(c, nj, avoid))
 			} else {
@@ -323,15 +324,17 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			if late {
 				extra -= nj
 			}
-			if deployed {
-				s.toForeground(i)
-				left--
-				continue
-			}
 		}
-		passed = append(passed, nj)
+		if deployed {
+			s.toForeground(i)
+		} else {
+			passed = append(passed, nj)
+			i++
+		}
 		left--
-		i++
+		if f := c.FreeIn(0); f != free0 {
+			free0, left = f, s.candSizes.atMost(f)-passedAtMost(passed, f)
+		}
 	}
 	s.passed = passed
 
@@ -347,40 +350,44 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	// without counting: their own check that none qualifies is made at
 	// the next count, nothing having changed in between.
 	//
-	// The scan also stops when no job left needs at most bound VMs (the
-	// idle ones, or those that qualify once counted): left counts those
-	// not yet visited, or more; passed holds the sizes of those visited
-	// (queued keeps the jobs placed here until the next dropStarted).
+	// The scan passes over the jobs that need more than bound VMs (the
+	// idle ones, or those that qualify once counted) in a tight loop, and
+	// stops when none left needs at most bound: left counts those not yet
+	// visited, or more; passed holds the sizes of those visited (queued
+	// keeps the jobs placed here until the next dropStarted).
 	free, unchecked := -1, false
-	bound, left := -1, 0
+	bound := c.FreeIn(1)
+	left = s.queuedSizes.atMost(bound)
 	passed = s.passed[:0]
-	for qi, e := range s.queued {
-		b := free
-		if b < 0 {
-			b = c.FreeIn(1)
-		}
-		if b != bound {
-			bound, left = b, s.queuedSizes.atMost(b)-passedAtMost(passed, b)
-		}
+	for qi := 0; ; {
 		if left <= 0 {
 			if s.vms.verify != nil {
 				s.checkNoneFits("SJF", s.queued[qi:], bound)
 			}
 			break
 		}
-		j, n := e.job, e.n
-		if n <= bound {
-			passed = append(passed, n)
-			left--
+		from := qi
+		for qi < len(s.queued) && s.queued[qi].n > bound {
+			qi++
 		}
-		if free < 0 {
-			if idle := c.FreeIn(1); n > idle {
-				if idle == 0 {
-					break // no background VM left for anyone
-				}
-				unchecked = true
-				continue
+		if qi > from {
+			// Jobs that do not fit: none does when no VM is left;
+			// while free is not counted, their check is the next count's.
+			if bound == 0 {
+				break // no background VM left for anyone
 			}
+			if free < 0 {
+				unchecked = true
+			}
+		}
+		if qi == len(s.queued) {
+			break
+		}
+		j, n := s.queued[qi].job, s.queued[qi].n
+		qi++
+		passed = append(passed, n)
+		left--
+		if free < 0 {
 			free = s.vms.count(s, c, 1)
 			if unchecked && free == 0 {
 				break
@@ -390,11 +397,17 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			if procs := s.eligible(c, 1, n); procs != nil {
 				s.place(c, j, 1, procs)
 				free, unchecked = -1, false
-				continue
 			}
 		}
 		if free == 0 {
 			break // no background VM left for anyone
+		}
+		b := free
+		if b < 0 {
+			b = c.FreeIn(1)
+		}
+		if b != bound {
+			bound, left = b, s.queuedSizes.atMost(b)-passedAtMost(passed, b)
 		}
 	}
 	s.passed = passed
