@@ -38,7 +38,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	var dataRoot string
 	registerDataRoot(fs, &dataRoot)
 	judgeOnly := fs.Bool("judge-only", false, "run nothing: judge the claims again from an earlier run's results in the output directory (after a claims file's causes or bands changed), each spec under the sequential design (first look, cap) its run used, read from its log; the wall clocks reported are that run's, read from the same log")
-	specsAtOnce := fs.Int("specs-at-once", 2, "specs of a paper run side by side, sharing the --workers cells at once, so that one spec's last, longest cells do not leave the cores idle (embedded server only: 1 with --nats)")
+	specsAtOnce := fs.Int("specs-at-once", 2, "specs run side by side, of one paper or, while a paper waits for its last spec before judging, of the next, sharing the --workers cells at once, so that one spec's last, longest cells do not leave the cores idle (embedded server only: 1 with --nats)")
 	maxReps := fs.Int("max-replications", 0, "cap on the replications undecided points may reach, for every spec (0: each claims file's specs[].replications.max; the first look only where it gives none)")
 	before := fs.String("before", "", "an earlier run's verdicts.json: the report adds a before → after table of the verdicts, each change attributed to the rule or to the results")
 	fs.Usage = func() {
@@ -117,17 +117,30 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	var sections []paperSection
 	code := 0
-	opts := reproduceOpts{dir: dir, quick: *quick, judgeOnly: *judgeOnly, runFlags: runFlags, stateDir: stateDir, specsAtOnce: *specsAtOnce, maxReps: *maxReps, stdout: stdout, stderr: stderr}
+	// Papers run side by side, their output lines whole.
+	linesOut, linesErr := &lineWriter{w: stdout}, &lineWriter{w: stderr}
+	opts := reproduceOpts{dir: dir, quick: *quick, judgeOnly: *judgeOnly, runFlags: runFlags, stateDir: stateDir, gate: newSpecGate(*specsAtOnce), maxReps: *maxReps, stdout: linesOut, stderr: linesErr}
 	if err := refuseOtherCaps(papers, opts); err != nil {
 		fmt.Fprintf(stderr, "schedfarm reproduce: %v\n", err)
 		return 2
 	}
-	for _, f := range papers {
-		sec, ok := reproducePaper(f, opts)
+	sections = make([]paperSection, len(papers))
+	oks := make([]bool, len(papers))
+	var wg sync.WaitGroup
+	for i, f := range papers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			po := opts
+			po.paper = i
+			sections[i], oks[i] = reproducePaper(f, po)
+		}()
+	}
+	wg.Wait()
+	for _, ok := range oks {
 		if !ok {
 			code = 1
 		}
-		sections = append(sections, sec)
 	}
 	report := filepath.Join(dir, "REPRODUCTION.md")
 	var b bytes.Buffer
@@ -168,8 +181,10 @@ type reproduceOpts struct {
 	// stateDir holds each spec's embedded server store (a folder per
 	// spec, so that specs can run side by side); empty with --nats.
 	stateDir string
-	// specsAtOnce is how many of a paper's specs run side by side.
-	specsAtOnce    int
+	// gate lets specs run side by side, --specs-at-once of them across
+	// papers; paper is this paper's position, its specs' priority there.
+	gate           *specGate
+	paper          int
 	maxReps        int
 	stdout, stderr io.Writer
 }
@@ -253,21 +268,21 @@ func reproducePaper(f *claims.File, o reproduceOpts) (paperSection, bool) {
 	return sec, ok
 }
 
-// runPlans runs plans, o.specsAtOnce at a time, and returns each one's
-// error in the order of plans. Specs are independent experiments (their
-// own output, log and embedded server store), so the order they run in
-// changes no result; side by side, the cells of one keep the cores busy
-// while the last, longest cells of another finish.
+// runPlans runs plans as o.gate lets them (--specs-at-once at a time,
+// shared with the other papers' specs; earlier papers' first) and returns
+// each one's error in the order of plans. Specs are independent
+// experiments (their own output, log and embedded server store), so the
+// order they run in changes no result; side by side, the cells of one keep
+// the cores busy while the last, longest cells of another finish.
 func runPlans(plans []*specPlan, o reproduceOpts) []error {
 	errs := make([]error, len(plans))
-	sem := make(chan struct{}, max(1, o.specsAtOnce))
 	var wg sync.WaitGroup
 	for i, pl := range plans {
 		wg.Add(1)
-		sem <- struct{}{}
+		o.gate.acquire(o.paper*1000 + i)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
+			defer o.gate.release()
 			errs[i] = pl.run(o)
 		}()
 	}
