@@ -282,8 +282,8 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	// read again after each attempt.
 	now := c.Now()
 	free0 := c.FreeIn(0)
-	left := s.candSizes.atMost(free0)
 	passed := s.passed[:0]
+	left := fitting(&s.candSizes, len(s.cands), free0, passed)
 	for i := 0; ; {
 		if left <= 0 {
 			if s.vms.verify != nil {
@@ -333,7 +333,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		}
 		left--
 		if f := c.FreeIn(0); f != free0 {
-			free0, left = f, s.candSizes.atMost(f)-passedAtMost(passed, f)
+			free0, left = f, fitting(&s.candSizes, len(s.cands), f, passed)
 		}
 	}
 	s.passed = passed
@@ -357,8 +357,8 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 	// keeps the jobs placed here until the next dropStarted).
 	free, unchecked := -1, false
 	bound := c.FreeIn(1)
-	left = s.queuedSizes.atMost(bound)
 	passed = s.passed[:0]
+	left = fitting(&s.queuedSizes, len(s.queued), bound, passed)
 	for qi := 0; ; {
 		if left <= 0 {
 			if s.vms.verify != nil {
@@ -407,7 +407,7 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 			b = c.FreeIn(1)
 		}
 		if b != bound {
-			bound, left = b, s.queuedSizes.atMost(b)-passedAtMost(passed, b)
+			bound, left = b, fitting(&s.queuedSizes, len(s.queued), b, passed)
 		}
 	}
 	s.passed = passed
