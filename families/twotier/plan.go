@@ -454,7 +454,14 @@ func (p *Plan) candidates(t float64, r *Reservation, moves []simMove, out []cand
 			}
 		}
 	}
-	p.over = p.res.overlapping(t, p.over[:0])
+	// Only reservations using a pool short at t can be candidates.
+	short := uint64(0)
+	for k, a := range p.scratch {
+		if a < 0 {
+			short |= poolBit(k)
+		}
+	}
+	p.over = p.res.overlapping(t, short, p.over[:0])
 next:
 	for _, x := range p.over {
 		for _, m := range moves {

@@ -10,7 +10,10 @@ package twotier
 // every step of a search: a reservation's Start changes only while it is
 // out of the index (DeleteReservation, then AddReservation), so the copy
 // stays exact, and the stabbing query (over) reads the Reservation itself
-// only for the nodes it reports.
+// only for the nodes it reports. It also keeps the pools the reservation
+// uses (its Demand, fixed for its life), so that the stabbing query passes
+// over, without reading them, the reservations that use none of the pools
+// short at a conflict: they cannot be candidates (Plan.candidates).
 type resIndex struct {
 	nodes []resNode // nodes[0] is the empty tree
 	free  []int32
@@ -25,9 +28,25 @@ type resNode struct {
 	start, end float64 // res.Start and res.End() when it was inserted
 	maxEnd     float64 // latest end in the subtree
 	res        *Reservation
+	pools      uint64 // poolMask(res.Demand)
 	l, r       int32
 	pri        uint32
 }
+
+// poolMask returns the set of pools k with demand[k] > 0: bit k for the
+// first 63 pools, bit 63 for any pool beyond them.
+func poolMask(demand []int) uint64 {
+	var m uint64
+	for k, d := range demand {
+		if d > 0 {
+			m |= poolBit(k)
+		}
+	}
+	return m
+}
+
+// poolBit is pool k's bit in a poolMask.
+func poolBit(k int) uint64 { return 1 << min(k, 63) }
 
 func newResIndex() *resIndex {
 	return &resIndex{nodes: make([]resNode, 1), rng: 0x2545f4914f6cdd1d}
@@ -51,7 +70,7 @@ func (ix *resIndex) alloc(r *Reservation) int32 {
 	ix.rng ^= ix.rng << 25
 	ix.rng ^= ix.rng >> 27
 	e := r.End()
-	ix.nodes[x] = resNode{start: r.Start, end: e, maxEnd: e, res: r, pri: uint32((ix.rng * 2685821657736338717) >> 32)}
+	ix.nodes[x] = resNode{start: r.Start, end: e, maxEnd: e, res: r, pools: poolMask(r.Demand), pri: uint32((ix.rng * 2685821657736338717) >> 32)}
 	return x
 }
 
@@ -167,13 +186,13 @@ func (ix *resIndex) first() *Reservation {
 	return ix.nodes[x].res
 }
 
-// overlapping appends to out every reservation with Start ≤ t < End,
-// latest start first.
-func (ix *resIndex) overlapping(t float64, out []*Reservation) []*Reservation {
-	return ix.over(ix.root, t, out)
+// overlapping appends to out every reservation with Start ≤ t < End that
+// uses a pool of the poolMask pools (all: ^0), latest start first.
+func (ix *resIndex) overlapping(t float64, pools uint64, out []*Reservation) []*Reservation {
+	return ix.over(ix.root, t, pools, out)
 }
 
-func (ix *resIndex) over(x int32, t float64, out []*Reservation) []*Reservation {
+func (ix *resIndex) over(x int32, t float64, pools uint64, out []*Reservation) []*Reservation {
 	for x != 0 {
 		nd := &ix.nodes[x]
 		if nd.maxEnd <= t {
@@ -183,8 +202,8 @@ func (ix *resIndex) over(x int32, t float64, out []*Reservation) []*Reservation 
 			x = nd.l
 			continue
 		}
-		out = ix.over(nd.r, t, out)
-		if nd.end > t {
+		out = ix.over(nd.r, t, pools, out)
+		if nd.end > t && nd.pools&pools != 0 {
 			out = append(out, nd.res)
 		}
 		x = nd.l
