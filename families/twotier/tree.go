@@ -1068,7 +1068,9 @@ func (t *treeTimeline) firstConflict(lo, hi float64, q []int, ov []overlay) (flo
 	}
 	f := t.floorKey(lo)
 	t.ff = f
-	t.setOverlays(ov, math.Inf(-1), math.Inf(1))
+	// Only the overlays that overlap [lo, hi) change the availability
+	// there (as in earliestWith).
+	t.setOverlays(ov, lo, hi)
 	defer func() { t.hasOv = false }()
 	// An overlay end that is not a breakpoint, in (f, lo], starts the
 	// stretch holding lo: f's stretch then ends before lo.
