@@ -47,7 +47,10 @@
 // occupancy log (sim.Cluster.OccupancyChanges), and mends the sorted list
 // only when VMs are taken from it; the SJF order is kept by insertion and
 // the foreground jobs stay in the order of the last reservation. The
-// order is the one a sort from scratch gives, ties included: the tests
+// scans of Steps 2 and 3 pass over the jobs that need more VMs than are
+// idle in a tight loop, and a scan of a long list stops once no job left in
+// it could fit, told by a count of the list's jobs by size (sizeCounts).
+// The order is the one a sort from scratch gives, ties included: the tests
 // TestKeptStructuresMatchScratch and its KTH-SP2 twin compare every use
 // with the plain computation. The order of each job's processes by
 // estimate, which Dispatch pairs with the processors, is sorted once per
