@@ -92,32 +92,7 @@ claims:
 		if code := runReproduce(args, &stdout, &stderr); code != 0 {
 			t.Fatalf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", files, code, stdout.String(), stderr.String())
 		}
-		cells := map[string]string{}
-		for _, name := range []string{"mini-repro", "mini-b"} {
-			recs, err := results.ReadFile(filepath.Join(out, name+".parquet"))
-			if os.IsNotExist(err) {
-				continue
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range recs {
-				cells[name+" "+r.Cell.ID] = fmt.Sprint(r.Result.Status, r.Result.Metrics)
-			}
-		}
-		vs, err := readVerdicts(filepath.Join(out, verdictsFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		for _, v := range vs {
-			for _, c := range v.Claims {
-				for _, r := range c.Readings {
-					fmt.Fprintf(&b, "%s %s %s %s\n", v.Paper, c.ID, r.Reading, r.Verdict)
-				}
-			}
-		}
-		return b.String(), cells
+		return reproducedVerdicts(t, out), reproducedCells(t, out, "mini-repro", "mini-b")
 	}
 	vA, cA := run(first)
 	vB, cB := run(second)
@@ -157,4 +132,44 @@ claims:
 	if len(cA) == 0 || fmt.Sprint(cBoth) != fmt.Sprint(cA) {
 		t.Errorf("cells side by side differ from each paper's alone:\nside by side: %v\nalone: %v", cBoth, cA)
 	}
+}
+
+// reproducedCells returns the status and metrics of every cell in the
+// outputs of the named specs in a reproduce output directory (a spec not
+// run there has none), keyed by spec name and cell ID.
+func reproducedCells(t *testing.T, out string, names ...string) map[string]string {
+	t.Helper()
+	cells := map[string]string{}
+	for _, name := range names {
+		recs, err := results.ReadFile(filepath.Join(out, name+".parquet"))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			cells[name+" "+r.Cell.ID] = fmt.Sprint(r.Result.Status, r.Result.Metrics)
+		}
+	}
+	return cells
+}
+
+// reproducedVerdicts returns a reproduce output directory's verdicts, a
+// line per claim and reading: paper, claim, reading, verdict, replications.
+func reproducedVerdicts(t *testing.T, out string) string {
+	t.Helper()
+	vs, err := readVerdicts(filepath.Join(out, verdictsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, v := range vs {
+		for _, c := range v.Claims {
+			for _, r := range c.Readings {
+				fmt.Fprintf(&b, "%s %s %s %s %d\n", v.Paper, c.ID, r.Reading, r.Verdict, r.MaxReps)
+			}
+		}
+	}
+	return b.String()
 }

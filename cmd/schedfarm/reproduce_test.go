@@ -196,32 +196,12 @@ func TestReproduceSpecsSideBySide(t *testing.T) {
 				t.Errorf("--specs-at-once %s: no %q on stdout:\n%s", atOnce, look, stdout.String())
 			}
 		}
-		cells := map[string]string{}
 		for _, name := range []string{"mini-repro", "mini-b"} {
 			if _, err := os.Stat(filepath.Join(out, ".schedfarm", name)); err != nil {
 				t.Errorf("--specs-at-once %s: no store of its own for %s: %v", atOnce, name, err)
 			}
-			recs, err := results.ReadFile(filepath.Join(out, name+".parquet"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range recs {
-				cells[name+" "+r.Cell.ID] = fmt.Sprint(r.Result.Status, r.Result.Metrics)
-			}
 		}
-		vs, err := readVerdicts(filepath.Join(out, verdictsFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		for _, v := range vs {
-			for _, c := range v.Claims {
-				for _, r := range c.Readings {
-					fmt.Fprintf(&b, "%s %s %s %d\n", c.ID, r.Reading, r.Verdict, r.MaxReps)
-				}
-			}
-		}
-		return b.String(), cells
+		return reproducedVerdicts(t, out), reproducedCells(t, out, "mini-repro", "mini-b")
 	}
 	vSeq, cSeq := run("1")
 	vPar, cPar := run("2")
