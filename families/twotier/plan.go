@@ -474,16 +474,56 @@ next:
 	for _, m := range moves {
 		consider(m.r, m.to)
 	}
-	slices.SortFunc(out, func(a, b candidate) int {
-		switch {
-		case a.r.LTS != b.r.LTS:
-			return cmpDesc(a.r.LTS, b.r.LTS)
-		case a.s != b.s:
-			return cmpDesc(a.s, b.s)
-		}
-		return cmpDesc(float64(a.r.seq), float64(b.r.seq))
-	})
+	sortCandidates(out)
 	return out
+}
+
+// candidateCmp is candidates' order: larger LTS first, then later start,
+// then later booking (a total order: bookings are numbered).
+func candidateCmp(a, b candidate) int {
+	switch {
+	case a.r.LTS != b.r.LTS:
+		return cmpDesc(a.r.LTS, b.r.LTS)
+	case a.s != b.s:
+		return cmpDesc(a.s, b.s)
+	}
+	return cmpDesc(float64(a.r.seq), float64(b.r.seq))
+}
+
+// candidateBefore reports candidateCmp(a, b) < 0, written so that the
+// compiler inlines it: for floats x ≠ y, cmpDesc(x, y) < 0 exactly when
+// y < x or y is NaN and x is not (cmp.Compare's order, NaN first; two
+// NaNs compare equal there and end the comparison, as here), and booking
+// numbers compare as the float64s candidateCmp makes of them (they stay
+// far below 2^53).
+func candidateBefore(a, b candidate) bool {
+	if x, y := a.r.LTS, b.r.LTS; x != y {
+		return y < x || y != y && x == x
+	}
+	if x, y := a.s, b.s; x != y {
+		return y < x || y != y && x == x
+	}
+	return b.r.seq < a.r.seq
+}
+
+// sortCandidates sorts l by candidateCmp. A conflict's candidates are a
+// handful, and the generic sort's indirect call per comparison was 5% of
+// the heavy seed-004 cell: up to 12 of them are sorted here by insertion,
+// the comparison inlined, as slices.SortFunc sorts so few (by insertion,
+// the same steps); more, by slices.SortFunc itself.
+func sortCandidates(l []candidate) {
+	if len(l) > 12 {
+		slices.SortFunc(l, candidateCmp)
+		return
+	}
+	for i := 1; i < len(l); i++ {
+		e := l[i]
+		k := i
+		for ; k > 0 && candidateBefore(e, l[k-1]); k-- {
+			l[k] = l[k-1]
+		}
+		l[k] = e
+	}
 }
 
 // cmpDesc orders larger values first.
