@@ -36,17 +36,7 @@ func TestKeptStructuresMatchScratch(t *testing.T) {
 						}
 						result := VerifyStops(s)
 						jobs := suiteJobs(rand.New(rand.NewPCG(seed, 0xc0)), 400, 12)
-						if _, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil); err != nil {
-							t.Fatal(err)
-						}
-						checks, n, err := result()
-						if err != nil {
-							t.Fatalf("seed %d: %v", seed, err)
-						}
-						if checks < 1000 {
-							t.Fatalf("seed %d: only %d cross-checks", seed, checks)
-						}
-						stops += n
+						stops += runVerified(t, seed, p, s, jobs, result)
 					}
 					if stops == 0 {
 						t.Fatal("no scan of Step 2 or 3 stopped before the end of its list")
@@ -86,21 +76,29 @@ func TestKeptStructuresWithKeysBelowZero(t *testing.T) {
 						}
 					}
 				}
-				if _, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil); err != nil {
-					t.Fatal(err)
-				}
-				checks, n, err := result()
-				if err != nil {
-					t.Fatalf("seed %d: %v", seed, err)
-				}
-				if checks < 1000 {
-					t.Fatalf("seed %d: only %d cross-checks", seed, checks)
-				}
-				below += n
+				below += runVerified(t, seed, p, s, jobs, result)
 			}
 			if below == 0 {
 				t.Fatal("no VM pick was made while a VM was keyed below usage 0")
 			}
 		})
 	}
+}
+
+// runVerified runs jobs under s, whose cross-checks result reports (Verify
+// and its kin), and returns the count result gives beside the checks; it
+// fails the test on a mismatch or on fewer than 1,000 cross-checks.
+func runVerified(t *testing.T, seed uint64, p sim.Platform, s sim.Scheduler, jobs []*sim.Job, result func() (int, int, error)) int {
+	t.Helper()
+	if _, _, err := sim.Run(p, s, sim.NewSliceStream(jobs), nil); err != nil {
+		t.Fatal(err)
+	}
+	checks, n, err := result()
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if checks < 1000 {
+		t.Fatalf("seed %d: only %d cross-checks", seed, checks)
+	}
+	return n
 }
