@@ -37,11 +37,7 @@ func (s *sizeCounts) atMost(n int) int {
 	if n < 0 || len(s.tree) == 0 {
 		return 0
 	}
-	c := int32(0)
-	for p := min(n+1, len(s.tree)-1); p > 0; p -= p & -p {
-		c += s.tree[p]
-	}
-	return int(c)
+	return prefix(s.tree, min(n+1, len(s.tree)-1))
 }
 
 // grow makes room for position p, keeping the counts.
@@ -54,7 +50,7 @@ func (s *sizeCounts) grow(p int) {
 	s.tree = make([]int32, m)
 	prev := int32(0)
 	for q := 1; q < len(old); q++ {
-		c := int32(s.atMostIn(old, q))
+		c := int32(prefix(old, q))
 		if d := c - prev; d != 0 {
 			s.add(q-1, d)
 		}
@@ -62,8 +58,8 @@ func (s *sizeCounts) grow(p int) {
 	}
 }
 
-// atMostIn is the prefix sum of tree up to position p.
-func (s *sizeCounts) atMostIn(tree []int32, p int) int {
+// prefix is the sum of a Fenwick tree's counts at positions 1 … p.
+func prefix(tree []int32, p int) int {
 	c := int32(0)
 	for ; p > 0; p -= p & -p {
 		c += tree[p]
