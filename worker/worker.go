@@ -208,7 +208,11 @@ func (w *worker) slot(id string) {
 				}
 			}
 			if len(held) == 0 {
-				take = 1 // the queue is empty (or the request failed): wait for one
+				// The queue is empty, or the request failed, or the server
+				// has not yet counted the cells stored last as pending (it
+				// does so in a goroutine of its own, and answers a no-wait
+				// request "No Messages" meanwhile): wait for one.
+				take = 1
 			}
 		}
 		if len(held) == 0 {
