@@ -440,7 +440,8 @@ func lastSummary(t *testing.T, out string) (cells, before, ok, failed int) {
 // TestComposeQuickstart runs the README's compose commands for real:
 // the release image, docker-compose.yml as shipped, the quickstart spec
 // (100 cells) on a broker, four workers and the coordinator. The
-// coordinator is stopped part way and started again, and resumes; the
+// coordinator is stopped part way (its workers paused meanwhile) and
+// started again, and resumes; the
 // Parquet file on the host has every cell exactly once, all ok; `down -v`
 // leaves no container, network or volume.
 func TestComposeQuickstart(t *testing.T) {
@@ -456,17 +457,25 @@ func TestComposeQuickstart(t *testing.T) {
 	p.env = append(p.env, "SPEC=experiments/quickstart.yaml")
 	start := time.Now()
 	p.compose("up", "-d", "--scale", "worker=4")
-	if n := len(p.containers("worker")); n != 4 {
-		t.Fatalf("%d worker containers; want 4", n)
+	workers := p.containers("worker")
+	if len(workers) != 4 {
+		t.Fatalf("%d worker containers; want 4", len(workers))
 	}
+	// The workers are frozen (`docker pause`, one quick CLI call) as soon
+	// as 20 results are in, so that the sweep is still unfinished however
+	// long `compose stop` takes to reach the coordinator: on a loaded CI
+	// machine it took about 10 s, and the coordinator, its workers still
+	// running, had finished all 100 cells and exited 0 by then.
 	poll(t, 2*time.Minute, "20 results in the journal", func() bool { return p.journalLines("quickstart.parquet") >= 20 })
+	dockerRun(t, append([]string{"pause"}, workers...)...)
 	p.compose("stop", "coordinator")
 	if code := p.waitExit("coordinator", time.Minute); code != 1 {
-		t.Errorf("coordinator stopped mid-sweep: exit code %d; want 1 (interrupted, resumable)", code)
+		t.Errorf("coordinator stopped mid-sweep (its workers paused after %d results): exit code %d; want 1 (interrupted, resumable)", p.journalLines("quickstart.parquet"), code)
 	}
 	if logs := p.logs("coordinator"); !strings.Contains(logs, "the run can be resumed") {
 		t.Errorf("stopped coordinator does not say the run can be resumed:\n%s", logs)
 	}
+	dockerRun(t, append([]string{"unpause"}, workers...)...)
 	p.compose("up", "-d", "coordinator")
 	if code := p.waitExit("coordinator", 3*time.Minute); code != 0 {
 		t.Fatalf("rerun coordinator exit code %d; want 0", code)
