@@ -1,6 +1,10 @@
 package consolidation
 
-import "github.com/schedfarm/schedfarm/sim"
+import (
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
 
 // Verify turns on, for s (a *Scheduler), the cross-checks of its kept
 // structures (the VM candidate lists, the SJF order) against the plain
@@ -22,14 +26,12 @@ func VerifyBelow(s sim.Scheduler) func() (checks, below int, err error) {
 
 // VerifyStops is Verify that also reports how many scans of Steps 2 and 3
 // stopped before the end of their list; every list counts as long
-// (fitting) until the returned function is called.
-func VerifyStops(s sim.Scheduler) func() (checks, stops int, err error) {
+// (fitting) until t ends, failed or not.
+func VerifyStops(t testing.TB, s sim.Scheduler) func() (checks, stops int, err error) {
 	old := longList
 	longList = 0
+	t.Cleanup(func() { longList = old })
 	v := &verifier{}
 	s.(*Scheduler).vms.verify = v
-	return func() (int, int, error) {
-		longList = old
-		return v.checks, v.stops, v.err
-	}
+	return func() (int, int, error) { return v.checks, v.stops, v.err }
 }

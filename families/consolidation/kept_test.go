@@ -34,7 +34,7 @@ func TestKeptStructuresMatchScratch(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						result := VerifyStops(s)
+						result := VerifyStops(t, s)
 						jobs := suiteJobs(rand.New(rand.NewPCG(seed, 0xc0)), 400, 12)
 						stops += runVerified(t, seed, p, s, jobs, result)
 					}
