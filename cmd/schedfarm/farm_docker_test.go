@@ -440,8 +440,8 @@ func lastSummary(t *testing.T, out string) (cells, before, ok, failed int) {
 // TestComposeQuickstart runs the README's compose commands for real:
 // the release image, docker-compose.yml as shipped, the quickstart spec
 // (100 cells) on a broker, four workers and the coordinator. The
-// coordinator is stopped part way (its workers paused meanwhile) and
-// started again, and resumes; the
+// coordinator is stopped part way (while the test holds one cell, so that
+// the sweep cannot have ended) and started again, and resumes; the
 // Parquet file on the host has every cell exactly once, all ok; `down -v`
 // leaves no container, network or volume.
 func TestComposeQuickstart(t *testing.T) {
@@ -456,26 +456,28 @@ func TestComposeQuickstart(t *testing.T) {
 	// The compose file's default spec, as in the README.
 	p.env = append(p.env, "SPEC=experiments/quickstart.yaml")
 	start := time.Now()
+	// The test holds one cell of the sweep itself, taken from the workers'
+	// queue before any worker starts and kept in progress, so the sweep
+	// cannot end before the coordinator is stopped, however long `compose
+	// stop` takes to reach it: on a loaded CI machine it took about 10 s,
+	// and the workers had finished all 100 cells by then (pausing them
+	// with `docker pause` once 20 results were in was not enough either:
+	// under load the pause landed after the last cell).
+	p.compose("up", "-d", "--scale", "worker=0")
+	release := holdOneCell(t, p.dial("broker"))
 	p.compose("up", "-d", "--scale", "worker=4")
-	workers := p.containers("worker")
-	if len(workers) != 4 {
-		t.Fatalf("%d worker containers; want 4", len(workers))
+	if n := len(p.containers("worker")); n != 4 {
+		t.Fatalf("%d worker containers; want 4", n)
 	}
-	// The workers are frozen (`docker pause`, one quick CLI call) as soon
-	// as 20 results are in, so that the sweep is still unfinished however
-	// long `compose stop` takes to reach the coordinator: on a loaded CI
-	// machine it took about 10 s, and the coordinator, its workers still
-	// running, had finished all 100 cells and exited 0 by then.
 	poll(t, 2*time.Minute, "20 results in the journal", func() bool { return p.journalLines("quickstart.parquet") >= 20 })
-	dockerRun(t, append([]string{"pause"}, workers...)...)
 	p.compose("stop", "coordinator")
 	if code := p.waitExit("coordinator", time.Minute); code != 1 {
-		t.Errorf("coordinator stopped mid-sweep (its workers paused after %d results): exit code %d; want 1 (interrupted, resumable)", p.journalLines("quickstart.parquet"), code)
+		t.Errorf("coordinator stopped mid-sweep (one cell held by the test): exit code %d; want 1 (interrupted, resumable)", code)
 	}
 	if logs := p.logs("coordinator"); !strings.Contains(logs, "the run can be resumed") {
 		t.Errorf("stopped coordinator does not say the run can be resumed:\n%s", logs)
 	}
-	dockerRun(t, append([]string{"unpause"}, workers...)...)
+	release() // back to the queue, for a worker
 	p.compose("up", "-d", "coordinator")
 	if code := p.waitExit("coordinator", 3*time.Minute); code != 0 {
 		t.Fatalf("rerun coordinator exit code %d; want 0", code)
@@ -508,6 +510,64 @@ func TestComposeQuickstart(t *testing.T) {
 	}
 	p.compose("down", "--volumes", "--timeout", "5")
 	p.checkGone()
+}
+
+// holdOneCell takes one cell message from the workers' queue of js's
+// broker (waiting until the coordinator has published some) and keeps it in
+// progress, as a worker running a long cell would, until the returned
+// release hands it back (a nak: the next worker to ask gets it, its
+// delivery counted against MaxDeliver). A sweep cannot end while a cell
+// is held.
+func holdOneCell(t *testing.T, js jetstream.JetStream) (release func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var msg jetstream.Msg
+	poll(t, 2*time.Minute, "a cell in the workers' queue", func() bool {
+		cons, err := js.Consumer(ctx, broker.CellsStream, broker.WorkersConsumer)
+		if err != nil {
+			return false
+		}
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			return false
+		}
+		for m := range batch.Messages() {
+			msg = m
+		}
+		return msg != nil
+	})
+	t.Logf("holding the cell message on %s", msg.Subject())
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(broker.DefaultAckWait / 6)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if err := msg.InProgress(); err != nil {
+					t.Logf("keeping the held cell in progress: %v", err)
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			close(stop)
+			<-stopped
+			// A nak that fails (the broker gone at cleanup) leaves the
+			// cell to come back after the ack wait, as a lost ack would.
+			if err := msg.Nak(); err != nil {
+				t.Logf("handing the held cell back: %v", err)
+			}
+		})
+	}
+	t.Cleanup(release)
+	return release
 }
 
 // waitMarker waits for a fault hook's started-<index> marker in dir and
