@@ -68,14 +68,30 @@ func (w *parcelWatch) seen(t *testing.T) [][]string {
 	return w.parcels
 }
 
+// instantRunner is okRunner reporting that its cell ran for 10 µs, as the
+// real runner reports a simulation's own time: a point is found instant
+// from what its cells report (ParcelBudget), and a runner that reports
+// nothing is timed by the worker's wall clock, which on a loaded machine
+// (or under the race detector) can stretch an empty cell past
+// ParcelBudget / Parcel and keep its point out of parcels: a CI run under
+// -race sent only 70 of TestInstantCellsTravelInParcels' 160 cells in
+// parcels so.
+func instantRunner(ctx context.Context, c runner.Cell) runner.CellResult {
+	r := okRunner(ctx, c)
+	r.WallSeconds = 10e-6
+	return r
+}
+
 // Instant cells travel in parcels of at most Config.Parcel once their
 // point has shown it is instant; every cell still gets exactly one result,
 // with its own digest (nothing rejected), and the streams end empty. The
-// same sweep without Parcel publishes no parcel.
+// same sweep without Parcel publishes no parcel. The first window of
+// cells (DefaultAhead, 64) goes out before any point has a result, so at
+// most 96 of the 160 can travel in parcels; the test wants at least 80.
 func TestInstantCellsTravelInParcels(t *testing.T) {
 	f := startFarm(t)
-	f.startWorker(t, worker.Config{ID: "w1", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
-	f.startWorker(t, worker.Config{ID: "w2", Slots: 2, Runner: worker.RunnerFunc(okRunner)})
+	f.startWorker(t, worker.Config{ID: "w1", Slots: 2, Runner: worker.RunnerFunc(instantRunner)})
+	f.startWorker(t, worker.Config{ID: "w2", Slots: 2, Runner: worker.RunnerFunc(instantRunner)})
 	for _, parcel := range []int{0, 16} {
 		exp := fmt.Sprintf("parcels-%d", parcel)
 		watch := watchParcels(t, f, exp)
@@ -117,11 +133,12 @@ func TestInstantCellsTravelInParcels(t *testing.T) {
 
 // A point whose cells take longer than ParcelBudget / Parcel each never
 // travels in a parcel: the runner reports point 0's cells as taking a
-// second (without taking it), the other points' as instant.
+// second (without taking it), the other points' as instant (10 µs,
+// instantRunner).
 func TestSlowPointsTravelAlone(t *testing.T) {
 	f := startFarm(t)
 	slow := func(ctx context.Context, c runner.Cell) runner.CellResult {
-		r := okRunner(ctx, c)
+		r := instantRunner(ctx, c)
 		if strings.HasPrefix(c.ID, "p0r") {
 			r.WallSeconds = 1
 		}
