@@ -12,8 +12,9 @@ import (
 // reapTimeout bounds one object's deletion. A deletion is a purge of the
 // object's chunks and a delete marker: quick on a healthy broker, but a
 // large object on a slow or recovering one can take seconds, and a
-// deletion that gives up only leaves the object to the bucket's TTL.
-const reapTimeout = time.Minute
+// deletion that gives up only leaves the object to the bucket's TTL. A
+// variable only for TestHeldDeletionsDoNotHoldUpResults (SetReapTimeout).
+var reapTimeout = time.Minute
 
 // reapWait bounds how long the end of a run (or of a session) waits for
 // the deletions still queued; what is left then goes to the bucket's TTL.

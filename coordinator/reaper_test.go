@@ -56,7 +56,16 @@ func (h *heldDeletes) counts() (started, made, gaveUp int) {
 // given up by then; with the deletions made in the loop, the first one
 // held the next result until its deadline. Once they are released, Run
 // returns only after they are made: the bucket is empty when it returns.
+//
+// A deletion's own deadline (reapTimeout, a minute) is set past the wait
+// for the results (3 minutes), so that a held deletion gives up only if
+// the results wait for it: under the race detector on a loaded machine the
+// three oversized results once took more than a minute to be written, the
+// first deletion gave up meanwhile, and the test took that for the loop
+// waiting. Deletions made in the loop now hold the next result until the
+// wait for the results fails.
 func TestHeldDeletionsDoNotHoldUpResults(t *testing.T) {
+	defer coordinator.SetReapTimeout(10 * time.Minute)()
 	f := startFarm(t)
 	h := &heldDeletes{release: make(chan struct{})}
 	defer coordinator.SetJobsStoreWrapper(func(s jetstream.ObjectStore) jetstream.ObjectStore {
