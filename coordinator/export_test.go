@@ -22,3 +22,14 @@ func SetReapTimeout(d time.Duration) (undo func()) {
 	reapTimeout = d
 	return func() { reapTimeout = old }
 }
+
+// SetReapBounds sets both bounds of the deletions of per-job records
+// objects (one deletion's, reapTimeout, and the end of a run's wait for
+// those queued, reapWait) for the coordinators run from now on; the
+// returned func restores them.
+func SetReapBounds(one, end time.Duration) (undo func()) {
+	undoOne := SetReapTimeout(one)
+	old := reapWait
+	reapWait = end
+	return func() { reapWait = old; undoOne() }
+}

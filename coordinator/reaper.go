@@ -13,12 +13,13 @@ import (
 // object's chunks and a delete marker: quick on a healthy broker, but a
 // large object on a slow or recovering one can take seconds, and a
 // deletion that gives up only leaves the object to the bucket's TTL. A
-// variable only for TestHeldDeletionsDoNotHoldUpResults (SetReapTimeout).
+// variable only for tests (SetReapTimeout, SetReapBounds).
 var reapTimeout = time.Minute
 
 // reapWait bounds how long the end of a run (or of a session) waits for
 // the deletions still queued; what is left then goes to the bucket's TTL.
-const reapWait = 30 * time.Second
+// A variable only for tests on a loaded machine (SetReapBounds).
+var reapWait = 30 * time.Second
 
 // reaper deletes the jobs objects of results that are durable, in the
 // background: the collect loop hands them over and goes on with the next
