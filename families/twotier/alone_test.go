@@ -178,6 +178,58 @@ func TestAloneStartKeepsTheQueryItReplaced(t *testing.T) {
 	}
 }
 
+// TestRememberedFitForgottenAfterABooking: where movedStart's last step
+// starts from an earliest start of the candidate alone that a query
+// remembers as a fit, it answers without a scan only while the plan has
+// booked nothing since (aloneFit.fit, Plan.took): a booking may take the
+// units that start needed, a give-back cannot. One pool of 1 unit; X1
+// holds [0, 10); V holds [10, 15) with LTS 30; the what-if pins r at
+// [12, 14). V is asked where it can go from the conflict at 12: r blocks
+// every start before 14, and alone from 14 V fits at 14, so 14 (the second
+// time from memory). Then Y is booked over [14, 20): V alone from 14 now
+// fits first at 20, and a fit remembered across the booking would still
+// say 14. When Y leaves again (a give-back, which reaches the windows of
+// the starts the query proved), the query is scanned again from 14 and
+// finds 14: a scan's own answer, a fit the last step takes from memory.
+func TestRememberedFitForgottenAfterABooking(t *testing.T) {
+	for _, tree := range []bool{false, true} {
+		p := NewPlan(0, []int{1})
+		if !tree {
+			p = newLinearPlan(0, []int{1})
+		}
+		p.AddReservation(&Reservation{Start: 0, Dur: 10, LTS: 0, Demand: []int{1}})
+		v := &Reservation{Start: 10, Dur: 5, LTS: 30, Demand: []int{1}}
+		p.AddReservation(v)
+		ov := []overlay{{12, 14, []int{1}, -1}, {v.Start, v.End(), v.Demand, +1}}
+		var differ int
+		checkMovedStart = func(got, want float64) {
+			if got != want {
+				differ++
+			}
+		}
+		fitsFromMemory = 0
+		ask := func(step string, want float64, fromMemory int) {
+			t.Helper()
+			before := fitsFromMemory
+			if got := p.movedStart(v, v.Start, 12, ov); got != want || differ > 0 {
+				t.Fatalf("tree %v, %s: V moved to %g (the plain scan differed %d times); want %g", tree, step, got, differ, want)
+			}
+			if n := fitsFromMemory - before; n != fromMemory {
+				t.Fatalf("tree %v, %s: %d answers from a remembered fit; want %d", tree, step, n, fromMemory)
+			}
+		}
+		ask("first", 14, 1)
+		ask("again", 14, 1)
+		y := &Reservation{Start: 14, Dur: 6, LTS: 14, Demand: []int{1}}
+		p.AddReservation(y)
+		ask("after Y was booked over [14, 20)", 20, 0)
+		ask("again after Y", 20, 1)
+		p.DeleteReservation(y)
+		ask("after Y left", 14, 1)
+		checkMovedStart = nil
+	}
+}
+
 // TestFirstReached: no window from the start returned reaches gs, as
 // computed, and the start is within a few ulps of gs − dur.
 func TestFirstReached(t *testing.T) {
@@ -209,7 +261,7 @@ func TestMovedStartIsThePlainScan(t *testing.T) {
 			inf++
 		}
 	}
-	rememberedStarts = 0
+	rememberedStarts, fitsFromMemory = 0, 0
 	defer func() { checkMovedStart = nil }()
 	for _, c := range []struct {
 		sched string
@@ -240,7 +292,10 @@ func TestMovedStartIsThePlainScan(t *testing.T) {
 	if rememberedStarts < checked/10 {
 		t.Fatalf("%d of %d answers bounded from memory: the cache is not exercised", rememberedStarts, checked)
 	}
-	t.Logf("%d answers checked, %d +Inf, %d bounded from memory", checked, inf, rememberedStarts)
+	if fitsFromMemory < checked/100 {
+		t.Fatalf("%d of %d answers were remembered fits: earliestAloneFrom's memory is not exercised", fitsFromMemory, checked)
+	}
+	t.Logf("%d answers checked, %d +Inf, %d bounded from memory, %d remembered fits", checked, inf, rememberedStarts, fitsFromMemory)
 }
 
 // ulp returns the gap between x ≥ 0 and the next float64.

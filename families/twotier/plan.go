@@ -66,9 +66,15 @@ type aloneFits struct{ cur, prev aloneFit }
 // give-backs (see Plan.gaveBack), except for the starts in [holeLo,
 // holeHi) (empty unless holeLo < holeHi), whose windows a give-back has
 // reached since (Plan.refresh).
+//
+// fit reports that the reservation fitted at at, a scan's answer, when
+// the plan had made took bookings (Plan.took): while it has made no other
+// since, at is still a fit (give-backs only add units), so the bound is
+// the earliest start itself (Plan.earliestAloneFrom).
 type aloneFit struct {
 	made            bool
-	gave            uint64
+	fit             bool
+	gave, took      uint64
 	from, limit, at float64
 	holeLo, holeHi  float64
 }
@@ -105,12 +111,15 @@ type Plan struct {
 	// is checked against. Only the latest gaveKeep are kept.
 	gaveBack []span
 	gaveOff  uint64
-	res      *resIndex // waiting reservations by (Start, seq)
-	seq      uint64
-	scratch  []int
-	cands    []candidate    // victims of one conflict, best first
-	over     []*Reservation // the reservations overlapping one conflict instant (candidates)
-	counted  []*Project     // projects counted against PL in one call
+	// took counts the bookings that took units (AddReservation, Occupy):
+	// what tells a remembered fit (aloneFit.fit) still holds.
+	took    uint64
+	res     *resIndex // waiting reservations by (Start, seq)
+	seq     uint64
+	scratch []int
+	cands   []candidate    // victims of one conflict, best first
+	over    []*Reservation // the reservations overlapping one conflict instant (candidates)
+	counted []*Project     // projects counted against PL in one call
 
 	// what-if state of one TryReservation call
 	ov       []overlay
@@ -182,7 +191,7 @@ func (p *Plan) refresh(a *aloneFit, dur float64) bool {
 		a.holeLo, a.holeHi = lo, hi
 		return false
 	}
-	a.at, a.holeLo, a.holeHi = lo, 0, 0
+	a.at, a.fit, a.holeLo, a.holeHi = lo, false, 0, 0
 	return true
 }
 
@@ -234,7 +243,10 @@ func newLinearPlan(origin float64, capacities []int) *Plan {
 func (p *Plan) Advance(now float64) { p.tl.advance(now) }
 
 // Occupy records that a running job holds demand over [start, end).
-func (p *Plan) Occupy(start, end float64, demand []int) { p.tl.reserve(start, end, demand) }
+func (p *Plan) Occupy(start, end float64, demand []int) {
+	p.took++
+	p.tl.reserve(start, end, demand)
+}
 
 // Vacate records that a running job planned to hold demand until end left
 // at now (now < end): the units are free again from now.
@@ -288,6 +300,7 @@ func (p *Plan) AddReservation(r *Reservation) {
 		r.seq = p.seq
 	}
 	r.active = true
+	p.took++
 	p.tl.reserve(r.Start, r.End(), r.Demand)
 	p.res.insert(r)
 }
@@ -740,6 +753,7 @@ func (p *Plan) movedStart(v *Reservation, from, t float64, ov []overlay) float64
 var (
 	checkMovedStart  func(got, want float64)
 	rememberedStarts int
+	fitsFromMemory   int // earliestAloneFrom's answers without a scan
 )
 
 func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) float64 {
@@ -747,7 +761,8 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		return p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
 	}
 	end, others, own := v.LTS+v.Dur, ov[:len(ov)-1], ov[len(ov)-1:]
-	lb := p.aloneStart(&v.alone[0], v, t, own)
+	m := &v.alone[0] // the query that answered lb, if one did
+	lb := p.aloneStart(m, v, t, own)
 	if first, give := givesTo(others, v.Demand, t, end); give > t {
 		// A start whose window reaches none of those overlays fits only
 		// where v alone fits, at lb or later: of the starts before lb,
@@ -756,7 +771,9 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		if s := p.earliestBefore(v, from, give, ov); !math.IsInf(s, 1) {
 			return s
 		}
-		lb = max(lb, give)
+		if give > lb {
+			lb, m = give, nil
+		}
 	}
 	if lb > v.LTS {
 		return math.Inf(1)
@@ -765,11 +782,38 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		if s := p.earliestBefore(v, lb, take, ov); !math.IsInf(s, 1) {
 			return s
 		}
-		if lb = p.aloneStart(&v.alone[1], v, take, own); lb > v.LTS {
+		m = &v.alone[1]
+		if lb = p.aloneStart(m, v, take, own); lb > v.LTS {
 			return math.Inf(1)
 		}
 	}
-	return p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov)
+	return p.earliestAloneFrom(m, v, lb, ov)
+}
+
+// earliestAloneFrom is earliestWith(lb, v.Dur, v.Demand, v.LTS, ov) where
+// no overlay of ov but v's own (the last) reaches a window of a start ≥
+// lb (≤ v.LTS): those given back end by lb and those taken end by lb or
+// begin past v.LTS + v.Dur (movedStartBounded). There v fits with ov
+// exactly where it fits alone. m, when not nil, is the query that answered
+// lb, the earliest start of v alone from its instant on, or a lower bound
+// on it: when it remembers lb as a fit and the plan has booked nothing
+// since (aloneFit.fit), lb is the answer without a scan. Otherwise the
+// scan's answer is v's earliest start alone from lb, and m remembers it:
+// no start before it fits, and it fits now.
+func (p *Plan) earliestAloneFrom(m *aloneFits, v *Reservation, lb float64, ov []overlay) float64 {
+	if m == nil || m.cur.at != lb {
+		return p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov)
+	}
+	a := &m.cur
+	if a.fit && a.took == p.took {
+		if checkMovedStart != nil {
+			fitsFromMemory++
+		}
+		return lb
+	}
+	s := p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov)
+	a.at, a.limit, a.fit, a.took = s, v.LTS, true, p.took
+	return s
 }
 
 // lastEnd returns the latest end of the overlays of ov with the given sign
@@ -844,7 +888,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 			return p.aloneScan(a, v, t, own)
 		}
 		if s := p.earliestBefore(v, t, a.from, own); !math.IsInf(s, 1) {
-			*a = aloneFit{made: true, gave: p.gave(), from: t, limit: v.LTS, at: s}
+			*a = aloneFit{made: true, fit: true, gave: p.gave(), took: p.took, from: t, limit: v.LTS, at: s}
 			return s
 		}
 		a.from = t // no start in [t, a.from) fits either
@@ -856,6 +900,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 		switch {
 		case !math.IsInf(s, 1):
 			a.at, a.limit, a.holeLo, a.holeHi = s, v.LTS, 0, 0
+			a.fit, a.took = true, p.took
 			if t > s {
 				return p.aloneScan(a, v, t, own)
 			}
@@ -877,7 +922,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 			return p.aloneScan(a, v, t, own)
 		}
 		a.at = p.tl.earliestWith(math.Nextafter(a.limit, math.Inf(1)), v.Dur, v.Demand, v.LTS, own)
-		a.limit = v.LTS
+		a.limit, a.fit, a.took = v.LTS, true, p.took
 		return a.at
 	}
 	if t > a.at {
@@ -888,7 +933,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 	}
 	if cut {
 		a.at = p.tl.earliestWith(a.at, v.Dur, v.Demand, v.LTS, own)
-		a.limit = v.LTS
+		a.limit, a.fit, a.took = v.LTS, true, p.took
 		return a.at
 	}
 	p.remembered()
@@ -904,7 +949,7 @@ func (a *aloneFit) covers(t float64) bool {
 // aloneScan is aloneStart's scan from t, which a remembers from then on.
 func (p *Plan) aloneScan(a *aloneFit, v *Reservation, t float64, own []overlay) float64 {
 	at := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, own)
-	*a = aloneFit{made: true, gave: p.gave(), from: t, limit: v.LTS, at: at}
+	*a = aloneFit{made: true, fit: true, gave: p.gave(), took: p.took, from: t, limit: v.LTS, at: at}
 	return at
 }
 
