@@ -14,6 +14,13 @@ package twotier
 // uses (its Demand, fixed for its life), so that the stabbing query passes
 // over, without reading them, the reservations that use none of the pools
 // short at a conflict: they cannot be candidates (Plan.candidates).
+//
+// The what-ifs of one job's attempts (Figure 4) meet the same conflict
+// instants again and again on an index that has not changed (a failed
+// attempt books nothing), so the stabbing query remembers its last
+// stabKeep answers, for every pool, with the version of the index they
+// were read from (ver, which every insertion and removal moves on); an
+// instant asked again on the same version is answered from them.
 type resIndex struct {
 	nodes []resNode // nodes[0] is the empty tree
 	free  []int32
@@ -22,6 +29,23 @@ type resIndex struct {
 	n     int
 	list  []*Reservation // in order; valid while !dirty
 	dirty bool
+	ver   uint64
+	stabs [stabKeep]stab
+	next  int // the entry of stabs the next answer replaces
+}
+
+// stabKeep is how many stabbing answers resIndex remembers.
+const stabKeep = 4
+
+// stab is one remembered stabbing query: every reservation overlapping t
+// (latest start first) and the pools each uses, as the index was at
+// version ver.
+type stab struct {
+	made  bool
+	t     float64
+	ver   uint64
+	res   []*Reservation
+	pools []uint64
 }
 
 type resNode struct {
@@ -90,6 +114,7 @@ func (ix *resIndex) insert(r *Reservation) {
 	ix.root = ix.ins(ix.root, r)
 	ix.n++
 	ix.dirty = true
+	ix.ver++
 }
 
 func (ix *resIndex) ins(x int32, r *Reservation) int32 {
@@ -129,6 +154,7 @@ func (ix *resIndex) remove(r *Reservation) bool {
 	if ok {
 		ix.n--
 		ix.dirty = true
+		ix.ver++
 	}
 	return ok
 }
@@ -189,26 +215,46 @@ func (ix *resIndex) first() *Reservation {
 // overlapping appends to out every reservation with Start ≤ t < End that
 // uses a pool of the poolMask pools (all: ^0), latest start first.
 func (ix *resIndex) overlapping(t float64, pools uint64, out []*Reservation) []*Reservation {
-	return ix.over(ix.root, t, pools, out)
+	var e *stab
+	for i := range ix.stabs {
+		if c := &ix.stabs[i]; c.made && c.ver == ix.ver && c.t == t {
+			e = c
+			break
+		}
+	}
+	if e == nil {
+		e = &ix.stabs[ix.next]
+		ix.next = (ix.next + 1) % stabKeep
+		*e = stab{made: true, t: t, ver: ix.ver, res: e.res[:0], pools: e.pools[:0]}
+		ix.over(ix.root, t, e)
+	}
+	for i, r := range e.res {
+		if e.pools[i]&pools != 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
-func (ix *resIndex) over(x int32, t float64, pools uint64, out []*Reservation) []*Reservation {
+// over appends to e the reservations of subtree x that overlap e.t, latest
+// start first.
+func (ix *resIndex) over(x int32, t float64, e *stab) {
 	for x != 0 {
 		nd := &ix.nodes[x]
 		if nd.maxEnd <= t {
-			return out
+			return
 		}
 		if nd.start > t {
 			x = nd.l
 			continue
 		}
-		out = ix.over(nd.r, t, pools, out)
-		if nd.end > t && nd.pools&pools != 0 {
-			out = append(out, nd.res)
+		ix.over(nd.r, t, e)
+		if nd.end > t {
+			e.res = append(e.res, nd.res)
+			e.pools = append(e.pools, nd.pools)
 		}
 		x = nd.l
 	}
-	return out
 }
 
 // all returns the reservations in order; the slice is the index's own.
