@@ -738,7 +738,11 @@ func (f failedAttempt) covers(s float64) bool {
 // victims' new places, −1) fits exactly where v alone fits: the starts in
 // [lb, take) are scanned with ov, and the rest begin at v's earliest start
 // alone from take, remembered in v.alone[1] (+Inf there, the usual case,
-// ends the search without a scan). The result is exactly earliestWith's.
+// ends the search without a scan). From the lower bound reached last, no
+// overlay but v's own reaches a window, so v fits there exactly where it
+// fits alone: a bound remembered as a fit on the plan as it is now is the
+// answer without a scan (earliestAloneFrom). The result is exactly
+// earliestWith's.
 func (p *Plan) movedStart(v *Reservation, from, t float64, ov []overlay) float64 {
 	ns := p.movedStartBounded(v, from, t, ov)
 	if checkMovedStart != nil {
