@@ -236,7 +236,7 @@ func (ix *resIndex) overlapping(t float64, pools uint64, out []*Reservation) []*
 	return out
 }
 
-// over appends to e the reservations of subtree x that overlap e.t, latest
+// over appends to e the reservations of subtree x that overlap t, latest
 // start first.
 func (ix *resIndex) over(x int32, t float64, e *stab) {
 	for x != 0 {
