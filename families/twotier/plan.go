@@ -815,9 +815,7 @@ func (p *Plan) earliestAloneFrom(m *aloneFits, v *Reservation, lb float64, ov []
 		}
 		return lb
 	}
-	s := p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov)
-	a.at, a.limit, a.fit, a.took = s, v.LTS, true, p.took
-	return s
+	return p.found(a, p.tl.earliestWith(lb, v.Dur, v.Demand, v.LTS, ov), v.LTS)
 }
 
 // lastEnd returns the latest end of the overlays of ov with the given sign
@@ -903,8 +901,8 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 		s := p.earliestBefore(v, a.holeLo, a.holeHi, own)
 		switch {
 		case !math.IsInf(s, 1):
-			a.at, a.limit, a.holeLo, a.holeHi = s, v.LTS, 0, 0
-			a.fit, a.took = true, p.took
+			p.found(a, s, v.LTS)
+			a.holeLo, a.holeHi = 0, 0
 			if t > s {
 				return p.aloneScan(a, v, t, own)
 			}
@@ -925,9 +923,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 		case t > a.limit:
 			return p.aloneScan(a, v, t, own)
 		}
-		a.at = p.tl.earliestWith(math.Nextafter(a.limit, math.Inf(1)), v.Dur, v.Demand, v.LTS, own)
-		a.limit, a.fit, a.took = v.LTS, true, p.took
-		return a.at
+		return p.found(a, p.tl.earliestWith(math.Nextafter(a.limit, math.Inf(1)), v.Dur, v.Demand, v.LTS, own), v.LTS)
 	}
 	if t > a.at {
 		// The query replaced is kept: the instants asked about one victim
@@ -936,9 +932,7 @@ func (p *Plan) aloneStart(m *aloneFits, v *Reservation, t float64, own []overlay
 		return p.aloneScan(a, v, t, own)
 	}
 	if cut {
-		a.at = p.tl.earliestWith(a.at, v.Dur, v.Demand, v.LTS, own)
-		a.limit, a.fit, a.took = v.LTS, true, p.took
-		return a.at
+		return p.found(a, p.tl.earliestWith(a.at, v.Dur, v.Demand, v.LTS, own), v.LTS)
 	}
 	p.remembered()
 	return a.at
@@ -954,6 +948,14 @@ func (a *aloneFit) covers(t float64) bool {
 func (p *Plan) aloneScan(a *aloneFit, v *Reservation, t float64, own []overlay) float64 {
 	at := p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, own)
 	*a = aloneFit{made: true, fit: true, gave: p.gave(), took: p.took, from: t, limit: v.LTS, at: at}
+	return at
+}
+
+// found records in a a scan's answer at (up to limit) that extends what a
+// proved: no start before at fits, and at fits on the plan as it is now
+// (aloneFit.fit). It returns at.
+func (p *Plan) found(a *aloneFit, at, limit float64) float64 {
+	a.at, a.limit, a.fit, a.took = at, limit, true, p.took
 	return at
 }
 
