@@ -295,7 +295,7 @@ func newCoordinator(js jetstream.JetStream, cfg Config) *coordinator {
 	}
 	cfg.Cells, cfg.Done, cfg.Progress = nil, nil, nil
 	return &coordinator{cfg: cfg, js: js, cells: map[string]runner.Cell{},
-		done: map[string]bool{}, digests: map[string][32]byte{}, reaper: reaper{logf: cfg.Logf}}
+		done: map[string]bool{}, digests: map[string][32]byte{}, reaper: reaper{logf: cfg.Logf, timeout: reapTimeout, bound: reapWait}}
 }
 
 // waitingIdle bounds how long readWaiting waits for the next of the

@@ -15,8 +15,8 @@ func SetJobsStoreWrapper(wrap func(jetstream.ObjectStore) jetstream.ObjectStore)
 }
 
 // SetReapTimeout sets how long one deletion of a per-job records object may
-// take (reapTimeout) for the coordinators run from now on; the returned
-// func restores it.
+// take (reapTimeout) for the coordinators made from now on (each reads it
+// once, when made); the returned func restores it.
 func SetReapTimeout(d time.Duration) (undo func()) {
 	old := reapTimeout
 	reapTimeout = d
@@ -25,7 +25,7 @@ func SetReapTimeout(d time.Duration) (undo func()) {
 
 // SetReapBounds sets both bounds of the deletions of per-job records
 // objects (one deletion's, reapTimeout, and the end of a run's wait for
-// those queued, reapWait) for the coordinators run from now on; the
+// those queued, reapWait) for the coordinators made from now on; the
 // returned func restores them.
 func SetReapBounds(one, end time.Duration) (undo func()) {
 	undoOne := SetReapTimeout(one)

@@ -13,12 +13,16 @@ import (
 // object's chunks and a delete marker: quick on a healthy broker, but a
 // large object on a slow or recovering one can take seconds, and a
 // deletion that gives up only leaves the object to the bucket's TTL. A
-// variable only for tests (SetReapTimeout, SetReapBounds).
+// variable only for tests (SetReapTimeout, SetReapBounds), read once by
+// each coordinator as it is made (newCoordinator), so that a test that
+// restores it while a coordinator of its still deletes in the background
+// races with nothing.
 var reapTimeout = time.Minute
 
 // reapWait bounds how long the end of a run (or of a session) waits for
 // the deletions still queued; what is left then goes to the bucket's TTL.
-// A variable only for tests on a loaded machine (SetReapBounds).
+// A variable only for tests on a loaded machine (SetReapBounds), read once
+// by each coordinator as reapTimeout is.
 var reapWait = 30 * time.Second
 
 // reaper deletes the jobs objects of results that are durable, in the
@@ -29,6 +33,9 @@ var reapWait = 30 * time.Second
 // object to the bucket's TTL; nothing depends on it but space.
 type reaper struct {
 	logf func(format string, args ...any)
+	// timeout and bound are reapTimeout and reapWait as they were when
+	// the coordinator was made.
+	timeout, bound time.Duration
 
 	mu      sync.Mutex
 	queue   []reapItem
@@ -80,7 +87,7 @@ func (r *reaper) drain(stop context.Context, drained chan struct{}) {
 		it := r.queue[0]
 		r.queue = r.queue[1:]
 		r.mu.Unlock()
-		ctx, cancel := context.WithTimeout(stop, reapTimeout)
+		ctx, cancel := context.WithTimeout(stop, r.timeout)
 		err := it.store.Delete(ctx, it.name)
 		cancel()
 		if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
@@ -90,9 +97,9 @@ func (r *reaper) drain(stop context.Context, drained chan struct{}) {
 }
 
 // wait waits until every deletion queued so far is done, at most until
-// ctx is done or reapWait has passed; then the deletions left are given
-// up (each one under way is cancelled) and it returns once the reaper's
-// goroutine has stopped. The reaper can be used again afterwards.
+// ctx is done or r.bound (reapWait) has passed; then the deletions left
+// are given up (each one under way is cancelled) and it returns once the
+// reaper's goroutine has stopped. The reaper can be used again afterwards.
 func (r *reaper) wait(ctx context.Context) {
 	r.mu.Lock()
 	if !r.running {
@@ -101,7 +108,7 @@ func (r *reaper) wait(ctx context.Context) {
 	}
 	drained, cancel := r.drained, r.cancel
 	r.mu.Unlock()
-	bound := time.NewTimer(reapWait)
+	bound := time.NewTimer(r.bound)
 	defer bound.Stop()
 	select {
 	case <-drained:
