@@ -44,9 +44,12 @@ func (c *coordinator) publish(ctx context.Context, cells []runner.Cell) error {
 type sender struct {
 	c        *coordinator
 	inflight []sent
-	// parcel: the cells packed and not yet published, and their parcel.
+	// parcel: the cells packed and not yet published, and their parcel;
+	// firstData: the first one's own encoding (EncodeCell's, a fresh
+	// slice), which a parcel of one is sent as.
 	parcel     []runner.Cell
 	parcelData []byte
+	firstData  []byte
 }
 
 // sent is a publication awaiting its ack: one cell (cells nil), or a
@@ -112,6 +115,9 @@ func (s *sender) pack(ctx context.Context, cell runner.Cell) error {
 	if err != nil {
 		return fmt.Errorf("encode cell %s: %w", cell.ID, err)
 	}
+	if len(s.parcel) == 0 {
+		s.firstData = data
+	}
 	s.parcel = append(s.parcel, cell)
 	s.parcelData = broker.AppendParcel(s.parcelData, cell.ID, data)
 	if len(s.parcel) >= s.c.cfg.Parcel {
@@ -121,17 +127,17 @@ func (s *sender) pack(ctx context.Context, cell runner.Cell) error {
 }
 
 // flush publishes the parcel being filled, if any: a parcel of one cell
-// goes as that cell's own message.
+// goes as that cell's own message, its encoding made by pack.
 func (s *sender) flush(ctx context.Context) error {
 	cells := s.parcel
 	if len(cells) == 0 {
 		return nil
 	}
 	s.parcel = nil
-	data := s.parcelData
-	s.parcelData = nil
+	data, first := s.parcelData, s.firstData
+	s.parcelData, s.firstData = nil, nil
 	if len(cells) == 1 {
-		return s.send(ctx, cells[0])
+		return s.publish(ctx, sent{cell: cells[0], data: first})
 	}
 	return s.publish(ctx, sent{cell: cells[0], cells: cells, data: data})
 }
