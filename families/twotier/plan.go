@@ -475,6 +475,11 @@ func (p *Plan) candidates(t float64, r *Reservation, moves []simMove, out []cand
 		}
 	}
 	p.over = p.res.overlapping(t, short, p.over[:0])
+	// The index reports exactly the booked reservations with Start ≤ t <
+	// End that use a pool of short, and with at most 63 pools a pool's
+	// bit is its own (poolBit), so those use a pool short at t: of
+	// consider's tests only the slack is left to check for them.
+	exact := len(p.scratch) < 64
 next:
 	for _, x := range p.over {
 		for _, m := range moves {
@@ -482,7 +487,11 @@ next:
 				continue next
 			}
 		}
-		consider(x, x.Start)
+		if !exact {
+			consider(x, x.Start)
+		} else if x != r && x.LTS > x.Start {
+			out = append(out, candidate{x, x.Start})
+		}
 	}
 	for _, m := range moves {
 		consider(m.r, m.to)
@@ -761,6 +770,11 @@ var (
 )
 
 func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) float64 {
+	if t > v.LTS {
+		// No start ≥ t is ≤ v.LTS: earliestWith's answer (+Inf) without
+		// its set-up, and v's remembered queries are left as they are.
+		return math.Inf(1)
+	}
 	if from != v.Start || !v.active {
 		return p.tl.earliestWith(t, v.Dur, v.Demand, v.LTS, ov)
 	}

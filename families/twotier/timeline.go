@@ -61,12 +61,15 @@ const ignored = -(1 << 60)
 // needOf converts a demand into per-pool lower bounds on availability:
 // q[k] for pools the job uses, ignored for the others.
 func needOf(q []int, out []int) []int {
-	out = out[:0]
-	for _, d := range q {
+	if cap(out) < len(q) {
+		out = make([]int, len(q))
+	}
+	out = out[:len(q)]
+	for k, d := range q {
 		if d > 0 {
-			out = append(out, d)
+			out[k] = d
 		} else {
-			out = append(out, ignored)
+			out[k] = ignored
 		}
 	}
 	return out

@@ -391,19 +391,13 @@ func (t *treeTimeline) floor(at float64, out []int) float64 {
 	for !x.leaf {
 		i := x.child(at)
 		for j := range i {
-			cs := x.csum[j*n : j*n+n]
-			for k := range out {
-				out[k] += cs[k]
-			}
+			add(out, x.csum[j*n:j*n+n])
 		}
 		x = x.kids[i]
 	}
 	best := t.base
 	for j := 0; j < x.m && x.keys[j] <= at; j++ {
-		d := x.delta[j*n : j*n+n]
-		for k := range out {
-			out[k] += d[k]
-		}
+		add(out, x.delta[j*n:j*n+n])
 		best = x.keys[j]
 	}
 	return best
@@ -829,7 +823,9 @@ func (t *treeTimeline) setOverlays(ov []overlay, lo, hi float64) {
 	t.ov, t.ovB = t.ov[:0], t.ovB[:0]
 	t.vi, t.ovC = 0, 0
 	for _, o := range ov {
-		o.s = max(o.s, t.base)
+		if o.s <= t.base {
+			o.s = t.base // max(o.s, t.base) for the starts there are (never NaN), without its NaN and −0 steps
+		}
 		if !(o.e > o.s) || o.e <= lo || o.s >= hi {
 			continue
 		}
@@ -865,15 +861,11 @@ func (t *treeTimeline) setOverlays(ov []overlay, lo, hi float64) {
 				j++
 			}
 		}
-		at, back := seg[(i+1)*n:(i+2)*n], seg[:0]
+		// The change where the overlay starts, taken back where it ends
+		// (none for an overlay to +Inf): addSigned's two calls.
+		addSigned(seg[(i+1)*n:(i+2)*n], o.q, o.sign)
 		if j < len(b) {
-			back = seg[(j+1)*n : (j+2)*n]
-		}
-		for k, a := range o.q {
-			at[k] += o.sign * a
-			if len(back) > 0 {
-				back[k] -= o.sign * a
-			}
+			addSigned(seg[(j+1)*n:(j+2)*n], o.q, -o.sign)
 		}
 	}
 	for j := 1; j <= len(b); j++ {
@@ -900,7 +892,11 @@ func insertEnd(b []float64, x float64) []float64 {
 	if i > 0 && b[i-1] == x {
 		return b
 	}
-	return slices.Insert(b, i, x)
+	// slices.Insert, written out: b is a handful of ends.
+	b = append(b, x)
+	copy(b[i+1:], b[i:len(b)-1])
+	b[i] = x
+	return b
 }
 
 // seg returns the segment holding key. Scans look up keys in increasing

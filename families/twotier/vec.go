@@ -40,3 +40,20 @@ func setVec(dst, src []int) {
 	}
 	copy(dst, src)
 }
+
+// addSigned sets p += sign·v (sign ±1); v has at least len(p) entries.
+func addSigned(p, v []int, sign int) {
+	if len(p) == table6Pools {
+		p, v = p[:table6Pools:table6Pools], v[:table6Pools:table6Pools]
+		p[0] += sign * v[0]
+		p[1] += sign * v[1]
+		p[2] += sign * v[2]
+		p[3] += sign * v[3]
+		p[4] += sign * v[4]
+		return
+	}
+	v = v[:len(p)]
+	for k := range p {
+		p[k] += sign * v[k]
+	}
+}

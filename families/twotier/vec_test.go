@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestVecOps checks add and setVec against the plain loops for every
+// TestVecOps checks add, addSigned and setVec against the plain loops for every
 // number of pools from 0 to 8: five (Table 6's N) takes the written-out
 // path, the others the loop and copy.
 func TestVecOps(t *testing.T) {
@@ -28,6 +28,17 @@ func TestVecOps(t *testing.T) {
 			add(got, v)
 			if !slices.Equal(got, want) {
 				t.Fatalf("n=%d: add(%v, %v) = %v, want %v", n, p, v, got, want)
+			}
+			for _, sign := range []int{+1, -1} {
+				want := slices.Clone(p)
+				for k := range want {
+					want[k] += sign * v[k]
+				}
+				got := slices.Clone(p)
+				addSigned(got, v, sign)
+				if !slices.Equal(got, want) {
+					t.Fatalf("n=%d: addSigned(%v, %v, %d) = %v, want %v", n, p, v, sign, got, want)
+				}
 			}
 			dst := make([]int, n)
 			setVec(dst, v[:n])
