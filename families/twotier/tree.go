@@ -892,9 +892,13 @@ func insertEnd(b []float64, x float64) []float64 {
 	if i > 0 && b[i-1] == x {
 		return b
 	}
-	// slices.Insert, written out: b is a handful of ends.
+	// slices.Insert, written out: b is a handful of ends, most often
+	// appended at its end, where copy's call to memmove would cost more
+	// than the loop.
 	b = append(b, x)
-	copy(b[i+1:], b[i:len(b)-1])
+	for k := len(b) - 1; k > i; k-- {
+		b[k] = b[k-1]
+	}
 	b[i] = x
 	return b
 }
