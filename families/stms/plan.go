@@ -202,7 +202,8 @@ func (p *planner) load(jobs []*jstate, now float64) {
 	for j := range jobs {
 		for r := range s.res {
 			one[0] = r
-			p.single[j*p.nr+r] = s.cfg.Alpha * p.place(j, one, now, p.free2, nil)
+			pet, _ := p.place(j, one, now, p.free2, nil)
+			p.single[j*p.nr+r] = s.cfg.Alpha * pet
 		}
 	}
 	if p.dec == nil || p.decJobs != len(jobs) {
@@ -267,11 +268,11 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 			starts[j] = start
 			slots = p.slots[j*p.nk : j*p.nk+len(ch)]
 		}
-		pet := p.place(j, ch, start, f, slots)
-		for _, r := range ch {
-			if d := f[r] - p.now; d > ms || d != d {
-				ms = d
-			}
+		// The chain's latest free time less now is the largest of its
+		// resources' (subtraction keeps the order; a NaN stays one).
+		pet, last := p.place(j, ch, start, f, slots)
+		if d := last - p.now; d > ms || d != d {
+			ms = d
 		}
 		flow += start + alpha*pet - p.now
 		if pet > p.cond1[j] {
@@ -307,13 +308,14 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 }
 
 // place plans job j of the batch on its chain from start on its primary:
-// it returns the job's PET and adds α × each stage's expected occupation to
+// it returns the job's PET and the latest of the free times it wrote (NaN
+// if one is), and adds α × each stage's expected occupation to
 // the free times f of the chain's resources (the primary from start, a
 // backup after what it already has). A single-resource job of IR-STMS is
 // estimated by eq. 4; otherwise eqs. 2–3 as in Model.PETChain, from the
 // tables. slots, if not nil, receives each stage's reserved start: the
 // slot a migrant waits for at its backup (§2.2, Fig. 1).
-func (p *planner) place(j int, ch []int, start float64, f []float64, slots []float64) (pet float64) {
+func (p *planner) place(j int, ch []int, start float64, f []float64, slots []float64) (pet, last float64) {
 	s := p.s
 	js := p.jobs[j]
 	alpha := s.cfg.Alpha
@@ -323,8 +325,9 @@ func (p *planner) place(j int, ch []int, start float64, f []float64, slots []flo
 		if slots != nil {
 			slots[0] = start
 		}
-		return pet
+		return pet, f[ch[0]]
 	}
+	last = math.Inf(-1)
 	pw := 1.0
 	for k, r := range ch {
 		st := &p.stages[(j*p.nr+r)*p.nk+k]
@@ -345,8 +348,11 @@ func (p *planner) place(j int, ch []int, start float64, f []float64, slots []flo
 			slots[k] = at
 		}
 		f[r] = at + alpha*load
+		if v := f[r]; v > last || v != v {
+			last = v
+		}
 	}
-	return pet
+	return pet, last
 }
 
 // atLeast is max(t, now) for the planner's times: now, the batch's planning

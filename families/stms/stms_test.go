@@ -433,7 +433,7 @@ func TestPlannerMatchesPETChain(t *testing.T) {
 			j := rng.IntN(len(attrs))
 			ch := rng.Perm(len(res))[:1+rng.IntN(cfg.MaxChain)]
 			clear(f)
-			pet := p.place(j, ch, 100, f, nil)
+			pet, last := p.place(j, ch, 100, f, nil)
 			var want float64
 			var stages []Stage
 			if sc == IRSTMS && len(ch) == 1 {
@@ -447,8 +447,25 @@ func TestPlannerMatchesPETChain(t *testing.T) {
 				want, stages = s.cfg.PETChain(attrs[j], attrs[j].Size, rs, nil)
 			}
 			near(t, fmt.Sprintf("%s job %d chain %v PET", sc, j, ch), pet, want)
+			latest := math.Inf(-1)
 			for k, r := range ch {
 				near(t, fmt.Sprintf("%s job %d chain %v stage %d", sc, j, ch, k), f[r], 100+cfg.Alpha*stages[k].Load)
+				latest = max(latest, f[r])
+			}
+			if last != latest {
+				t.Fatalf("%s job %d chain %v: place's latest free time %v, the chain's %v", sc, j, ch, last, latest)
+			}
+			// With backlogs, a backup may end last.
+			for r := range f {
+				f[r] = 100 + 5000*rng.Float64()
+			}
+			_, last = p.place(j, ch, 100, f, nil)
+			latest = math.Inf(-1)
+			for _, r := range ch {
+				latest = max(latest, f[r])
+			}
+			if last != latest {
+				t.Fatalf("%s job %d chain %v with backlogs: place's latest free time %v, the chain's %v", sc, j, ch, last, latest)
 			}
 		}
 	}
