@@ -456,8 +456,10 @@ func (p *Plan) admit(v, r *Reservation, end, dep float64, pl int) bool {
 // r that overlap t, use a pool short at t and have slack. The reservations
 // in moves count at their would-be starts (TryReservation's what-if).
 func (p *Plan) candidates(t float64, r *Reservation, moves []simMove, out []candidate) []candidate {
+	// slack: x, other than r, could be delayed from s (its LTS is later).
+	slack := func(x *Reservation, s float64) bool { return x != r && x.LTS > s }
 	consider := func(x *Reservation, s float64) {
-		if x == r || x.LTS <= s || !(s <= t && t < s+x.Dur) {
+		if !slack(x, s) || !(s <= t && t < s+x.Dur) {
 			return
 		}
 		for k, d := range x.Demand {
@@ -489,7 +491,7 @@ next:
 		}
 		if !exact {
 			consider(x, x.Start)
-		} else if x != r && x.LTS > x.Start {
+		} else if slack(x, x.Start) {
 			out = append(out, candidate{x, x.Start})
 		}
 	}
