@@ -1,6 +1,7 @@
 package twotier
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -60,6 +61,9 @@ func TestTreeMatchesLinear(t *testing.T) {
 			}
 			if tr.breakpoints() != li.breakpoints() {
 				t.Fatalf("seed %d step %d: %d breakpoints vs %d", seed, step, tr.breakpoints(), li.breakpoints())
+			}
+			if err := checkPrefixes(tr, tr.root); err != "" {
+				t.Fatalf("seed %d step %d: %s", seed, step, err)
 			}
 			a, b := make([]int, len(caps)), make([]int, len(caps))
 			for _, at := range li.keys {
@@ -155,6 +159,28 @@ func TestTreeMatchesLinear(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkPrefixes compares every internal node's prefix sums (before), as the
+// walks would read them, with the sums of its children's changes added up
+// afresh: a prefix left stale by a change (bnode.changed) differs.
+func checkPrefixes(tr *treeTimeline, x *bnode) string {
+	if x.leaf {
+		return ""
+	}
+	want := make([]int, tr.n)
+	for i := 0; i <= x.m; i++ {
+		if got := tr.before(x, i); !slices.Equal(got, want) {
+			return fmt.Sprintf("prefix before child %d of %d: %v, the children's sums give %v", i, x.m, got, want)
+		}
+		if i < x.m {
+			add(want, x.csum[i*tr.n:(i+1)*tr.n])
+			if err := checkPrefixes(tr, x.kids[i]); err != "" {
+				return err
+			}
+		}
+	}
+	return ""
 }
 
 // TestTreeSchedulesMatchLinear runs every member of the family on the same

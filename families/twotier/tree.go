@@ -21,6 +21,16 @@ const (
 // pool, the sum of the changes below it and the minimum and maximum of
 // their running sums. A node's slices have room for one entry more than
 // its capacity, for the moment before a split.
+//
+// An internal node also keeps, when pre is set, the prefix sums of its
+// children's sums: cpre[i·n:(i+1)·n] is the sum of the changes of children
+// 0 … i−1 (cpre[0:n] zero). The walks that pass over the children before a
+// key (floor, and the scans from ff, after or lo) add that one vector
+// instead of a sum per child passed (before). Any change of a child's
+// summary or of the children clears pre (changed); the next walk that
+// needs the prefixes rebuilds them, one sum per child. Bookings are rare
+// next to walks (most what-ifs book nothing), so most walks find them
+// ready. Integer sums: the prefix is the same whichever way it is added.
 type bnode struct {
 	leaf bool
 	m    int // keys (leaf) or children (internal)
@@ -32,6 +42,8 @@ type bnode struct {
 	kids           []*bnode
 	clo, chi       []float64
 	csum, cmn, cmx []int
+	cpre           []int
+	pre            bool
 }
 
 // treeTimeline keeps, per breakpoint, the change of availability there (the
@@ -103,7 +115,48 @@ func (t *treeTimeline) newLeaf() *bnode {
 func (t *treeTimeline) newInner() *bnode {
 	c := (fanout + 1) * t.n
 	return &bnode{kids: make([]*bnode, fanout+1), clo: make([]float64, fanout+1), chi: make([]float64, fanout+1),
-		csum: make([]int, c), cmn: make([]int, c), cmx: make([]int, c)}
+		csum: make([]int, c), cmn: make([]int, c), cmx: make([]int, c), cpre: make([]int, c+t.n)}
+}
+
+// changed records that x's children or their summaries changed: its
+// prefix sums are rebuilt when next asked for.
+func (x *bnode) changed() { x.pre = false }
+
+// before returns the sum of the changes of internal node x's children 0 …
+// i−1 (0 ≤ i ≤ x.m), rebuilding x's prefix sums if a change cleared them.
+func (t *treeTimeline) before(x *bnode, i int) []int {
+	n := t.n
+	if !x.pre {
+		clear(x.cpre[:n])
+		for j := range x.m {
+			o := j * n
+			setVec(x.cpre[o+n:o+2*n], x.cpre[o:o+n])
+			add(x.cpre[o+n:o+2*n], x.csum[o:o+n])
+		}
+		x.pre = true
+	}
+	return x.cpre[i*n : i*n+n]
+}
+
+// childFrom returns the first child of internal node x whose last key is
+// at or after key (x.m if none): the children before it lie wholly
+// before key.
+func (x *bnode) childFrom(key float64) int {
+	i := 0
+	for i < x.m && x.chi[i] < key {
+		i++
+	}
+	return i
+}
+
+// childAfter returns the first child of internal node x whose last key is
+// after key (x.m if none).
+func (x *bnode) childAfter(key float64) int {
+	i := 0
+	for i < x.m && x.chi[i] <= key {
+		i++
+	}
+	return i
 }
 
 func (x *bnode) first() float64 {
@@ -160,6 +213,7 @@ func (t *treeTimeline) setSlot(x *bnode, i int) {
 	o := i * n
 	t.summarize(c, x.csum[o:o+n], x.cmn[o:o+n], x.cmx[o:o+n])
 	x.clo[i], x.chi[i] = c.first(), c.last()
+	x.changed()
 }
 
 // child returns the index of the child of internal node x whose range
@@ -260,6 +314,7 @@ func (t *treeTimeline) splitInner(x *bnode) *bnode {
 	copy(y.cmx, x.cmx[h*n:x.m*n])
 	clear(x.kids[h:x.m])
 	x.m = h
+	x.changed()
 	return y
 }
 
@@ -286,6 +341,7 @@ func (t *treeTimeline) removeKid(x *bnode, i int) {
 	copy(x.cmx[i*n:], x.cmx[(i+1)*n:x.m*n])
 	x.m--
 	x.kids[x.m] = nil
+	x.changed()
 }
 
 // point books the change sign·q at key (clipped to the origin, where it
@@ -390,8 +446,8 @@ func (t *treeTimeline) floor(at float64, out []int) float64 {
 	x := t.root
 	for !x.leaf {
 		i := x.child(at)
-		for j := range i {
-			add(out, x.csum[j*n:j*n+n])
+		if i > 0 {
+			add(out, t.before(x, i))
 		}
 		x = x.kids[i]
 	}
@@ -628,12 +684,17 @@ func (t *treeTimeline) scan(x *bnode, p []int, depth int) walkState {
 		}
 		return more
 	}
-	for i := range x.m {
+	// The children wholly before ff add their changes to p and nothing
+	// else.
+	i0 := x.childFrom(t.ff)
+	if i0 == x.m {
+		return more
+	}
+	if i0 > 0 {
+		add(p, t.before(x, i0))
+	}
+	for i := i0; i < x.m; i++ {
 		o := i * n
-		if x.chi[i] < t.ff {
-			add(p, x.csum[o:o+n])
-			continue
-		}
 		st := opened
 		if x.clo[i] >= t.ff {
 			st = t.piece(x, i, p)
@@ -975,7 +1036,11 @@ func (t *treeTimeline) goods(x *bnode, p []int, depth int, after, before float64
 		}
 		return out
 	}
-	for i := 0; i < x.m && max != 0; i++ {
+	i0 := x.childAfter(after) // the children before it end by after
+	if i0 > 0 && i0 < x.m {
+		add(p, t.before(x, i0))
+	}
+	for i := i0; i < x.m && max != 0; i++ {
 		o := i * n
 		lo, hi := x.clo[i], x.chi[i]
 		if lo >= before {
@@ -1127,7 +1192,11 @@ func (t *treeTimeline) firstShort(x *bnode, p []int, depth int, lo, hi float64, 
 		}
 		return 0, false
 	}
-	for i := range x.m {
+	i0 := x.childFrom(lo) // the children before it end before lo
+	if i0 > 0 && i0 < x.m {
+		add(p, t.before(x, i0))
+	}
+	for i := i0; i < x.m; i++ {
 		o := i * n
 		clo, chi := x.clo[i], x.chi[i]
 		if clo >= hi {
