@@ -458,3 +458,39 @@ func (g *gridPlan) unbook() {
 	g.p.DeleteReservation(g.booked[i])
 	g.booked = append(g.booked[:i], g.booked[i+1:]...)
 }
+
+// TestNetGives checks netGives on hand-computed overlays (two pools): the
+// stretches where the overlays give back, in sum, units of a pool the job
+// needs. A victim's old place [2, 12) giving 1 unit of pool 0 lies mostly
+// under the new reservation [0, 10), which takes 2: the sum there is −1,
+// so only [10, 12) gives.
+func TestNetGives(t *testing.T) {
+	inf := math.Inf(1)
+	r := overlay{0, 10, []int{2, 0}, -1}
+	cases := []struct {
+		name        string
+		ov          []overlay
+		demand      []int
+		lo, hi      float64
+		first, last float64
+	}{
+		{"old place under r", []overlay{r, {2, 12, []int{1, 0}, +1}}, []int{1, 0}, 0, 100, 10, 12},
+		{"from inside the stretch", []overlay{r, {2, 12, []int{1, 0}, +1}}, []int{1, 0}, 11, 100, 11, 12},
+		{"cut off by hi", []overlay{r, {2, 12, []int{1, 0}, +1}}, []int{1, 0}, 0, 11, 10, 11},
+		{"a pool the job does not need", []overlay{r, {2, 12, []int{1, 0}, +1}}, []int{0, 1}, 0, 100, inf, -inf},
+		{"gives more than r takes", []overlay{r, {2, 8, []int{3, 0}, +1}}, []int{1, 0}, 0, 100, 2, 8},
+		{"as much as r takes", []overlay{r, {2, 8, []int{2, 0}, +1}}, []int{1, 0}, 0, 100, inf, -inf},
+		{"nothing takes", []overlay{{5, 7, []int{0, 1}, +1}}, []int{1, 1}, 0, 100, 5, 7},
+		{"two gives add up under r", []overlay{r, {1, 4, []int{2, 0}, +1}, {3, 6, []int{1, 1}, +1}}, []int{1, 0}, 0, 100, 3, 4},
+		{"the victim's new place takes after r", []overlay{r, {2, 12, []int{1, 0}, +1}, {10, 11, []int{1, 0}, -1}}, []int{1, 0}, 0, 100, 11, 12},
+		{"each give in its own pool", []overlay{{0, 10, []int{1, 1}, -1}, {2, 12, []int{1, 0}, +1}, {4, 6, []int{0, 2}, +1}}, []int{1, 1}, 0, 100, 4, 12},
+		{"only takes", []overlay{r, {20, 30, []int{1, 1}, -1}}, []int{1, 1}, 0, 100, inf, -inf},
+	}
+	for _, c := range cases {
+		var scratch []float64
+		first, last := netGives(c.ov, c.demand, c.lo, c.hi, &scratch)
+		if first != c.first || last != c.last {
+			t.Errorf("%s: netGives = [%g, %g), want [%g, %g)", c.name, first, last, c.first, c.last)
+		}
+	}
+}

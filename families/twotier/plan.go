@@ -117,6 +117,7 @@ type Plan struct {
 	res     *resIndex // waiting reservations by (Start, seq)
 	seq     uint64
 	scratch []int
+	cuts    []float64      // netGives's scratch space
 	cands   []candidate    // victims of one conflict, best first
 	over    []*Reservation // the reservations overlapping one conflict instant (candidates)
 	counted []*Project     // projects counted against PL in one call
@@ -738,22 +739,26 @@ func (f failedAttempt) covers(s float64) bool {
 // v.alone[0] and valid until the plan gives units back (bookings only
 // take units, which can only make the answer later). ov's other overlays
 // only take units too, except where they give some back (moved victims'
-// old places, +1), and a start whose window misses those fits only where
-// v alone fits. If those that give back units of a pool v needs
-// (givesTo) overlap [t, v.LTS + v.Dur), the starts before the last such
-// overlay's end (give) are scanned — from t, or, when lb is later, from
-// the first start whose window reaches one of them, since a start before
-// lb whose window reaches none does not fit — and the rest from lb =
-// max(lb, give). Likewise, a start at or after the last
+// old places, +1), and a start whose window misses the stretches where
+// they give back more than they take, in sum, in a pool v needs (netGives:
+// a victim's old place is mostly under the new reservation r, which takes
+// units there too) fits only where v alone fits. If such stretches lie in
+// [t, v.LTS + v.Dur), the starts before the last one's end (give) are
+// scanned — from t, or, when lb is later, from the first start whose
+// window reaches one of them, since a start before lb whose window reaches
+// none does not fit — and the rest from lb = max(lb, give). From there on
+// the overlays give back no more than they take in v's pools at any
+// instant. Likewise, a start at or after the last
 // end (take) of the overlays that take units in the window (r, the
 // victims' new places, −1) fits exactly where v alone fits: the starts in
 // [lb, take) are scanned with ov, and the rest begin at v's earliest start
 // alone from take, remembered in v.alone[1] (+Inf there, the usual case,
 // ends the search without a scan). From the lower bound reached last, no
-// overlay but v's own reaches a window, so v fits there exactly where it
-// fits alone: a bound remembered as a fit on the plan as it is now is the
-// answer without a scan (earliestAloneFrom). The result is exactly
-// earliestWith's.
+// overlay but v's own changes a pool v needs in a window (those that take
+// end before it; those that give, past give, give nothing in v's pools),
+// so v fits there exactly where it fits alone: a bound remembered as a fit
+// on the plan as it is now is the answer without a scan
+// (earliestAloneFrom). The result is exactly earliestWith's.
 func (p *Plan) movedStart(v *Reservation, from, t float64, ov []overlay) float64 {
 	ns := p.movedStartBounded(v, from, t, ov)
 	if checkMovedStart != nil {
@@ -783,8 +788,8 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 	end, others, own := v.LTS+v.Dur, ov[:len(ov)-1], ov[len(ov)-1:]
 	m := &v.alone[0] // the query that answered lb, if one did
 	lb := p.aloneStart(m, v, t, own)
-	if first, give := givesTo(others, v.Demand, t, end); give > t {
-		// A start whose window reaches none of those overlays fits only
+	if first, give := netGives(others, v.Demand, t, end, &p.cuts); give > t {
+		// A start whose window reaches none of those stretches fits only
 		// where v alone fits, at lb or later: of the starts before lb,
 		// only those from firstReached(first) on need the scan.
 		from := max(t, min(lb, firstReached(first, v.Dur)))
@@ -811,10 +816,11 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 }
 
 // earliestAloneFrom is earliestWith(lb, v.Dur, v.Demand, v.LTS, ov) where
-// no overlay of ov but v's own (the last) reaches a window of a start ≥
-// lb (≤ v.LTS): those given back end by lb and those taken end by lb or
-// begin past v.LTS + v.Dur (movedStartBounded). There v fits with ov
-// exactly where it fits alone. m, when not nil, is the query that answered
+// no overlay of ov but v's own (the last) changes a pool v needs in a
+// window of a start ≥ lb (≤ v.LTS): those taken end by lb or begin past
+// v.LTS + v.Dur, and those given back give nothing in v's pools from lb on
+// (movedStartBounded, netGives). There v fits with ov exactly where it
+// fits alone. m, when not nil, is the query that answered
 // lb, the earliest start of v alone from its instant on, or a lower bound
 // on it: when it remembers lb as a fit and the plan has booked nothing
 // since (aloneFit.fit), lb is the answer without a scan. Otherwise the
@@ -846,24 +852,106 @@ func lastEnd(ov []overlay, sign int, lo, hi float64) float64 {
 	return last
 }
 
-// givesTo returns the earliest start and the latest end of the overlays of
-// ov that give units back (+1) over [lo, hi) in a pool that demand needs,
-// or +Inf and −Inf if none does: the only overlays that can make a start
-// fit where it would not fit without them.
-func givesTo(ov []overlay, demand []int, lo, hi float64) (first, last float64) {
+// netGives returns the earliest start and the latest end of the stretches
+// of [lo, hi) over which the overlays of ov, together, give units back in a
+// pool that demand needs — their sum there, gives (+1) less takes (−1), is
+// positive in such a pool — or +Inf and −Inf if there is none. Elsewhere in
+// [lo, hi) the overlays take at least as much as they give in every pool
+// the job needs, so a window that misses those stretches fits with ov only
+// where it fits without them. Only an overlay that gives back units of a
+// pool demand needs can open such a stretch, and only within its own
+// interval: each is cut at the ends of the others inside it and the sum
+// taken on every piece. scratch is space for the cuts.
+func netGives(ov []overlay, demand []int, lo, hi float64, scratch *[]float64) (first, last float64) {
 	first, last = math.Inf(1), math.Inf(-1)
-	for _, o := range ov {
-		if o.sign < 0 || o.s >= hi || lo >= o.e {
+	for gi := range ov {
+		g := &ov[gi]
+		if g.sign < 0 || g.s >= hi || lo >= g.e {
 			continue
 		}
-		for k, d := range o.q {
-			if d > 0 && demand[k] > 0 {
-				first, last = min(first, o.s), max(last, o.e)
-				break
+		a, b := max(g.s, lo), min(g.e, hi)
+		if a >= first && b <= last || !givesIn(g.q, demand) {
+			continue // inside the span already found, or none of the job's pools
+		}
+		// The pieces of [a, b): cut at every other overlay's ends inside.
+		cuts := append((*scratch)[:0], a)
+		taken := false
+		for oi := range ov {
+			o := &ov[oi]
+			if oi == gi || o.s >= b || a >= o.e {
+				continue
+			}
+			taken = taken || o.sign < 0
+			if a < o.s {
+				cuts = insertCut(cuts, o.s)
+			}
+			if o.e < b {
+				cuts = insertCut(cuts, o.e)
+			}
+		}
+		*scratch = cuts
+		if !taken {
+			// Nothing takes units over [a, b): g's own give is the sum
+			// in one of demand's pools there, at least.
+			first, last = min(first, a), max(last, b)
+			continue
+		}
+		// A piece gives back in sum in a pool that g gives in, or in
+		// none that g's pieces need look at: where another overlay gives
+		// in a pool g does not, that overlay's own pieces find it.
+		for i, c := range cuts {
+			e := b
+			if i+1 < len(cuts) {
+				e = cuts[i+1]
+			}
+			if (c < first || e > last) && positiveAt(ov, g.q, demand, c) {
+				first, last = min(first, c), max(last, e)
 			}
 		}
 	}
 	return first, last
+}
+
+// givesIn reports whether q holds units of a pool that demand needs.
+func givesIn(q, demand []int) bool {
+	for k, d := range q {
+		if d > 0 && demand[k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// insertCut inserts c into the increasing cuts unless it is there already.
+func insertCut(cuts []float64, c float64) []float64 {
+	i := len(cuts)
+	for i > 0 && cuts[i-1] > c {
+		i--
+	}
+	if i > 0 && cuts[i-1] == c {
+		return cuts
+	}
+	return slices.Insert(cuts, i, c)
+}
+
+// positiveAt reports whether the overlays of ov covering instant x give
+// back, in sum, units of a pool that both q and demand hold units of.
+func positiveAt(ov []overlay, q, demand []int, x float64) bool {
+	for k, d := range q {
+		if d <= 0 || demand[k] <= 0 {
+			continue
+		}
+		sum := 0
+		for oi := range ov {
+			if o := &ov[oi]; o.s <= x && x < o.e {
+				sum += o.sign * o.q[k]
+			}
+		}
+		if sum > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // earliestBefore is earliestWith for v from from with ov applied, for the
