@@ -883,10 +883,10 @@ func netGives(ov []overlay, demand []int, lo, hi float64, scratch *[]float64) (f
 			}
 			taken = taken || o.sign < 0
 			if a < o.s {
-				cuts = insertCut(cuts, o.s)
+				cuts = insertEnd(cuts, o.s)
 			}
 			if o.e < b {
-				cuts = insertCut(cuts, o.e)
+				cuts = insertEnd(cuts, o.e)
 			}
 		}
 		*scratch = cuts
@@ -920,18 +920,6 @@ func givesIn(q, demand []int) bool {
 		}
 	}
 	return false
-}
-
-// insertCut inserts c into the increasing cuts unless it is there already.
-func insertCut(cuts []float64, c float64) []float64 {
-	i := len(cuts)
-	for i > 0 && cuts[i-1] > c {
-		i--
-	}
-	if i > 0 && cuts[i-1] == c {
-		return cuts
-	}
-	return slices.Insert(cuts, i, c)
 }
 
 // positiveAt reports whether the overlays of ov covering instant x give
