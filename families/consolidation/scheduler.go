@@ -856,7 +856,7 @@ func (s *Scheduler) pair(j *sim.Job, procs []int) []int {
 // whose estimates are est, in pair's order: descending estimate, equal
 // estimates in process order — ascending (^orderKey(estimate), process),
 // a total order. buf is sortVMs's scratch space.
-func byEstimate(l []vm, est []float64, buf *[]vm) []vm {
+func byEstimate(l []vm, est []float64, buf *sortBuf) []vm {
 	l = l[:0]
 	for i, u := range est {
 		l = append(l, vm{key: ^orderKey(u), proc: i})

@@ -111,7 +111,8 @@ func drawCPU(jobs []*sim.Job, p cpuusage.Params, seed uint64, order bool) {
 // job has none.
 func estimateOrder(procs []int, est []float64) []int32 {
 	ord := make([]int32, len(est))
-	var l, buf []vm
+	var l []vm
+	var buf sortBuf
 	at := 0
 	for _, n := range procs {
 		l = byEstimate(l, est[at:at+n], &buf)

@@ -55,7 +55,7 @@ type vmLists struct {
 	// stale[tier] asks for a rebuild.
 	stale [2]bool
 	adds  []vm
-	buf   []vm // sortVMs's scratch space
+	buf   sortBuf // sortVMs's scratch space
 	// avoid: takeFirst's processors to pass over, a bit set (avoiding).
 	avoid []uint64
 	// cluster and mark: the run and the point of its occupancy log read so
@@ -79,11 +79,76 @@ func (a vm) before(b vm) bool {
 	return a.key < b.key || a.key == b.key && a.proc < b.proc
 }
 
+// sortBuf is sortVMs's scratch space.
+type sortBuf struct {
+	out   []vm  // the entries bucket by bucket
+	count []int // entries per bucket; then where each starts, then where each ends
+	merge []vm  // mergeSortVMs's
+}
+
 // sortVMs sorts l by before, a total order when the procs differ (any
-// sort gives the one result): runs of 16 by insertion, then merged
-// bottom-up through *buf (scratch space, grown as needed). Unlike
-// slices.SortFunc it compares inline, which is most of a sort's cost here.
-func sortVMs(l []vm, buf *[]vm) {
+// sort gives the one result). A list longer than 16 is sorted by buckets:
+// each entry goes to the bucket of the high bits of key − the least key,
+// as many buckets as the next power of two above the list's length, so
+// that the buckets are in key order; each bucket is then sorted by before
+// (by insertion; one holding more than 16 entries by mergeSortVMs). The
+// keys the lists sort (orderKey of usages spread over [0.4, 1], §3.1; the
+// many equal ones of single-process jobs, at 1, share one bucket) fall
+// about one to a bucket otherwise, so a sort costs a few passes over the
+// list instead of a comparison sort's n·log n steps. buf is scratch space,
+// grown as needed. Measured against the comparison sort alone: "Thirty-
+// eighth session" in docs/performance-log.md.
+func sortVMs(l []vm, buf *sortBuf) {
+	n := len(l)
+	if n <= 16 {
+		insertionSortVMs(l)
+		return
+	}
+	lo, hi := l[0].key, l[0].key
+	for _, e := range l[1:] {
+		lo, hi = min(lo, e.key), max(hi, e.key)
+	}
+	if lo == hi {
+		mergeSortVMs(l, &buf.merge) // one key: the processors decide
+		return
+	}
+	// 2^b buckets, at least n; bucket of key k: (k − lo) >> shift < 2^b.
+	b := bits.Len(uint(n))
+	shift := max(bits.Len64(hi-lo)-b, 0)
+	buckets := 1 << b
+	count := slices.Grow(buf.count[:0], buckets+1)[:buckets+1]
+	clear(count)
+	for _, e := range l {
+		count[(e.key-lo)>>shift+1]++
+	}
+	for i := 1; i <= buckets; i++ {
+		count[i] += count[i-1]
+	}
+	out := slices.Grow(buf.out[:0], n)[:n]
+	for _, e := range l {
+		k := (e.key - lo) >> shift
+		out[count[k]] = e
+		count[k]++
+	}
+	copy(l, out)
+	buf.out, buf.count = out, count
+	// count[k] is now where bucket k ends.
+	start := 0
+	for _, end := range count[:buckets] {
+		switch m := end - start; {
+		case m > 16:
+			mergeSortVMs(l[start:end], &buf.merge)
+		case m > 1:
+			insertionSortVMs(l[start:end])
+		}
+		start = end
+	}
+}
+
+// mergeSortVMs sorts l by before: runs of 16 by insertion, then merged
+// bottom-up through *buf (scratch space, grown as needed), comparing
+// inline.
+func mergeSortVMs(l []vm, buf *[]vm) {
 	const run = 16
 	n := len(l)
 	for lo := 0; lo < n; lo += run {
