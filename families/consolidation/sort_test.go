@@ -8,12 +8,13 @@ import (
 )
 
 // TestSortVMs checks sortVMs, and mergeSortVMs, against slices.SortFunc
-// on random lists of every length up to 300 with four kinds of keys: many
-// equal small keys (the processor decides; sortVMs's runs of equal high
-// bits then span the list), the keys the lists sort (orderKey of usages in
-// [0.4, 1], the estimates' negations as byEstimate makes them), and keys
-// that agree above their lowest bits but differ in them, where the index
-// packed into the low bits must not decide.
+// on random lists of every length up to 300 with seven kinds of keys: many
+// equal small keys (the processor decides; sortVMs's buckets then hold
+// many entries each), the keys the lists sort (orderKey of usages in
+// [0.4, 1], and the estimates' negations as byEstimate makes them), keys
+// that agree above their lowest bits but differ in them (sortVMs's buckets
+// split on the high bits of the key only), and orderKey's special values
+// (NaN, infinities, signed zeros).
 func TestSortVMs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var buf sortBuf

@@ -79,6 +79,10 @@ func (a vm) before(b vm) bool {
 	return a.key < b.key || a.key == b.key && a.proc < b.proc
 }
 
+// insertionUpTo is the length up to which the sorts below sort by
+// insertion: a short list, a run before merging, a bucket.
+const insertionUpTo = 16
+
 // sortBuf is sortVMs's scratch space.
 type sortBuf struct {
 	out   []vm  // the entries bucket by bucket
@@ -87,20 +91,20 @@ type sortBuf struct {
 }
 
 // sortVMs sorts l by before, a total order when the procs differ (any
-// sort gives the one result). A list longer than 16 is sorted by buckets:
-// each entry goes to the bucket of the high bits of key − the least key,
-// as many buckets as the next power of two above the list's length, so
-// that the buckets are in key order; each bucket is then sorted by before
-// (by insertion; one holding more than 16 entries by mergeSortVMs). The
-// keys the lists sort (orderKey of usages spread over [0.4, 1], §3.1; the
-// many equal ones of single-process jobs, at 1, share one bucket) fall
-// about one to a bucket otherwise, so a sort costs a few passes over the
-// list instead of a comparison sort's n·log n steps. buf is scratch space,
-// grown as needed. Measured against the comparison sort alone: "Thirty-
-// eighth session" in docs/performance-log.md.
+// sort gives the one result). A list longer than insertionUpTo is sorted
+// by buckets: each entry goes to the bucket of the high bits of key − the
+// least key, as many buckets as the next power of two above the list's
+// length, so that the buckets are in key order; each bucket is then sorted
+// by before (by insertion; a larger one by mergeSortVMs). The keys the
+// lists sort (orderKey of usages spread over [0.4, 1], §3.1; the many
+// equal ones of single-process jobs, at 1, share one bucket) fall about
+// one to a bucket otherwise, so a sort costs a few passes over the list
+// instead of a comparison sort's n·log n steps. buf is scratch space,
+// grown as needed. Measured against the comparison sort alone:
+// "Thirty-eighth session" in docs/performance-log.md.
 func sortVMs(l []vm, buf *sortBuf) {
 	n := len(l)
-	if n <= 16 {
+	if n <= insertionUpTo {
 		insertionSortVMs(l)
 		return
 	}
@@ -136,7 +140,7 @@ func sortVMs(l []vm, buf *sortBuf) {
 	start := 0
 	for _, end := range count[:buckets] {
 		switch m := end - start; {
-		case m > 16:
+		case m > insertionUpTo:
 			mergeSortVMs(l[start:end], &buf.merge)
 		case m > 1:
 			insertionSortVMs(l[start:end])
@@ -149,7 +153,7 @@ func sortVMs(l []vm, buf *sortBuf) {
 // bottom-up through *buf (scratch space, grown as needed), comparing
 // inline.
 func mergeSortVMs(l []vm, buf *[]vm) {
-	const run = 16
+	const run = insertionUpTo
 	n := len(l)
 	for lo := 0; lo < n; lo += run {
 		insertionSortVMs(l[lo:min(lo+run, n)])
