@@ -79,12 +79,18 @@ func (m *TwoTier) Draws(j *Job) (loss, eff float64) { return m.draws(j) }
 
 // draws returns j's loss and eff, drawing them on first use in the run
 // (kept with the job's platform state; a job not placed yet is drawn each
-// time, with the same result).
+// time, with the same result); drawOnce draws them.
 func (m *TwoTier) draws(j *Job) (loss, eff float64) {
-	tx := j.tx
-	if tx != nil && tx.shareSet {
+	if tx := j.tx; tx != nil && tx.shareSet {
 		return tx.share[0], tx.share[1]
 	}
+	return m.drawOnce(j)
+}
+
+// drawOnce draws j's loss and eff from the PCG stream of (Seed, job ID)
+// and keeps them with the job's platform state, if it has one.
+func (m *TwoTier) drawOnce(j *Job) (loss, eff float64) {
+	tx := j.tx
 	if m.rng == nil {
 		m.rng = rand.New(&m.pcg)
 	}
@@ -117,6 +123,12 @@ func (m *TwoTier) Speed(j *Job, i, tier int, occ []float64) float64 {
 // it directly on a two-tier platform, with the usages its slots keep.
 func (m *TwoTier) speed(j *Job, tier int, fg, bg, req float64) float64 {
 	loss, eff := m.draws(j)
+	return speedGiven(loss, eff, tier, fg, bg, req)
+}
+
+// speedGiven is speed given the job's draws, loss and eff (eq. 3.1 and
+// 3.2 of seed 000).
+func speedGiven(loss, eff float64, tier int, fg, bg, req float64) float64 {
 	if tier == 0 {
 		if bg > 0 {
 			return 1 - loss
@@ -573,27 +585,17 @@ func (c *Cluster) flushRates() {
 	if t == nil || len(t.dirty) == 0 {
 		return
 	}
-	sh := c.plat.Sharing
 	// Seed 000's model on two tiers is asked directly, without the
 	// interface and the occupancy vector (the same arithmetic).
-	two, _ := sh.(*TwoTier)
+	two, _ := c.plat.Sharing.(*TwoTier)
 	if len(t.slots) != 2 {
 		two = nil
 	}
 	speed := func(j *Job, i, p int) float64 {
-		tier := int(j.tx.tier)
 		if two != nil {
-			fg, bg := &t.slots[0][p], &t.slots[1][p]
-			own := fg
-			if tier == 1 {
-				own = bg
-			}
-			return two.speed(j, tier, fg.use, bg.use, own.use)
+			return t.twoTierSpeed(two, j, p)
 		}
-		for k := range t.slots {
-			t.occ[k] = t.slots[k][p].use // 0 when idle
-		}
-		return sh.Speed(j, i, tier, t.occ)
+		return c.sharedSpeed(j, i, p)
 	}
 	for _, r := range t.stale {
 		s := &t.slots[r.tier][r.proc]
@@ -665,6 +667,35 @@ func (c *Cluster) flushRates() {
 		}
 	}
 	t.dirty = t.dirty[:0]
+}
+
+// twoTierSpeed is two.speed of j's process on processor p, with the usages
+// the slots keep: flushRates's path on seed 000's platform, one direct
+// call (the speed function of flushRates, a closure, is then small enough
+// to be inlined where it is called), the job's draws read from its state
+// once drawn. Measured against the closure calling two.speed and draws:
+// docs/performance-log.md, "Thirty-ninth session".
+func (t *tierState) twoTierSpeed(two *TwoTier, j *Job, p int) float64 {
+	tx := j.tx
+	if !tx.shareSet {
+		two.drawOnce(j)
+	}
+	fg, bg := t.slots[0][p].use, t.slots[1][p].use
+	req := fg
+	if tx.tier == 1 {
+		req = bg
+	}
+	return speedGiven(tx.share[0], tx.share[1], int(tx.tier), fg, bg, req)
+}
+
+// sharedSpeed asks the platform's sharing model for the speed of j's
+// process i on processor p, given the usages the slots keep.
+func (c *Cluster) sharedSpeed(j *Job, i, p int) float64 {
+	t := c.tiers
+	for k := range t.slots {
+		t.occ[k] = t.slots[k][p].use // 0 when idle
+	}
+	return c.plat.Sharing.Speed(j, i, int(j.tx.tier), t.occ)
 }
 
 // resume ends a job's migration pause.
