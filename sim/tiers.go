@@ -115,19 +115,15 @@ func (m *TwoTier) Speed(j *Job, i, tier int, occ []float64) float64 {
 	if len(occ) > 1 {
 		bg = occ[1]
 	}
-	return m.speed(j, tier, occ[0], bg, j.CPU(i))
-}
-
-// speed is Speed given the usages in the foreground (fg) and background
-// (bg) VMs of the processor and the process's own, req: flushRates calls
-// it directly on a two-tier platform, with the usages its slots keep.
-func (m *TwoTier) speed(j *Job, tier int, fg, bg, req float64) float64 {
 	loss, eff := m.draws(j)
-	return speedGiven(loss, eff, tier, fg, bg, req)
+	return speedGiven(loss, eff, tier, occ[0], bg, j.CPU(i))
 }
 
-// speedGiven is speed given the job's draws, loss and eff (eq. 3.1 and
-// 3.2 of seed 000).
+// speedGiven is the speed of a process of a job with draws loss and eff
+// in tier (0 foreground, 1 background), given the usages in the
+// foreground (fg) and background (bg) VMs of its processor and its own,
+// req (eq. 3.1 and 3.2 of seed 000): Speed's arithmetic, and flushRates's
+// on a two-tier platform with the usages its slots keep.
 func speedGiven(loss, eff float64, tier int, fg, bg, req float64) float64 {
 	if tier == 0 {
 		if bg > 0 {
@@ -189,6 +185,11 @@ type tierState struct {
 	// (not by occupy) since the last flushRates.
 	txSlab []tierJob
 	stale  []vmRef
+	// two is the platform's sharing model when it is seed 000's two-tier
+	// one on two tiers (nil otherwise): flushRates computes its speeds
+	// inline, and occupy draws a job's loss and eff at its first placement,
+	// so that they are in the job's state whenever a speed is asked.
+	two *TwoTier
 	// keptUsed counts the rates taken from a kept minimum (tests).
 	keptUsed int
 }
@@ -246,6 +247,9 @@ func newTierState(p Platform) *tierState {
 	for k := range t.slots {
 		t.slots[k] = make([]slot, n)
 		t.free[k] = n
+	}
+	if two, ok := p.Sharing.(*TwoTier); ok && p.Tiers == 2 {
+		t.two = two
 	}
 	return t
 }
@@ -498,6 +502,9 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 		j.tx = c.newTierJob()
 	}
 	tj := j.tx
+	if t.two != nil && !tj.shareSet {
+		t.two.drawOnce(j) // the values of (Seed, job ID), whenever drawn
+	}
 	tj.tier = int32(tier)
 	if cap(tj.procs) < len(procs) {
 		if len(t.slab) < len(procs) {
@@ -585,17 +592,21 @@ func (c *Cluster) flushRates() {
 	if t == nil || len(t.dirty) == 0 {
 		return
 	}
-	// Seed 000's model on two tiers is asked directly, without the
-	// interface and the occupancy vector (the same arithmetic).
-	two, _ := c.plat.Sharing.(*TwoTier)
-	if len(t.slots) != 2 {
-		two = nil
-	}
-	speed := func(j *Job, i, p int) float64 {
-		if two != nil {
-			return t.twoTierSpeed(two, j, p)
+	// Seed 000's model on two tiers is computed here, without the
+	// interface and the occupancy vector (the same arithmetic, the job's
+	// draws made by occupy): twoTierSpeed is small enough to be inlined at
+	// both calls, where asking TwoTier was three calls a speed (8% of a
+	// KEASY cell's instructions: docs/performance-log.md, "Thirty-ninth
+	// session").
+	two := t.two != nil
+	twoTierSpeed := func(j *Job, p int) float64 {
+		tx := j.tx
+		fg, bg := t.slots[0][p].use, t.slots[1][p].use
+		req := fg
+		if tx.tier == 1 {
+			req = bg
 		}
-		return c.sharedSpeed(j, i, p)
+		return speedGiven(tx.share[0], tx.share[1], int(tx.tier), fg, bg, req)
 	}
 	for _, r := range t.stale {
 		s := &t.slots[r.tier][r.proc]
@@ -613,7 +624,12 @@ func (c *Cluster) flushRates() {
 			continue
 		}
 		old := s.speed
-		s.speed, s.stale = speed(j, int(s.proc), int(r.proc)), false
+		if two {
+			s.speed = twoTierSpeed(j, int(r.proc))
+		} else {
+			s.speed = c.sharedSpeed(j, int(s.proc), int(r.proc))
+		}
+		s.stale = false
 		switch {
 		case s.speed < k.min:
 			k.min, k.n = s.speed, 1
@@ -646,7 +662,12 @@ func (c *Cluster) flushRates() {
 			for i, p := range tj.procs {
 				own := &row[p]
 				if own.stale {
-					own.speed, own.stale = speed(j, i, p), false
+					if two {
+						own.speed = twoTierSpeed(j, p)
+					} else {
+						own.speed = c.sharedSpeed(j, i, p)
+					}
+					own.stale = false
 				}
 				// Speeds are ≥ +0 and never NaN, so a plain comparison
 				// is math.Min without its NaN and signed-zero cases.
@@ -667,25 +688,6 @@ func (c *Cluster) flushRates() {
 		}
 	}
 	t.dirty = t.dirty[:0]
-}
-
-// twoTierSpeed is two.speed of j's process on processor p, with the usages
-// the slots keep: flushRates's path on seed 000's platform, one direct
-// call (the speed function of flushRates, a closure, is then small enough
-// to be inlined where it is called), the job's draws read from its state
-// once drawn. Measured against the closure calling two.speed and draws:
-// docs/performance-log.md, "Thirty-ninth session".
-func (t *tierState) twoTierSpeed(two *TwoTier, j *Job, p int) float64 {
-	tx := j.tx
-	if !tx.shareSet {
-		two.drawOnce(j)
-	}
-	fg, bg := t.slots[0][p].use, t.slots[1][p].use
-	req := fg
-	if tx.tier == 1 {
-		req = bg
-	}
-	return speedGiven(tx.share[0], tx.share[1], int(tx.tier), fg, bg, req)
 }
 
 // sharedSpeed asks the platform's sharing model for the speed of j's
