@@ -172,11 +172,6 @@ func (c *Cluster) settle(j *Job) {
 // scheduleEnd (re)queues the job's end event: when its remaining work is done
 // at the current rate, or at its limit, whichever is first.
 func (c *Cluster) scheduleEnd(j *Job) {
-	if j.endEv != nil {
-		c.eng.q.Cancel(j.endEv)
-		c.eng.recycle(j.endEv)
-		j.endEv = nil
-	}
 	at := math.Inf(1)
 	target := j.work
 	if (c.tiers != nil || j.stretched) && j.limit > 0 && j.limit < target {
@@ -194,6 +189,17 @@ func (c *Cluster) scheduleEnd(j *Job) {
 	}
 	if c.tiers == nil && !j.stretched && j.limit > 0 && j.start+j.limit < at {
 		at = j.start + j.limit
+	}
+	if ev := j.endEv; ev != nil {
+		// A queued end moves in place: the same event, time and sequence
+		// as cancelling it and queueing the recycled event anew (the free
+		// list would hand it back first), in one sift of the heap.
+		if !math.IsInf(at, 1) && c.eng.q.Reschedule(ev, at) {
+			return
+		}
+		c.eng.q.Cancel(ev)
+		c.eng.recycle(ev)
+		j.endEv = nil
 	}
 	if math.IsInf(at, 1) {
 		return

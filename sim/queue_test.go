@@ -6,19 +6,22 @@ import (
 	"testing"
 )
 
-// TestQueueIsTheSortedOrder pushes, pops and cancels events at random —
-// many on the same instant and class — and requires every pop to be the
-// least of the events still queued by (At, Class, push order), every
-// cancel of a queued event to succeed and of a popped or cancelled one to
-// fail, and every queued event to know its place (Queued). It fails if the
+// TestQueueIsTheSortedOrder pushes, pops, cancels and reschedules events
+// at random — many on the same instant and class — and requires every pop
+// to be the least of the events still queued by (At, Class, push order;
+// a rescheduled event counts as pushed anew), every cancel or reschedule
+// of a queued event to succeed and of a popped or cancelled one to fail,
+// and every queued event to know its place (Queued). It fails if the
 // class and the push order trade places in the key, if a sift leaves an
-// event's index stale, or if a removal from the middle sifts the wrong way.
+// event's index stale, if a removal or a reschedule in the middle sifts
+// the wrong way, or if a reschedule keeps its old push order.
 func TestQueueIsTheSortedOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	for trial := range 300 {
 		var q Queue
-		var queued []*Event              // in push order
-		pushed := map[*Event]int{}       // each event's push number
+		var queued []*Event        // in push order
+		pushed := map[*Event]int{} // each event's push number
+		pushes := 0
 		order := func(a, b *Event) int { // the reference order
 			switch {
 			case a.At != b.At:
@@ -33,7 +36,8 @@ func TestQueueIsTheSortedOrder(t *testing.T) {
 			case r < 5 || len(queued) == 0:
 				e := &Event{At: float64(rng.IntN(6)), Class: Class(rng.IntN(int(ClassPass) + 1))}
 				q.Push(e)
-				pushed[e] = len(pushed)
+				pushed[e] = pushes
+				pushes++
 				queued = append(queued, e)
 			case r < 8:
 				want := slices.MinFunc(queued, order)
@@ -45,9 +49,17 @@ func TestQueueIsTheSortedOrder(t *testing.T) {
 					t.Fatalf("trial %d step %d: a popped event says it is queued", trial, step)
 				}
 				queued = slices.DeleteFunc(queued, func(e *Event) bool { return e == got })
-				if q.Cancel(got) {
-					t.Fatalf("trial %d step %d: a popped event was cancelled", trial, step)
+				if q.Cancel(got) || q.Reschedule(got, 1) {
+					t.Fatalf("trial %d step %d: a popped event was cancelled or rescheduled", trial, step)
 				}
+			case r == 8:
+				e := queued[rng.IntN(len(queued))]
+				at := float64(rng.IntN(6))
+				if !q.Reschedule(e, at) || e.At != at {
+					t.Fatalf("trial %d step %d: rescheduling a queued event failed", trial, step)
+				}
+				pushed[e] = pushes
+				pushes++
 			default:
 				i := rng.IntN(len(queued))
 				e := queued[i]
@@ -55,7 +67,7 @@ func TestQueueIsTheSortedOrder(t *testing.T) {
 					t.Fatalf("trial %d step %d: cancelling a queued event failed", trial, step)
 				}
 				queued = slices.Delete(queued, i, i+1)
-				if q.Cancel(e) || e.Queued() {
+				if q.Cancel(e) || q.Reschedule(e, 1) || e.Queued() {
 					t.Fatalf("trial %d step %d: a cancelled event is still queued", trial, step)
 				}
 			}
