@@ -513,8 +513,9 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 		tj.procs, t.slab = t.slab[:0:len(procs)], t.slab[len(procs):]
 	}
 	tj.procs = append(tj.procs[:0], procs...)
+	row := t.slots[tier]
 	for i, p := range tj.procs {
-		t.slots[tier][p] = slot{job: j, proc: int32(i), use: j.CPU(i), stale: true}
+		row[p] = slot{job: j, proc: int32(i), use: j.CPU(i), stale: true}
 	}
 	tj.kept.ok = false // every speed is new
 	t.free[tier] -= len(procs)
@@ -528,8 +529,9 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 func (c *Cluster) vacate(j *Job) {
 	t := c.tiers
 	tj := j.tx
+	row := t.slots[tj.tier]
 	for _, p := range tj.procs {
-		t.slots[tj.tier][p] = slot{}
+		row[p] = slot{}
 	}
 	t.free[tj.tier] += len(tj.procs)
 	if tj.tier == 0 {
