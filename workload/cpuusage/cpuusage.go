@@ -3,7 +3,6 @@ package cpuusage
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 )
 
@@ -84,8 +83,10 @@ func (p Params) Fill(actual, estimated []float64, rng *rand.Rand) {
 		if procs == 1 {
 			actual[i] = 1
 		} else {
-			// At least MinUsage: a process always uses some CPU.
-			actual[i] = math.Max(MinUsage, p.Low+rng.Float64()*(p.High-p.Low))
+			// At least MinUsage: a process always uses some CPU. The
+			// built-in max, inlined, is math.Max's value (NaN and
+			// signed zeros alike), without a call per process.
+			actual[i] = max(MinUsage, p.Low+rng.Float64()*(p.High-p.Low))
 		}
 	}
 	switch p.Estimate {
@@ -94,7 +95,7 @@ func (p Params) Fill(actual, estimated []float64, rng *rand.Rand) {
 	case Noisy:
 		for i, a := range actual {
 			e := a * (1 + (2*rng.Float64()-1)*p.Error)
-			estimated[i] = math.Min(1, math.Max(MinUsage, e))
+			estimated[i] = min(1, max(MinUsage, e))
 		}
 	}
 }

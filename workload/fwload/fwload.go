@@ -183,7 +183,7 @@ func bitLen(n int) int {
 }
 
 func (p Params) probLong(n int) float64 {
-	return math.Min(1, math.Max(0, p.LongProbBase+p.LongProbSlope*float64(n)))
+	return min(1, max(0, p.LongProbBase+p.LongProbSlope*float64(n)))
 }
 
 // longProb is E[p(n)] under the size pmf.
@@ -351,7 +351,7 @@ func (g *Generator) Next() (workload.Job, error) {
 		if g.rng.Float64() < g.p.probLong(cur.size) {
 			mean = g.longMean
 		}
-		cur.runtime = math.Max(1, math.Round(dist.Exp(g.rng, mean)))
+		cur.runtime = max(1, math.Round(dist.Exp(g.rng, mean)))
 		cur.left = draw(g.rng, g.repCDF) + 1
 		cur.prev = workload.Unknown
 		g.nextT += dist.Exp(g.rng, g.groupIA)
