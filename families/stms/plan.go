@@ -448,13 +448,13 @@ func (p *planner) minMin(free []float64) (order []int, chains [][]int) {
 		done[bj] = true
 		chains[bj] = []int{br}
 		order = append(order, bj)
-		ready := atLeast(f[br], p.now)
+		// A resource whose ready time went back (a negative estimate,
+		// which the tables never hold) could become any job's earliest:
+		// then every job is looked at again.
+		back := atLeast(bt, p.now) < atLeast(f[br], p.now)
 		f[br] = bt
 		for j := range n {
-			// A resource whose ready time went back (a negative
-			// estimate, which the tables never hold) could become
-			// any job's earliest: every job is looked at again.
-			if !done[j] && (best[j] == br || atLeast(bt, p.now) < ready) {
+			if !done[j] && (back || best[j] == br) {
 				look(j)
 			}
 		}
