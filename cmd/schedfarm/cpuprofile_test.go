@@ -50,3 +50,38 @@ func TestRunCPUProfile(t *testing.T) {
 		t.Fatal("a refused --cpuprofile still created its file")
 	}
 }
+
+// schedfarm reproduce --cpuprofile writes a profile of the whole
+// reproduction (every spec's cells run in this process), as run's does; a
+// path it cannot create stops it before anything runs, naming the flag.
+func TestReproduceCPUProfile(t *testing.T) {
+	out := t.TempDir()
+	prof := filepath.Join(out, "cpu.pprof")
+	var stdout, stderr bytes.Buffer
+	if code := runReproduce([]string{"--quick", "-o", out, "--workers", "2", "--cpuprofile", prof, "testdata/reproduce/claims.yaml"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("reproduce --cpuprofile: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	data, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatalf("no profile written: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the profile (%d bytes) is not gzip-compressed as pprof writes it: %v", len(data), err)
+	}
+	if body, err := io.ReadAll(zr); err != nil || len(body) == 0 {
+		t.Fatalf("the profile does not decompress to a protocol buffer: %d bytes, %v", len(body), err)
+	}
+
+	out2 := t.TempDir()
+	stdout.Reset()
+	stderr.Reset()
+	bad := filepath.Join(out2, "no-such-dir", "cpu.pprof")
+	code := runReproduce([]string{"--quick", "-o", out2, "--workers", "2", "--cpuprofile", bad, "testdata/reproduce/claims.yaml"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "--cpuprofile "+bad) {
+		t.Fatalf("reproduce --cpuprofile %s: exit %d; want 2 naming the flag\n%s", bad, code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out2, "mini-repro.parquet")); err == nil {
+		t.Fatal("a refused --cpuprofile still ran the specs")
+	}
+}

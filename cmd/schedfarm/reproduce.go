@@ -19,6 +19,7 @@ import (
 	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/worker"
 )
 
 // claimsDir is where the papers' claims files live, relative to a checkout.
@@ -41,6 +42,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	specsAtOnce := fs.Int("specs-at-once", 2, "specs run side by side, of one paper or, while a paper waits for its last spec before judging, of the next, sharing the --workers cells at once, so that one spec's last, longest cells do not leave the cores idle (embedded server only: 1 with --nats)")
 	maxReps := fs.Int("max-replications", 0, "cap on the replications undecided points may reach, for every spec (0: each claims file's specs[].replications.max; the first look only where it gives none)")
 	before := fs.String("before", "", "an earlier run's verdicts.json: the report adds a before → after table of the verdicts, each change attributed to the rule or to the results")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process to this file for go tool pprof: every spec's cells (simulated in this process), the coordinators, the embedded server and the judging")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: schedfarm reproduce [--quick] [-o dir] [--workers N] [--nats URL] [paper…]")
 		fmt.Fprintln(stderr, "  paper: a claims file, or its name in "+claimsDir+" (e.g. seed002); default: every one there")
@@ -57,6 +59,14 @@ func runReproduce(args []string, stdout, stderr io.Writer) int {
 	if *maxReps < 0 || *maxReps == 1 {
 		fmt.Fprintf(stderr, "schedfarm reproduce: --max-replications %d; accepted: 0 (the claims files' caps) or at least 2\n", *maxReps)
 		return 2
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile, worker.Budget{})
+		if err != nil {
+			fmt.Fprintf(stderr, "schedfarm reproduce: --cpuprofile %s: %v\n", *cpuProfile, err)
+			return 2
+		}
+		defer stopProfile()
 	}
 	var earlier []claims.Verdicts
 	if *before != "" {
