@@ -29,18 +29,7 @@ func TestRunCPUProfile(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "2 ok, 0 failed") {
 		t.Fatalf("run --cpuprofile: exit %d; want 0 with 2 ok cells\n%s\n%s", code, stdout, stderr)
 	}
-	data, err := os.ReadFile(prof)
-	if err != nil {
-		t.Fatalf("no profile written: %v", err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("the profile (%d bytes) is not gzip-compressed as pprof writes it: %v", len(data), err)
-	}
-	body, err := io.ReadAll(zr)
-	if err != nil || len(body) == 0 {
-		t.Fatalf("the profile does not decompress to a protocol buffer: %d bytes, %v", len(body), err)
-	}
+	checkProfile(t, prof)
 
 	code, _, stderr = runCLI("run", "--workers", "1", "--state", filepath.Join(dir, "state2"), "--data-root", dir, "--cell-timeout", "1m", "--cpuprofile", filepath.Join(dir, "cpu2.pprof"), spec)
 	if code != exitUsage || !strings.Contains(stderr, "--cpuprofile") || !strings.Contains(stderr, "child process") {
@@ -61,17 +50,7 @@ func TestReproduceCPUProfile(t *testing.T) {
 	if code := runReproduce([]string{"--quick", "-o", out, "--workers", "2", "--cpuprofile", prof, "testdata/reproduce/claims.yaml"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("reproduce --cpuprofile: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
-	data, err := os.ReadFile(prof)
-	if err != nil {
-		t.Fatalf("no profile written: %v", err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("the profile (%d bytes) is not gzip-compressed as pprof writes it: %v", len(data), err)
-	}
-	if body, err := io.ReadAll(zr); err != nil || len(body) == 0 {
-		t.Fatalf("the profile does not decompress to a protocol buffer: %d bytes, %v", len(body), err)
-	}
+	checkProfile(t, prof)
 
 	out2 := t.TempDir()
 	stdout.Reset()
@@ -83,5 +62,22 @@ func TestReproduceCPUProfile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out2, "mini-repro.parquet")); err == nil {
 		t.Fatal("a refused --cpuprofile still ran the specs")
+	}
+}
+
+// checkProfile fails t unless path holds what pprof writes: a
+// gzip-compressed, non-empty protocol buffer.
+func checkProfile(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no profile written: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the profile (%d bytes) is not gzip-compressed as pprof writes it: %v", len(data), err)
+	}
+	if body, err := io.ReadAll(zr); err != nil || len(body) == 0 {
+		t.Fatalf("the profile does not decompress to a protocol buffer: %d bytes, %v", len(body), err)
 	}
 }
