@@ -1,7 +1,9 @@
 package cloud
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/schedfarm/schedfarm/param"
 	"github.com/schedfarm/schedfarm/sim"
@@ -54,14 +56,67 @@ func (q *queue) bwScore(s *scheduler, v int) float64 {
 // lower number; deadline-aware: only VMs that would end it in time if it
 // started now). If one of them is busy the job waits (nil), leaving the
 // idle VMs unused, until its best VMs are idle.
+//
+// The best is idle exactly when the best idle candidate's score is at
+// least every busy candidate's, and it is then the first idle candidate
+// of the highest score in capable order. So each task's capable VMs are
+// walked in two orders made once for the job (asjsOrders): by idle score
+// to the first idle candidate, then by busy score while the score beats
+// that one's, where a busy candidate means the job waits. A waiting job is
+// assigned again at every pass; the walks stop near the top of the
+// orders instead of scoring every capable VM each time. The result is the
+// scan's (asjsScan, kept for NaN scores; TestPlainComputation compares
+// both with the plain computation).
 func (q *queue) asjsBest(s *scheduler, ji *jobInfo) [][]int {
+	if q.unordered {
+		return q.asjsScan(s, ji)
+	}
+	s.newMark()
+	pick := s.scratch(len(ji.j.Tasks))
+	for t := range pick {
+		byIdle, byBusy := q.asjsOrders(ji, t)
+		best := -1
+		for _, v32 := range byIdle {
+			if v := int(v32); !s.busy[v] && q.candidate(s, ji, t, v) {
+				best = v
+				break
+			}
+		}
+		if best < 0 {
+			return nil // no idle candidate: none, or the best is busy
+		}
+		top := q.idleScore[best]
+		for _, v32 := range byBusy {
+			v := int(v32)
+			if q.busyScore[v] <= top {
+				break // no busy candidate beats the idle one (a tie goes to idle)
+			}
+			if s.busy[v] && q.candidate(s, ji, t, v) {
+				return nil // the best is busy: the job waits for it
+			}
+		}
+		s.taken[best] = s.mark
+		pick[t] = best
+	}
+	return groupsOf(pick)
+}
+
+// candidate reports whether VM v may take task t of ji in this
+// assignment: not taken by an earlier task, and, deadline-aware, ending
+// the task in time if it started now.
+func (q *queue) candidate(s *scheduler, ji *jobInfo, t, v int) bool {
+	return s.taken[v] != s.mark && (!s.aware || ji.meets(s.now, s.et(ji, t, v)))
+}
+
+// asjsScan is asjsBest scoring every capable VM of each task.
+func (q *queue) asjsScan(s *scheduler, ji *jobInfo) [][]int {
 	s.newMark()
 	pick := s.scratch(len(ji.j.Tasks))
 	for t := range pick {
 		best, bestScore, bestIdle := -1, math.Inf(-1), false
 		for _, v32 := range ji.capable[t] {
 			v := int(v32)
-			if s.taken[v] == s.mark || (s.aware && !ji.meets(s.now, s.et(ji, t, v))) {
+			if !q.candidate(s, ji, t, v) {
 				continue
 			}
 			idle := !s.busy[v]
@@ -82,6 +137,64 @@ func (q *queue) asjsBest(s *scheduler, ji *jobInfo) [][]int {
 	return groupsOf(pick)
 }
 
+// asjsOrders returns task t's capable VMs by idle score and by busy score,
+// each descending with ties in capable (VM number) order, made on first use
+// for the job and shared by a task equal to the one before it, as its
+// capable list is: the platform's orders (scores) with the VMs that cannot
+// hold the task left out, or those orders themselves when every VM can.
+func (q *queue) asjsOrders(ji *jobInfo, t int) (byIdle, byBusy []int32) {
+	if ji.byIdle == nil {
+		ji.byIdle, ji.byBusy = make([][]int32, len(ji.capable)), make([][]int32, len(ji.capable))
+	}
+	if ji.byIdle[t] == nil {
+		c := ji.capable[t]
+		switch {
+		case sameAsPrevious(ji, t) && ji.byIdle[t-1] != nil:
+			ji.byIdle[t], ji.byBusy[t] = ji.byIdle[t-1], ji.byBusy[t-1]
+		case len(c) == len(q.idleOrder):
+			ji.byIdle[t], ji.byBusy[t] = q.idleOrder, q.busyOrder
+		default:
+			q.stamp++
+			if q.stamp == 0 {
+				clear(q.in)
+				q.stamp = 1
+			}
+			for _, v := range c {
+				q.in[v] = q.stamp
+			}
+			ji.byIdle[t], ji.byBusy[t] = q.only(q.idleOrder, len(c)), q.only(q.busyOrder, len(c))
+		}
+	}
+	return ji.byIdle[t], ji.byBusy[t]
+}
+
+// only returns the n VMs of order stamped in q.in, in order.
+func (q *queue) only(order []int32, n int) []int32 {
+	out := make([]int32, 0, n)
+	for _, v := range order {
+		if q.in[v] == q.stamp {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// byScore returns the VMs 0 … len(score)−1 sorted by descending score,
+// ties by VM number (the scores hold no NaN).
+func byScore(score []float64) []int32 {
+	out := make([]int32, len(score))
+	for v := range out {
+		out[v] = int32(v)
+	}
+	slices.SortFunc(out, func(a, b int32) int {
+		if c := cmp.Compare(score[b], score[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out
+}
+
 // scores fills idleScore and busyScore once.
 func (q *queue) scores(s *scheduler) {
 	if q.idleScore != nil {
@@ -90,5 +203,10 @@ func (q *queue) scores(s *scheduler) {
 	q.idleScore, q.busyScore = make([]float64, len(s.w.VMs)), make([]float64, len(s.w.VMs))
 	for v := range s.w.VMs {
 		q.idleScore[v], q.busyScore[v] = q.score(s, v), q.bwScore(s, v)
+		q.unordered = q.unordered || math.IsNaN(q.idleScore[v]) || math.IsNaN(q.busyScore[v])
+	}
+	if !q.unordered {
+		q.idleOrder, q.busyOrder = byScore(q.idleScore), byScore(q.busyScore)
+		q.in = make([]uint32, len(s.w.VMs))
 	}
 }

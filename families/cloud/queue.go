@@ -10,12 +10,21 @@ type queue struct {
 	blocking bool
 	waitBest bool
 	// idleScore[v] and busyScore[v] are ASJS's scores of VM v (score,
-	// bwScore), computed once.
+	// bwScore), computed once; unordered when one of them is NaN, which
+	// no order ranks as the scan does (asjsBest then scans).
 	idleScore, busyScore []float64
+	unordered            bool
+	// idleOrder and busyOrder are the VMs by descending idle and busy
+	// score, ties by number; in[v] == stamp marks the VMs asjsOrders keeps.
+	idleOrder, busyOrder []int32
+	in                   []uint32
+	stamp                uint32
 }
 
 func (q *queue) arrive(*scheduler, *jobInfo) {}
-func (q *queue) leave(*jobInfo)              {}
+
+// leave drops the job's ASJS orders with its capable lists.
+func (q *queue) leave(ji *jobInfo) { ji.byIdle, ji.byBusy = nil, nil }
 
 func (q *queue) schedule(s *scheduler) {
 	assign := func(ji *jobInfo) [][]int { return firstFit(s, ji) }

@@ -120,6 +120,9 @@ type jobInfo struct {
 	work  float64
 	// capable[t] lists the VMs (ascending) that can hold task t at all.
 	capable [][]int32
+	// byIdle[t] and byBusy[t] are capable[t] in ASJS's two score orders
+	// (queue.asjsOrders), made when the job is first assigned.
+	byIdle, byBusy [][]int32
 	// lst is the latest start at which some VMs could still finish the
 	// job by its deadline (−Inf: none ever can).
 	lst        float64
