@@ -1,6 +1,7 @@
 package cloud
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -70,6 +71,10 @@ type cpData struct {
 	// rank (0 first) and tovload are set at every pass.
 	rank    int
 	tovload float64
+	// byTime[k] lists the VMs that can hold distinct task k, its time on
+	// them non-decreasing (timeOrders): made at the job's first
+	// maxMinTime, kept while it waits.
+	byTime [][]int32
 }
 
 // Class is a job's CPLMT class: whether it is a ujob (formula 7) and how
@@ -198,7 +203,7 @@ func (p *cplmt) schedule(s *scheduler) {
 			if ji.state != waiting || ji.tried == s.pass || d.rank > bestRank {
 				continue
 			}
-			m := maxMinTime(s, ji)
+			m := p.maxMinTime(s, ji)
 			if math.IsInf(m, 1) {
 				ji.tried = s.pass
 				continue
@@ -226,8 +231,42 @@ func (p *cplmt) schedule(s *scheduler) {
 
 // maxMinTime is Algorithm 3's maxminet over the free VMs: the largest, over
 // the tasks, of the task's smallest time on a candidate VM (+Inf when a
-// task has none).
-func maxMinTime(s *scheduler, ji *jobInfo) float64 {
+// task has none). A candidate is a free VM that can hold the task and,
+// deadline-aware, ends it by the deadline; whether a time ends it in time
+// does not depend on the VM, and a smaller time ends no later, so the
+// smallest time on a candidate is that of the first free VM in the task's
+// time order (byTime) if it ends in time, and there is none if it does not.
+// The walk stops there instead of timing every VM that can hold the task;
+// the scan (maxMinScan) gives the same value (TestMaxMinTimeIsTheScan).
+func (p *cplmt) maxMinTime(s *scheduler, ji *jobInfo) float64 {
+	d := &p.data[ji.idx]
+	if d.byTime == nil {
+		d.byTime = timeOrders(s, ji)
+	}
+	s.newMark() // nothing is taken: a free VM is an idle one
+	m := 0.0
+	k := -1
+	for t := range ji.j.Tasks {
+		if sameAsPrevious(ji, t) {
+			continue // the same candidates and times: the same minimum
+		}
+		k++
+		best := math.Inf(1)
+		for _, v32 := range d.byTime[k] {
+			if v := int(v32); s.free(v) {
+				if et := s.et(ji, t, v); s.inTime(ji, et) {
+					best = et
+				}
+				break
+			}
+		}
+		m = max(m, best)
+	}
+	return m
+}
+
+// maxMinScan is maxMinTime timing every candidate VM of every task.
+func maxMinScan(s *scheduler, ji *jobInfo) float64 {
 	s.newMark()
 	m := 0.0
 	for t := range ji.j.Tasks {
@@ -239,6 +278,44 @@ func maxMinTime(s *scheduler, ji *jobInfo) float64 {
 		m = max(m, best)
 	}
 	return m
+}
+
+// timeOrders returns, for each distinct task of ji (those not equal to the
+// task before them), the VMs that can hold it in non-decreasing order of
+// its time on them. Without a transfer time the time is instructions /
+// speed, and the VMs by speed, fastest first (scheduler.bySpeed), are in
+// that order already (division rounds monotonically): those that can hold
+// the task are kept. With one, the capable VMs are sorted by time.
+func timeOrders(s *scheduler, ji *jobInfo) [][]int32 {
+	j := ji.j
+	var out [][]int32
+	noTransfer := s.w.TransferScale == 0 || j.InputSize == 0
+	for t := range j.Tasks {
+		if sameAsPrevious(ji, t) {
+			continue
+		}
+		c := ji.capable[t]
+		order := make([]int32, 0, len(c))
+		if noTransfer {
+			s.newMark()
+			for _, v := range c {
+				s.taken[v] = s.mark
+			}
+			for _, v := range s.bySpeed {
+				if s.taken[v] == s.mark {
+					order = append(order, v)
+				}
+			}
+		} else {
+			order = append(order, c...)
+			tk := &j.Tasks[t]
+			slices.SortStableFunc(order, func(a, b int32) int {
+				return cmp.Compare(s.w.ExecTime(j, tk, &s.w.VMs[a]), s.w.ExecTime(j, tk, &s.w.VMs[b]))
+			})
+		}
+		out = append(out, order)
+	}
+	return out
 }
 
 // nearestAssign is Algorithm 3's placement: tasks in order, each on the
