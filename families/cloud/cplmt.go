@@ -49,6 +49,13 @@ func cplmtEntry() strategies.Entry {
 type cplmt struct {
 	alpha, beta, gamma, eps, omega, eta, kappa float64
 	data                                       []cpData
+	timed                                      []timedVM // timeOrders's scratch space
+}
+
+// timedVM is a VM and a task's time on it.
+type timedVM struct {
+	et float64
+	v  int32
 }
 
 // cpData is CPLMT's side table of one waiting job.
@@ -241,7 +248,7 @@ func (p *cplmt) schedule(s *scheduler) {
 func (p *cplmt) maxMinTime(s *scheduler, ji *jobInfo) float64 {
 	d := &p.data[ji.idx]
 	if d.byTime == nil {
-		d.byTime = timeOrders(s, ji)
+		d.byTime = timeOrders(s, ji, &p.timed)
 	}
 	s.newMark() // nothing is taken: a free VM is an idle one
 	m := 0.0
@@ -285,8 +292,9 @@ func maxMinScan(s *scheduler, ji *jobInfo) float64 {
 // its time on them. Without a transfer time the time is instructions /
 // speed, and the VMs by speed, fastest first (scheduler.bySpeed), are in
 // that order already (division rounds monotonically): those that can hold
-// the task are kept. With one, the capable VMs are sorted by time.
-func timeOrders(s *scheduler, ji *jobInfo) [][]int32 {
+// the task are kept. With one, the capable VMs are sorted by time, each
+// time computed once (scratch is the space for them).
+func timeOrders(s *scheduler, ji *jobInfo, scratch *[]timedVM) [][]int32 {
 	j := ji.j
 	var out [][]int32
 	noTransfer := s.w.TransferScale == 0 || j.InputSize == 0
@@ -307,11 +315,17 @@ func timeOrders(s *scheduler, ji *jobInfo) [][]int32 {
 				}
 			}
 		} else {
-			order = append(order, c...)
 			tk := &j.Tasks[t]
-			slices.SortStableFunc(order, func(a, b int32) int {
-				return cmp.Compare(s.w.ExecTime(j, tk, &s.w.VMs[a]), s.w.ExecTime(j, tk, &s.w.VMs[b]))
-			})
+			timed := (*scratch)[:0]
+			for _, v := range c {
+				timed = append(timed, timedVM{s.w.ExecTime(j, tk, &s.w.VMs[v]), v})
+			}
+			// Equal times may come in any order: only the time is read.
+			slices.SortFunc(timed, func(a, b timedVM) int { return cmp.Compare(a.et, b.et) })
+			for _, x := range timed {
+				order = append(order, x.v)
+			}
+			*scratch = timed
 		}
 		out = append(out, order)
 	}
