@@ -129,7 +129,7 @@ func (j *Job) InstructionNumber() float64 {
 	}
 	m := 0.0
 	for _, t := range j.Tasks {
-		m = math.Max(m, t.Instructions)
+		m = max(m, t.Instructions)
 	}
 	return m
 }
@@ -164,10 +164,10 @@ func (w *Workload) BestTime(j *Job) float64 {
 		best := math.Inf(1)
 		for v := range w.VMs {
 			if Fits(&j.Tasks[t], &w.VMs[v]) {
-				best = math.Min(best, w.ExecTime(j, &j.Tasks[t], &w.VMs[v]))
+				best = min(best, w.ExecTime(j, &j.Tasks[t], &w.VMs[v]))
 			}
 		}
-		m = math.Max(m, best)
+		m = max(m, best)
 	}
 	return m
 }
@@ -186,7 +186,7 @@ func (w *Workload) GroupTime(j *Job, t *Task, vms []int) float64 {
 	speed, tr := 0.0, 0.0
 	for _, v := range vms {
 		speed += w.VMs[v].Speed
-		tr = math.Max(tr, w.transfer(j, &w.VMs[v]))
+		tr = max(tr, w.transfer(j, &w.VMs[v]))
 	}
 	return t.Instructions/speed + tr
 }
