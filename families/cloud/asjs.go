@@ -71,10 +71,11 @@ func (q *queue) asjsBest(s *scheduler, ji *jobInfo) [][]int {
 	if q.unordered {
 		return q.asjsScan(s, ji)
 	}
+	q.asjsOrders(s, ji)
 	s.newMark()
 	pick := s.scratch(len(ji.j.Tasks))
 	for t := range pick {
-		byIdle, byBusy := q.asjsOrders(ji, t)
+		byIdle, byBusy := ji.byIdle[t], ji.byBusy[t]
 		best := -1
 		for _, v32 := range byIdle {
 			if v := int(v32); !s.busy[v] && q.candidate(s, ji, t, v) {
@@ -137,46 +138,24 @@ func (q *queue) asjsScan(s *scheduler, ji *jobInfo) [][]int {
 	return groupsOf(pick)
 }
 
-// asjsOrders returns task t's capable VMs by idle score and by busy score,
-// each descending with ties in capable (VM number) order, made on first use
-// for the job and shared by a task equal to the one before it, as its
-// capable list is: the platform's orders (scores) with the VMs that cannot
-// hold the task left out, or those orders themselves when every VM can.
-func (q *queue) asjsOrders(ji *jobInfo, t int) (byIdle, byBusy []int32) {
-	if ji.byIdle == nil {
-		ji.byIdle, ji.byBusy = make([][]int32, len(ji.capable)), make([][]int32, len(ji.capable))
+// asjsOrders gives ji, once, each task's capable VMs by idle score and by
+// busy score (byIdle, byBusy), each descending with ties in capable (VM
+// number) order: the platform's orders (scores) with the VMs that cannot
+// hold the task left out (scheduler.within), shared by a task equal to the
+// one before it, as its capable list is. It uses the assignment marks, so
+// it is called before an assignment starts.
+func (q *queue) asjsOrders(s *scheduler, ji *jobInfo) {
+	if ji.byIdle != nil {
+		return
 	}
-	if ji.byIdle[t] == nil {
-		c := ji.capable[t]
-		switch {
-		case sameAsPrevious(ji, t) && ji.byIdle[t-1] != nil:
+	ji.byIdle, ji.byBusy = make([][]int32, len(ji.capable)), make([][]int32, len(ji.capable))
+	for t, c := range ji.capable {
+		if sameAsPrevious(ji, t) {
 			ji.byIdle[t], ji.byBusy[t] = ji.byIdle[t-1], ji.byBusy[t-1]
-		case len(c) == len(q.idleOrder):
-			ji.byIdle[t], ji.byBusy[t] = q.idleOrder, q.busyOrder
-		default:
-			q.stamp++
-			if q.stamp == 0 {
-				clear(q.in)
-				q.stamp = 1
-			}
-			for _, v := range c {
-				q.in[v] = q.stamp
-			}
-			ji.byIdle[t], ji.byBusy[t] = q.only(q.idleOrder, len(c)), q.only(q.busyOrder, len(c))
+			continue
 		}
+		ji.byIdle[t], ji.byBusy[t] = s.within(q.idleOrder, c), s.within(q.busyOrder, c)
 	}
-	return ji.byIdle[t], ji.byBusy[t]
-}
-
-// only returns the n VMs of order stamped in q.in, in order.
-func (q *queue) only(order []int32, n int) []int32 {
-	out := make([]int32, 0, n)
-	for _, v := range order {
-		if q.in[v] == q.stamp {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // byScore returns the VMs 0 … len(score)−1 sorted by descending score,
@@ -207,6 +186,5 @@ func (q *queue) scores(s *scheduler) {
 	}
 	if !q.unordered {
 		q.idleOrder, q.busyOrder = byScore(q.idleScore), byScore(q.busyScore)
-		q.in = make([]uint32, len(s.w.VMs))
 	}
 }

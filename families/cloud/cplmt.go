@@ -292,7 +292,7 @@ func maxMinScan(s *scheduler, ji *jobInfo) float64 {
 // its time on them. Without a transfer time the time is instructions /
 // speed, and the VMs by speed, fastest first (scheduler.bySpeed), are in
 // that order already (division rounds monotonically): those that can hold
-// the task are kept. With one, the capable VMs are sorted by time, each
+// the task are kept (scheduler.within). With one, the capable VMs are sorted by time, each
 // time computed once (scratch is the space for them).
 func timeOrders(s *scheduler, ji *jobInfo, scratch *[]timedVM) [][]int32 {
 	j := ji.j
@@ -303,30 +303,22 @@ func timeOrders(s *scheduler, ji *jobInfo, scratch *[]timedVM) [][]int32 {
 			continue
 		}
 		c := ji.capable[t]
-		order := make([]int32, 0, len(c))
 		if noTransfer {
-			s.newMark()
-			for _, v := range c {
-				s.taken[v] = s.mark
-			}
-			for _, v := range s.bySpeed {
-				if s.taken[v] == s.mark {
-					order = append(order, v)
-				}
-			}
-		} else {
-			tk := &j.Tasks[t]
-			timed := (*scratch)[:0]
-			for _, v := range c {
-				timed = append(timed, timedVM{s.w.ExecTime(j, tk, &s.w.VMs[v]), v})
-			}
-			// Equal times may come in any order: only the time is read.
-			slices.SortFunc(timed, func(a, b timedVM) int { return cmp.Compare(a.et, b.et) })
-			for _, x := range timed {
-				order = append(order, x.v)
-			}
-			*scratch = timed
+			out = append(out, s.within(s.bySpeed, c))
+			continue
 		}
+		tk := &j.Tasks[t]
+		timed := (*scratch)[:0]
+		for _, v := range c {
+			timed = append(timed, timedVM{s.w.ExecTime(j, tk, &s.w.VMs[v]), v})
+		}
+		// Equal times may come in any order: only the time is read.
+		slices.SortFunc(timed, func(a, b timedVM) int { return cmp.Compare(a.et, b.et) })
+		order := make([]int32, 0, len(c))
+		for _, x := range timed {
+			order = append(order, x.v)
+		}
+		*scratch = timed
 		out = append(out, order)
 	}
 	return out

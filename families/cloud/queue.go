@@ -15,10 +15,8 @@ type queue struct {
 	idleScore, busyScore []float64
 	unordered            bool
 	// idleOrder and busyOrder are the VMs by descending idle and busy
-	// score, ties by number; in[v] == stamp marks the VMs asjsOrders keeps.
+	// score, ties by number.
 	idleOrder, busyOrder []int32
-	in                   []uint32
-	stamp                uint32
 }
 
 func (q *queue) arrive(*scheduler, *jobInfo) {}

@@ -354,6 +354,27 @@ func (s *scheduler) et(ji *jobInfo, t, v int) float64 {
 	return s.w.ExecTime(ji.j, &ji.j.Tasks[t], &s.w.VMs[v])
 }
 
+// within returns the VMs of order (every VM of the platform, in some order)
+// that are in c, in that order: order itself when c holds every VM. It
+// marks c's VMs with the assignment marks (newMark), so it is called
+// between assignments.
+func (s *scheduler) within(order, c []int32) []int32 {
+	if len(c) == len(order) {
+		return order
+	}
+	s.newMark()
+	for _, v := range c {
+		s.taken[v] = s.mark
+	}
+	out := make([]int32, 0, len(c))
+	for _, v := range order {
+		if s.taken[v] == s.mark {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // newMark starts a new assignment: no VM is taken.
 func (s *scheduler) newMark() {
 	s.mark++
