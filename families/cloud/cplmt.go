@@ -1,7 +1,6 @@
 package cloud
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -49,13 +48,6 @@ func cplmtEntry() strategies.Entry {
 type cplmt struct {
 	alpha, beta, gamma, eps, omega, eta, kappa float64
 	data                                       []cpData
-	timed                                      []timedVM // timeOrders's scratch space
-}
-
-// timedVM is a VM and a task's time on it.
-type timedVM struct {
-	et float64
-	v  int32
 }
 
 // cpData is CPLMT's side table of one waiting job.
@@ -78,10 +70,6 @@ type cpData struct {
 	// rank (0 first) and tovload are set at every pass.
 	rank    int
 	tovload float64
-	// byTime[k] lists the VMs that can hold distinct task k, its time on
-	// them non-decreasing (timeOrders): made at the job's first
-	// maxMinTime, kept while it waits.
-	byTime [][]int32
 }
 
 // Class is a job's CPLMT class: whether it is a ujob (formula 7) and how
@@ -242,14 +230,12 @@ func (p *cplmt) schedule(s *scheduler) {
 // deadline-aware, ends it by the deadline; whether a time ends it in time
 // does not depend on the VM, and a smaller time ends no later, so the
 // smallest time on a candidate is that of the first free VM in the task's
-// time order (byTime) if it ends in time, and there is none if it does not.
+// time order (jobInfo.byTime) if it ends in time, and there is none if it
+// does not.
 // The walk stops there instead of timing every VM that can hold the task;
 // the scan (maxMinScan) gives the same value (TestMaxMinTimeIsTheScan).
 func (p *cplmt) maxMinTime(s *scheduler, ji *jobInfo) float64 {
-	d := &p.data[ji.idx]
-	if d.byTime == nil {
-		d.byTime = timeOrders(s, ji, &p.timed)
-	}
+	byTime := s.timeOrders(ji)
 	s.newMark() // nothing is taken: a free VM is an idle one
 	m := 0.0
 	k := -1
@@ -259,7 +245,7 @@ func (p *cplmt) maxMinTime(s *scheduler, ji *jobInfo) float64 {
 		}
 		k++
 		best := math.Inf(1)
-		for _, v32 := range d.byTime[k] {
+		for _, v32 := range byTime[k] {
 			if v := int(v32); s.free(v) {
 				if et := s.et(ji, t, v); s.inTime(ji, et) {
 					best = et
@@ -285,43 +271,6 @@ func maxMinScan(s *scheduler, ji *jobInfo) float64 {
 		m = max(m, best)
 	}
 	return m
-}
-
-// timeOrders returns, for each distinct task of ji (those not equal to the
-// task before them), the VMs that can hold it in non-decreasing order of
-// its time on them. Without a transfer time the time is instructions /
-// speed, and the VMs by speed, fastest first (scheduler.bySpeed), are in
-// that order already (division rounds monotonically): those that can hold
-// the task are kept (scheduler.within). With one, the capable VMs are sorted by time, each
-// time computed once (scratch is the space for them).
-func timeOrders(s *scheduler, ji *jobInfo, scratch *[]timedVM) [][]int32 {
-	j := ji.j
-	var out [][]int32
-	noTransfer := s.w.TransferScale == 0 || j.InputSize == 0
-	for t := range j.Tasks {
-		if sameAsPrevious(ji, t) {
-			continue
-		}
-		c := ji.capable[t]
-		if noTransfer {
-			out = append(out, s.within(s.bySpeed, c))
-			continue
-		}
-		tk := &j.Tasks[t]
-		timed := (*scratch)[:0]
-		for _, v := range c {
-			timed = append(timed, timedVM{s.w.ExecTime(j, tk, &s.w.VMs[v]), v})
-		}
-		// Equal times may come in any order: only the time is read.
-		slices.SortFunc(timed, func(a, b timedVM) int { return cmp.Compare(a.et, b.et) })
-		order := make([]int32, 0, len(c))
-		for _, x := range timed {
-			order = append(order, x.v)
-		}
-		*scratch = timed
-		out = append(out, order)
-	}
-	return out
 }
 
 // nearestAssign is Algorithm 3's placement: tasks in order, each on the

@@ -123,6 +123,11 @@ type jobInfo struct {
 	// byIdle[t] and byBusy[t] are capable[t] in ASJS's two score orders
 	// (queue.asjsOrders), made when the job is first assigned.
 	byIdle, byBusy [][]int32
+	// byTime[k] lists the VMs that can hold the k-th distinct task (a task
+	// equal to the one before it is not listed again) by its time on them,
+	// ascending, ties by VM number (timeOrders): CPLMT's and CMMS's, made
+	// when the job is first assigned.
+	byTime [][]int32
 	// lst is the latest start at which some VMs could still finish the
 	// job by its deadline (−Inf: none ever can).
 	lst        float64
@@ -189,6 +194,8 @@ type scheduler struct {
 	// allocates nothing; prepare uses pick and vmBuf for its lists.
 	pick, pick2 []int
 	vmBuf       []int32
+	// timed is timeOrders's scratch space.
+	timed []timedVM
 	// bySpeed lists the VMs by speed, fastest first (ties: lower number):
 	// with no transfer time a task's times in this order are ascending
 	// (CPLMT's arrive).
@@ -326,7 +333,7 @@ func (s *scheduler) drop(late func(*jobInfo) bool) {
 		}
 		ji.state = gone
 		s.pol.leave(ji)
-		ji.capable = nil
+		ji.capable, ji.byTime = nil, nil
 	}
 }
 
@@ -511,7 +518,7 @@ func (s *scheduler) start(ji *jobInfo, groups [][]int) error {
 	s.idle -= n
 	ji.state, ji.groups, ji.start, ji.end = running, groups, s.now, s.now+dur
 	s.pol.leave(ji)
-	ji.capable = nil
+	ji.capable, ji.byTime = nil, nil
 	return nil
 }
 
