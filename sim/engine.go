@@ -264,6 +264,7 @@ func (e *engine) end(j *Job) {
 	e.c.release(j)
 	e.c.flushRates()
 	e.finish(j, state, "")
+	e.c.retire(j)
 	e.ended.add(j)
 }
 

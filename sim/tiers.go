@@ -185,6 +185,11 @@ type tierState struct {
 	// (not by occupy) since the last flushRates.
 	txSlab []tierJob
 	stale  []vmRef
+	// spareTx and spareProcs hold what ended jobs gave back (retire): zeroed
+	// tierJobs, and processor lists by length (spareProcs[n] has cap n),
+	// taken before the slabs are carved again.
+	spareTx    []*tierJob
+	spareProcs [][][]int
 	// two is the platform's sharing model when it is seed 000's two-tier
 	// one on two tiers (nil otherwise): flushRates computes its speeds
 	// inline, and occupy draws a job's loss and eff at its first placement,
@@ -208,20 +213,65 @@ type tierJob struct {
 	dirty    bool // queued for a rate update
 }
 
-// newTierJob returns a zero tierJob from the slab, which holds one per job
-// of the run when the engine knows how many (chunks of 1,024 otherwise).
+// newTierJob returns a zero tierJob: one an ended job gave back (retire),
+// else the next of the slab, carved from chunks of 1,024. Jobs placed at
+// once are at most the VMs, so a run of any length uses a few chunks.
 func (c *Cluster) newTierJob() *tierJob {
 	t := c.tiers
+	if n := len(t.spareTx); n > 0 {
+		tx := t.spareTx[n-1]
+		t.spareTx = t.spareTx[:n-1]
+		return tx
+	}
 	if len(t.txSlab) == 0 {
-		n := 1024
-		if c.eng != nil && t.txSlab == nil {
-			n = max(n, cap(c.eng.jobs))
-		}
-		t.txSlab = make([]tierJob, n)
+		t.txSlab = make([]tierJob, 1024)
 	}
 	tx := &t.txSlab[0]
 	t.txSlab = t.txSlab[1:]
 	return tx
+}
+
+// procList returns an empty processor list of capacity n: one an ended job
+// gave back, else carved from the slab (chunks of at least 4,096).
+func (t *tierState) procList(n int) []int {
+	if n < len(t.spareProcs) {
+		if k := len(t.spareProcs[n]); k > 0 {
+			l := t.spareProcs[n][k-1]
+			t.spareProcs[n] = t.spareProcs[n][:k-1]
+			return l
+		}
+	}
+	if len(t.slab) < n {
+		t.slab = make([]int, max(4096, n))
+	}
+	l := t.slab[:0:n]
+	t.slab = t.slab[n:]
+	return l
+}
+
+// retire gives an ended job's platform state back for the jobs placed
+// after it: its processor list and its tierJob, zeroed; the job has no
+// placement any more (Placement: 0, nil). A job's state was carved from
+// fresh memory before, 200,000 jobs' of it in a seed-000 cell (a
+// third of the cell's page faults, and the slab's zeroing and copy
+// 0.8% of the whole reproduction's samples: docs/performance-log.md,
+// "Forty-first session"). Nothing reads an ended job's state: Placement
+// is for running jobs, and a sharing model's draws (TwoTier.Draws) are
+// drawn again, the same values, for a job without it.
+func (c *Cluster) retire(j *Job) {
+	t, tj := c.tiers, j.tx
+	if t == nil || tj == nil {
+		return
+	}
+	if n := cap(tj.procs); n > 0 {
+		if n >= len(t.spareProcs) {
+			t.spareProcs = append(t.spareProcs, make([][][]int, n+1-len(t.spareProcs))...)
+		}
+		t.spareProcs[n] = append(t.spareProcs[n], tj.procs[:0])
+	}
+	*tj = tierJob{}
+	t.spareTx = append(t.spareTx, tj)
+	j.tx = nil
 }
 
 // keptRate is a job's slowest kept process speed and how many processes
@@ -507,10 +557,7 @@ func (c *Cluster) occupy(j *Job, tier int, procs []int) {
 	}
 	tj.tier = int32(tier)
 	if cap(tj.procs) < len(procs) {
-		if len(t.slab) < len(procs) {
-			t.slab = make([]int, max(4096, len(procs)))
-		}
-		tj.procs, t.slab = t.slab[:0:len(procs)], t.slab[len(procs):]
+		tj.procs = t.procList(len(procs))
 	}
 	tj.procs = append(tj.procs[:0], procs...)
 	row := t.slots[tier]

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -352,4 +353,72 @@ func TestPauseInPlaceKeepsTheVMs(t *testing.T) {
 	if b.Migrations()+b.Swaps()+b.Restarts() != 0 {
 		t.Errorf("B: a pause in place counted as a move (%d/%d/%d)", b.Migrations(), b.Swaps(), b.Restarts())
 	}
+}
+
+// TestEndedJobsGiveTheirStateBack: an ended job's platform state (its
+// tierJob and processor list) is taken again by the jobs placed after it
+// (Cluster.retire), zeroed: 400 jobs of one to four processes, eight
+// processors on two tiers, use fewer than a quarter as many tierJobs and
+// lists as jobs, and every running job carries its own sharing-model
+// draws (those of its ID, as a job never placed is given) and no pause of
+// a job before it. Without retire every job would have its own; without
+// the zeroing the draws and pauses of an ended job would carry over.
+func TestEndedJobsGiveTheirStateBack(t *testing.T) {
+	const procs, n = 8, 400
+	rng := rand.New(rand.NewPCG(3, 5))
+	var jobs []*Job
+	at := Time(0)
+	for i := range n {
+		at += Time(rng.IntN(2))
+		w := Time(1 + rng.IntN(9))
+		jobs = append(jobs, NewJob(int64(i+1), at, []int{1 + rng.IntN(4)}, w, w, 0))
+	}
+	plat := Processors(procs)
+	plat.Tiers, plat.Sharing = 2, NewTwoTier(7)
+	reference := NewTwoTier(7)
+	states, lists := map[*tierJob]bool{}, map[*int]bool{}
+	started := 0
+	s := &script{hook: func(c *Cluster, q []*Job) {
+		for _, j := range c.Running() {
+			tj := j.tx
+			states[tj], lists[&tj.procs[:1][0]] = true, true
+			loss, eff := reference.Draws(&Job{ID: j.ID, Demand: j.Demand})
+			if !tj.shareSet || tj.share != [2]float64{loss, eff} {
+				t.Fatalf("t=%g job %d: draws %v (set %v), its own %v", c.now, j.ID, tj.share, tj.shareSet, [2]float64{loss, eff})
+			}
+			if tj.pausedTo != 0 || tj.resumeEv != nil {
+				t.Fatalf("t=%g job %d: paused to %g, never paused", c.now, j.ID, tj.pausedTo)
+			}
+		}
+		for _, j := range q {
+			if j.State() != Queued {
+				continue
+			}
+			for tier := range 2 {
+				var idle []int
+				for p := range procs {
+					if o, _ := c.Occupant(tier, p); o == nil {
+						idle = append(idle, p)
+					}
+				}
+				if len(idle) >= j.Demand[0] {
+					if err := c.StartOn(j, tier, idle[:j.Demand[0]]); err != nil {
+						t.Fatal(err)
+					}
+					started++
+					break
+				}
+			}
+		}
+	}}
+	if _, _, err := Run(plat, s, NewSliceStream(jobs), nil); err != nil {
+		t.Fatal(err)
+	}
+	if started != n {
+		t.Fatalf("%d of %d jobs started", started, n)
+	}
+	if len(states) > n/4 || len(lists) > n/4 {
+		t.Fatalf("%d jobs ran in %d tierJobs and %d processor lists; want under a quarter as many", n, len(states), len(lists))
+	}
+	t.Logf("%d jobs ran in %d tierJobs and %d processor lists", n, len(states), len(lists))
 }
