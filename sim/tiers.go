@@ -190,6 +190,8 @@ type tierState struct {
 	// taken before the slabs are carved again.
 	spareTx    []*tierJob
 	spareProcs [][][]int
+	// idleScratch is firstIdle's list.
+	idleScratch []int
 	// two is the platform's sharing model when it is seed 000's two-tier
 	// one on two tiers (nil otherwise): flushRates computes its speeds
 	// inline, and occupy draws a job's loss and eff at its first placement,
@@ -634,9 +636,10 @@ func (t *tierState) touchSlot(s *slot, k, p int) {
 }
 
 // firstIdle returns the n lowest-numbered processors whose tier-0 VM is
-// idle: where Start puts a job on a tiered platform.
+// idle: where Start puts a job on a tiered platform. The list is scratch
+// space, overwritten by the next call: StartOn copies it (occupy).
 func (c *Cluster) firstIdle(n int) []int {
-	procs := make([]int, 0, n)
+	procs := c.tiers.idleScratch[:0]
 	for p, s := range c.tiers.slots[0] {
 		if len(procs) == n {
 			break
@@ -645,6 +648,7 @@ func (c *Cluster) firstIdle(n int) []int {
 			procs = append(procs, p)
 		}
 	}
+	c.tiers.idleScratch = procs
 	return procs
 }
 
