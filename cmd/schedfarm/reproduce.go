@@ -272,6 +272,9 @@ func reproducePaper(f *claims.File, o reproduceOpts) (paperSection, bool) {
 		if pl.failed > 0 {
 			ok = false
 		}
+		// The plots are drawn here, while the other papers' cells still
+		// run, rather than all in writeReproduction after the last cell.
+		pl.plots = plotRun(pl.specRun, filepath.Join(filepath.Dir(pl.output), pl.name+"-plots"))
 		sec.runs = append(sec.runs, pl.specRun)
 	}
 	sec.verdicts = claims.Summarize(f, sec.results, rule.Alpha)
@@ -341,6 +344,8 @@ type specRun struct {
 	// have had with every cell at the cap.
 	sched claims.Schedule
 	atCap int
+	// plots are the PNG files drawn of its results (plotRun).
+	plots []string
 }
 
 type paperSection struct {

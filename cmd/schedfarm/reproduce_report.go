@@ -159,12 +159,11 @@ func writePaper(w *bytes.Buffer, s paperSection) {
 	writeAppendices(&ap, s.file)
 	w.WriteString(ap.String())
 	for _, r := range s.runs {
-		plots := plotRun(r, filepath.Join(filepath.Dir(r.output), r.name+"-plots"))
-		if len(plots) == 0 {
+		if len(r.plots) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "### %s\n\n", r.name)
-		for _, p := range plots {
+		for _, p := range r.plots {
 			rel, _ := filepath.Rel(filepath.Dir(r.output), p)
 			fmt.Fprintf(w, "![%s](%s)\n", strings.TrimSuffix(filepath.Base(p), ".png"), rel)
 		}
