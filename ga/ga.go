@@ -371,7 +371,12 @@ func (d *Decoder) Decode(g Genome) (order []int, chains [][]int) {
 // Fitness returns the fitness of each genome of a population from its
 // objectives (eq. 7, 8, 10; see the package doc for the sign of āu).
 func Fitness(objs []Objectives, w Weights) []float64 {
-	f := make([]float64, len(objs))
+	return fitnessInto(make([]float64, len(objs)), objs, w)
+}
+
+// fitnessInto is Fitness written into f (len(f) = len(objs)), which it
+// returns: Run computes it every generation into one buffer.
+func fitnessInto(f []float64, objs []Objectives, w Weights) []float64 {
 	if len(objs) == 0 {
 		return f
 	}
@@ -447,7 +452,7 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 	for i := range pop {
 		eval(i)
 	}
-	weights := make([]float64, n)
+	weights, fit := make([]float64, n), make([]float64, n)
 	nextObjs := make([]Objectives, 0, n)
 	known := make([]bool, n) // known[i]: child i's objectives are its parent's
 	for gen := 0; gen < cfg.Generations; gen++ {
@@ -457,7 +462,7 @@ func Run(cfg Config, ev Evaluator, seeds []Genome, rng *rand.Rand) (Result, erro
 		if cfg.trace != nil {
 			cfg.trace(gen, pop, objs)
 		}
-		f := Fitness(objs, cfg.Weights)
+		f := fitnessInto(fit, objs, cfg.Weights)
 		best := argmax(f)
 		lo, hi := f[0], f[0]
 		for _, v := range f {
