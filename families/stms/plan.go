@@ -21,6 +21,7 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 	free := s.expectedFree(c)
 	horizon := now + s.cfg.Interval
 	p := s.plan
+	all := s.ready // the mapped jobs are a prefix of it
 	for len(s.ready) > 0 && slices.Min(free) < horizon {
 		n := min(s.cfg.Batch, len(s.ready))
 		batch := s.ready[:n:n]
@@ -54,8 +55,17 @@ func (s *Scheduler) cycle(c *sim.Cluster) {
 			rs.queue = append(rs.queue, js)
 		}
 	}
-	if len(s.ready) > 0 {
-		s.ready = slices.Clone(s.ready) // drop the mapped prefix's memory
+	if len(s.ready) < len(all) {
+		// The jobs left move to the front of the same array, the
+		// mapped prefix's slots cleared behind them: its memory is
+		// reused, not left behind (they were once copied out, a fresh
+		// array each cycle and a sixth of a seed-002 cell's allocated
+		// bytes; docs/performance-log.md, "Forty-first session"). The
+		// batches were slices of that prefix; the planner is done with
+		// the last one (load starts each cycle's).
+		k := copy(all, s.ready)
+		clear(all[k:])
+		s.ready = all[:k]
 	}
 }
 
