@@ -79,10 +79,7 @@ func (minMin) fastestInto(s *scheduler, pick []int, ji *jobInfo) ([]int, float64
 			k, from = k+1, 0
 		}
 		order := byTime[k]
-		i := from
-		for i < len(order) && !s.free(int(order[i])) {
-			i++
-		}
+		i := s.firstFree(order, from)
 		if i == len(order) {
 			return nil, 0
 		}

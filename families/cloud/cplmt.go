@@ -245,12 +245,9 @@ func (p *cplmt) maxMinTime(s *scheduler, ji *jobInfo) float64 {
 		}
 		k++
 		best := math.Inf(1)
-		for _, v32 := range byTime[k] {
-			if v := int(v32); s.free(v) {
-				if et := s.et(ji, t, v); s.inTime(ji, et) {
-					best = et
-				}
-				break
+		if i := s.firstFree(byTime[k], 0); i < len(byTime[k]) {
+			if et := s.et(ji, t, int(byTime[k][i])); s.inTime(ji, et) {
+				best = et
 			}
 		}
 		m = max(m, best)

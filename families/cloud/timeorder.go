@@ -101,3 +101,13 @@ func byTimeThenNumber(a, b timedVM) int {
 	}
 	return int(a.v) - int(b.v)
 }
+
+// firstFree returns the position of the first free VM of order at or after
+// from (scheduler.free: idle and not taken by the assignment being built),
+// or len(order) if there is none: the walks over time orders stop there.
+func (s *scheduler) firstFree(order []int32, from int) int {
+	for from < len(order) && !s.free(int(order[from])) {
+		from++
+	}
+	return from
+}
