@@ -71,13 +71,7 @@ func TestEarliestBeforeIsThePlainScan(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		caps := []int{3 + rng.IntN(5), 2 + rng.IntN(4)}[:1+rng.IntN(2)]
 		p := NewPlan(0, caps)
-		demand := func() []int {
-			q := make([]int, len(caps))
-			for k := range q {
-				q[k] = rng.IntN(caps[k]/2 + 2)
-			}
-			return q
-		}
+		demand := func() []int { return randomDemand(rng, caps) }
 		var rs []*Reservation
 		for range 5 + rng.IntN(25) {
 			d := float64(1 + rng.IntN(10))

@@ -17,13 +17,7 @@ func tryFixture(seed uint64, tree bool) (*Plan, *Reservation, []*Reservation, []
 	if tree {
 		p = NewPlan(0, caps)
 	}
-	demand := func() []int {
-		q := make([]int, len(caps))
-		for k := range q {
-			q[k] = rng.IntN(caps[k]/2 + 2)
-		}
-		return q
-	}
+	demand := func() []int { return randomDemand(rng, caps) }
 	var projects []*Project
 	var rs []*Reservation
 	for range 4 + rng.IntN(30) {
@@ -47,6 +41,16 @@ func tryFixture(seed uint64, tree bool) (*Plan, *Reservation, []*Reservation, []
 	}
 	r.LTS = r.Start
 	return p, r, rs, projects
+}
+
+// randomDemand draws a demand of up to half of each pool's capacity and
+// one more (zero included: pools a job does not use).
+func randomDemand(rng *rand.Rand, caps []int) []int {
+	q := make([]int, len(caps))
+	for k := range q {
+		q[k] = rng.IntN(caps[k]/2 + 2)
+	}
+	return q
 }
 
 // TestTryReservationMatchesShift checks that TryReservation leaves the
