@@ -257,9 +257,10 @@ func (t *tierState) procList(n int) []int {
 // fresh memory before, 200,000 jobs' of it in a seed-000 cell (giving it
 // back took 18% of a MEASY cell's page faults off, and the slab's
 // allocation, zeroing and copy were 0.7% of the whole reproduction's
-// samples: docs/performance-log.md, "Forty-first session"). Nothing reads an ended job's state: Placement
-// is for running jobs, and a sharing model's draws (TwoTier.Draws) are
-// drawn again, the same values, for a job without it.
+// samples: docs/performance-log.md, "Forty-first session"). Nothing reads
+// an ended job's state: Placement is for running jobs, and a sharing
+// model's draws (TwoTier.Draws) are drawn again, the same values, for a
+// job without it.
 func (c *Cluster) retire(j *Job) {
 	t, tj := c.tiers, j.tx
 	if t == nil || tj == nil {

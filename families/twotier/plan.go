@@ -953,12 +953,7 @@ func (p *Plan) shortWith(x float64, q []int, ov []overlay) bool {
 			addSigned(a, o.q, o.sign)
 		}
 	}
-	for k, d := range q {
-		if d > 0 && a[k] < d {
-			return true
-		}
-	}
-	return false
+	return !fits(a, q)
 }
 
 // earliestBefore is earliestWith for v from from with ov applied, for the
