@@ -261,7 +261,7 @@ func TestMovedStartIsThePlainScan(t *testing.T) {
 			inf++
 		}
 	}
-	rememberedStarts, fitsFromMemory = 0, 0
+	rememberedStarts, fitsFromMemory, gapsAlone, zonesPassed = 0, 0, 0, 0
 	defer func() { checkMovedStart = nil }()
 	for _, c := range []struct {
 		sched string
@@ -295,7 +295,10 @@ func TestMovedStartIsThePlainScan(t *testing.T) {
 	if fitsFromMemory < checked/100 {
 		t.Fatalf("%d of %d answers were remembered fits: earliestAloneFrom's memory is not exercised", fitsFromMemory, checked)
 	}
-	t.Logf("%d answers checked, %d +Inf, %d bounded from memory, %d remembered fits", checked, inf, rememberedStarts, fitsFromMemory)
+	if gapsAlone < checked/100 || zonesPassed == 0 {
+		t.Fatalf("%d answers checked, %d stretches between taking overlays answered as v alone, %d zones passed over: earliestInTakes is not exercised", checked, gapsAlone, zonesPassed)
+	}
+	t.Logf("%d answers checked, %d +Inf, %d bounded from memory, %d remembered fits, %d stretches answered alone, %d zones passed over", checked, inf, rememberedStarts, fitsFromMemory, gapsAlone, zonesPassed)
 }
 
 // ulp returns the gap between x ≥ 0 and the next float64.
@@ -373,6 +376,9 @@ func TestAloneStartIsALowerBound(t *testing.T) {
 // and after t, between bookings and deletions that keep v's memory busy.
 func TestMovedStartWithRandomOverlays(t *testing.T) {
 	var checked, found int
+	checkMovedStart = func(float64, float64) {} // count earliestInTakes's shortcuts
+	defer func() { checkMovedStart = nil }()
+	gapsAlone, zonesPassed = 0, 0
 	for seed := uint64(1); seed <= 60; seed++ {
 		g := newGridPlan(seed, 23, []int{4, 4, 2}, []int{3, 3, 2}, 200)
 		p, rng, half := g.p, g.rng, g.half
@@ -416,7 +422,10 @@ func TestMovedStartWithRandomOverlays(t *testing.T) {
 	if found < checked/5 || found == checked {
 		t.Fatalf("%d checked, %d found a start: both outcomes must be common", checked, found)
 	}
-	t.Logf("%d checked, %d found a start", checked, found)
+	if gapsAlone < checked/50 || zonesPassed == 0 {
+		t.Fatalf("%d checked, %d stretches between taking overlays answered as v alone, %d zones passed over: earliestInTakes is not exercised", checked, gapsAlone, zonesPassed)
+	}
+	t.Logf("%d checked, %d found a start, %d stretches answered alone, %d zones passed over", checked, found, gapsAlone, zonesPassed)
 }
 
 // gridPlan is a plan of random pinned bookings on a half-second grid, for

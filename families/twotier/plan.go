@@ -51,8 +51,9 @@ type Reservation struct {
 
 	// alone caches, for TryReservation, where this reservation could go
 	// if it were moved on the plan as it is (see movedStart): from the
-	// conflict instant, and from after the what-if's own bookings.
-	alone [2]aloneFits
+	// conflict instant, from after the what-if's own bookings, and from
+	// between them (earliestInTakes).
+	alone [3]aloneFits
 }
 
 // aloneFits is one of Reservation.alone: the query remembered, and the one
@@ -128,6 +129,7 @@ type Plan struct {
 	simMoves []simMove
 	simDeps  []projDep
 	delays   []window // the failed attempt's delays (failedAttempt)
+	zones    []window // earliestInTakes's scratch space
 
 	// undo log of one shiftReservations call
 	moved   []move
@@ -752,8 +754,10 @@ func (f failedAttempt) covers(s float64) bool {
 // instant. Likewise, a start at or after the last
 // end (take) of the overlays that take units in the window (r, the
 // victims' new places, −1) fits exactly where v alone fits: the starts in
-// [lb, take) are scanned with ov, and the rest begin at v's earliest start
-// alone from take, remembered in v.alone[1] (+Inf there, the usual case,
+// [lb, take) are scanned with ov where their windows reach one of those
+// overlays, and answered as v alone between them (earliestInTakes), and the
+// rest begin at v's earliest start alone from take, remembered in
+// v.alone[1] (+Inf there, the usual case,
 // ends the search without a scan). From the lower bound reached last, no
 // overlay but v's own changes a pool v needs in a window (those that take
 // end before it; those that give, past give, give nothing in v's pools),
@@ -775,6 +779,8 @@ var (
 	checkMovedStart  func(got, want float64)
 	rememberedStarts int
 	fitsFromMemory   int // earliestAloneFrom's answers without a scan
+	gapsAlone        int // earliestInTakes's stretches answered as v alone
+	zonesPassed      int // earliestInTakes's zones passed over whole
 )
 
 func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) float64 {
@@ -805,7 +811,10 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		return math.Inf(1)
 	}
 	if take := lastEnd(others, -1, lb, end); take > lb {
-		if s := p.earliestBefore(v, lb, take, ov); !math.IsInf(s, 1) {
+		if s := p.earliestInTakes(v, lb, take, ov); !math.IsInf(s, 1) || s != s {
+			if s != s {
+				return math.Inf(1) // no start of v alone from lb on fits
+			}
 			return s
 		}
 		m = &v.alone[1]
@@ -814,6 +823,108 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		}
 	}
 	return p.earliestAloneFrom(m, v, lb, ov)
+}
+
+// earliestInTakes is earliestBefore(v, lb, take, ov) for movedStartBounded's
+// starts in [lb, take), where lb is at or after the stretches in which the
+// overlays give back more than they take in v's pools (netGives) and a
+// lower bound on v's earliest start alone, and take the last end of the
+// overlays of ov other than v's own that take units. It returns NaN instead
+// of +Inf when it has proved that no start in [lb, v.LTS] fits at all: v
+// alone has none from where it stopped, and none before did with ov.
+//
+// From lb on, a start fits with ov only where v alone fits (the overlays
+// there take at least what they give in v's pools), and where its window
+// reaches no overlay that takes units it fits exactly where v alone fits.
+// The starts whose windows reach a taking overlay o lie in
+// [firstReached(o.s, v.Dur), o.e): those zones are scanned with ov; the
+// starts between them are answered as v alone (aloneStart, remembered in
+// v.alone[2], then a scan on the plan with v left out up to the next
+// zone), and v's earliest start alone from a gap is a lower bound on the
+// starts worth scanning in the zone after it, which is passed over whole
+// when that bound lies past it. After a delay, the what-if's own bookings
+// are the new job r, near the conflict, and its victims' new places, often
+// far beyond it: the long stretch between them is then answered from the
+// memory of v alone instead of a scan with every overlay
+// (docs/performance-log.md, "Forty-fourth session").
+func (p *Plan) earliestInTakes(v *Reservation, lb, take float64, ov []overlay) float64 {
+	others, own := ov[:len(ov)-1], ov[len(ov)-1:]
+	z := p.zones[:0]
+	for _, o := range others {
+		if o.sign < 0 && lb < o.e && o.s < take {
+			w := window{max(lb, firstReached(o.s, v.Dur)), o.e}
+			i := len(z)
+			z = append(z, w)
+			for ; i > 0 && z[i-1].s > w.s; i-- {
+				z[i] = z[i-1]
+			}
+			z[i] = w
+		}
+	}
+	p.zones = z
+	cur := lb
+	for i := 0; i < len(z) && cur <= v.LTS; {
+		zs, ze := z[i].s, z[i].e
+		for i++; i < len(z) && z[i].s <= ze; i++ {
+			ze = max(ze, z[i].e)
+		}
+		if ze <= cur {
+			continue
+		}
+		if cur < zs {
+			// Between zones: v fits with ov exactly where it fits alone.
+			m := &v.alone[2]
+			a := p.aloneStart(m, v, cur, own)
+			if a > v.LTS {
+				return math.NaN()
+			}
+			if checkMovedStart != nil {
+				gapsAlone++
+			}
+			if a < zs {
+				if s := p.aloneBefore(m, v, a, zs, own); !math.IsInf(s, 1) {
+					return s
+				}
+				a = zs
+			}
+			if a >= ze {
+				if checkMovedStart != nil {
+					zonesPassed++
+				}
+				cur = a
+				continue
+			}
+			cur = a
+		}
+		if s := p.earliestBefore(v, cur, ze, ov); !math.IsInf(s, 1) {
+			return s
+		}
+		cur = ze
+	}
+	return math.Inf(1)
+}
+
+// aloneBefore returns the earliest start of v alone in [lb, before) (and
+// up to v.LTS), or +Inf, where lb is what aloneStart answered from m: a
+// fit remembered at lb on the plan as it is is the answer without a scan,
+// and m keeps what the scan proves.
+func (p *Plan) aloneBefore(m *aloneFits, v *Reservation, lb, before float64, own []overlay) float64 {
+	a := &m.cur
+	if a.at == lb && a.fit && a.took == p.took {
+		if checkMovedStart != nil {
+			fitsFromMemory++
+		}
+		return lb
+	}
+	s := p.earliestBefore(v, lb, before, own)
+	if a.made && a.at == lb {
+		if !math.IsInf(s, 1) {
+			p.found(a, s, v.LTS)
+		} else if lim := min(v.LTS, math.Nextafter(before, math.Inf(-1))); lim >= lb {
+			p.found(a, s, lim)
+		}
+	}
+	return s
 }
 
 // earliestAloneFrom is earliestWith(lb, v.Dur, v.Demand, v.LTS, ov) where
