@@ -73,7 +73,12 @@
 // TestMovedStartIsThePlainScan, on random plans in
 // TestAloneStartIsALowerBound and TestMovedStartWithRandomOverlays).
 // On a 1,000-project 2TFB-SF cell at interarrival 10 (SF 0.5, PL unlimited)
-// it halves the time with schedules identical job by job.
+// it halves the time with schedules identical job by job. After a delay,
+// the what-if's own bookings are the new job, near the conflict, and its
+// victims' new places, often far past it; the starts whose windows reach
+// none of them are answered as the victim alone too, from a memory of its
+// own (Plan.earliestInTakes), and only the starts near a booking are
+// scanned with every overlay.
 //
 // The naive sorted-slice version (newLinearPlan) is kept as the reference:
 // both give identical schedules (TestTreeSchedulesMatchLinear) and answer
