@@ -506,6 +506,52 @@ next:
 	return out
 }
 
+// availWith puts into p.scratch the availability at instant t with the
+// overlays ov applied.
+func (p *Plan) availWith(t float64, ov []overlay) {
+	p.tl.availAt(t, p.scratch)
+	for _, o := range ov {
+		if o.s <= t && t < o.e {
+			for k, d := range o.q {
+				p.scratch[k] += o.sign * d
+			}
+		}
+	}
+}
+
+// keepCandidates returns the candidates of TryReservation's what-if for
+// its conflict instant t when the round before, at the same instant, found
+// cands there and delayed v: cands without v, and without those that no
+// longer use a pool short at t (the availability there in p.scratch), in
+// the same order. That round added two overlays: v's old place given back,
+// which covers t, and v's new place, which starts after t (v uses a pool
+// short at t even with its own units counted, so it does not fit back at
+// t). So before t the what-if only gained units, and t, still short, is
+// again the first over-committed instant; at t the loads fell by v's
+// demand, so no pool is short that was not, and the reservations
+// overlapping t are those that did, but v: the same candidates, each at the
+// same start and with the same slack, less v and those whose short pools
+// v's units made whole.
+func (p *Plan) keepCandidates(cands []candidate, v *Reservation) []candidate {
+	out := cands[:0]
+	for _, c := range cands {
+		if c.r == v {
+			continue
+		}
+		n := len(out)
+		for k, d := range c.r.Demand {
+			if d > 0 && p.scratch[k] < 0 {
+				out = append(out, c)
+				break
+			}
+		}
+		if len(out) == n && checkCandidates != nil {
+			candidatesDropped++
+		}
+	}
+	return out
+}
+
 // candidateCmp is candidates' order: larger LTS first, then later start,
 // then later booking (a total order: bookings are numbered).
 func candidateCmp(a, b candidate) int {
@@ -578,23 +624,33 @@ func (p *Plan) tryReservation(r *Reservation, pl int) (bool, failedAttempt) {
 	moves, deps := p.simMoves[:0], p.simDeps[:0]
 	p.counted = p.counted[:0]
 	ok, first := true, math.Inf(-1)
+	// After a round that delayed the victim last, its conflict instant lo
+	// is where the next round's search begins (see keepCandidates).
+	lo, last := r.Start, (*Reservation)(nil)
 	for ok {
-		t, bad := p.tl.firstConflict(r.Start, r.End(), nil, ov)
-		if !bad {
-			break
+		t, again := lo, false
+		if last != nil {
+			p.availWith(lo, ov)
+			again = slices.ContainsFunc(p.scratch, func(a int) bool { return a < 0 })
+		}
+		if !again {
+			var bad bool
+			if t, bad = p.tl.firstConflict(lo, r.End(), nil, ov); !bad {
+				break
+			}
+			p.availWith(t, ov)
 		}
 		if len(moves) == 0 {
 			first = t
 		}
-		p.tl.availAt(t, p.scratch)
-		for _, o := range ov {
-			if o.s <= t && t < o.e {
-				for k, d := range o.q {
-					p.scratch[k] += o.sign * d
-				}
+		if again {
+			p.cands = p.keepCandidates(p.cands, last)
+			if checkCandidates != nil {
+				checkCandidates(p.cands, p.candidates(t, r, moves, nil))
 			}
+		} else {
+			p.cands = p.candidates(t, r, moves, p.cands[:0])
 		}
-		p.cands = p.candidates(t, r, moves, p.cands[:0])
 		ok = false
 		for _, c := range p.cands {
 			v, from := c.r, c.s
@@ -623,7 +679,7 @@ func (p *Plan) tryReservation(r *Reservation, pl int) (bool, failedAttempt) {
 					}
 					deps[j].dep = ns + v.Dur
 				}
-				ok = true
+				ok, lo, last = true, t, v
 				break
 			}
 			ov = ov[:len(ov)-1]
@@ -775,6 +831,15 @@ func (p *Plan) movedStart(v *Reservation, from, t float64, ov []overlay) float64
 // checkMovedStart, set by tests, is called with every answer of
 // movedStart and the plain scan's; rememberedStarts then counts the
 // answers aloneStart gave from memory.
+// checkCandidates, set by tests, is called with every list of candidates
+// keepCandidates gave and the one candidates gives for the same round.
+// candidatesDropped then counts the candidates keepCandidates dropped for
+// their pools (v aside).
+var (
+	checkCandidates   func(kept, fresh []candidate)
+	candidatesDropped int
+)
+
 var (
 	checkMovedStart  func(got, want float64)
 	rememberedStarts int

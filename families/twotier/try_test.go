@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/workload/seed004"
 )
 
 // tryFixture builds a plan of random reservations (integer times, so many
@@ -116,4 +118,48 @@ func TestTryReservationMatchesShift(t *testing.T) {
 		t.Fatalf("%d attempts failed, %d delayed several reservations: the fixture does not exercise both", fails, multi)
 	}
 	t.Logf("%d attempts failed, %d delayed several reservations", fails, multi)
+}
+
+// TestKeptCandidatesAreFresh runs 2TFB-SF and 2TPB on overloaded seed-004
+// workloads with every candidate list that tryReservation kept from the
+// round before (keepCandidates: a later round at the same conflict
+// instant) checked against the one candidates computes afresh: the same
+// reservations at the same starts in the same order.
+func TestKeptCandidatesAreFresh(t *testing.T) {
+	var kept, differ int
+	candidatesDropped = 0
+	checkCandidates = func(k, fresh []candidate) {
+		kept++
+		if !slices.Equal(k, fresh) {
+			differ++
+		}
+	}
+	defer func() { checkCandidates = nil }()
+	for _, c := range []struct {
+		sched string
+		ia    float64
+		par   map[string]any
+	}{
+		{"2tfb-sf", 10, map[string]any{"sf": 0.5, "pl": "unlimited"}},
+		{"2tfb-sf", 20, map[string]any{"sf": 2.0, "pl": "unlimited", "own_lts": "provisional"}},
+		{"2tfb-sf", 10, map[string]any{"sf": 1.0, "pl": 1, "victim": "first"}},
+		{"2tpb", 10, map[string]any{"sf": 1.0, "pl": 2}},
+	} {
+		p := seed004.Default()
+		p.Projects, p.MeanInterarrival = 120, c.ia
+		plat, js, err := Seed004Workload(p, 0.2, rand.New(rand.NewPCG(3, 7)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := RunProjects(plat, js, c.sched, c.par); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if differ > 0 {
+		t.Fatalf("%d of %d kept candidate lists differ from the fresh ones", differ, kept)
+	}
+	if kept < 100 || candidatesDropped == 0 {
+		t.Fatalf("%d candidate lists kept, %d candidates dropped for their pools: the workloads do not exercise keepCandidates", kept, candidatesDropped)
+	}
+	t.Logf("%d candidate lists kept, each equal to the fresh one; %d candidates dropped for their pools", kept, candidatesDropped)
 }
