@@ -4,8 +4,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/schedfarm/schedfarm/workload/seed004"
 )
 
 // tryFixture builds a plan of random reservations (integer times, so many
@@ -135,26 +133,7 @@ func TestKeptCandidatesAreFresh(t *testing.T) {
 		}
 	}
 	defer func() { checkCandidates = nil }()
-	for _, c := range []struct {
-		sched string
-		ia    float64
-		par   map[string]any
-	}{
-		{"2tfb-sf", 10, map[string]any{"sf": 0.5, "pl": "unlimited"}},
-		{"2tfb-sf", 20, map[string]any{"sf": 2.0, "pl": "unlimited", "own_lts": "provisional"}},
-		{"2tfb-sf", 10, map[string]any{"sf": 1.0, "pl": 1, "victim": "first"}},
-		{"2tpb", 10, map[string]any{"sf": 1.0, "pl": 2}},
-	} {
-		p := seed004.Default()
-		p.Projects, p.MeanInterarrival = 120, c.ia
-		plat, js, err := Seed004Workload(p, 0.2, rand.New(rand.NewPCG(3, 7)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := RunProjects(plat, js, c.sched, c.par); err != nil {
-			t.Fatal(err)
-		}
-	}
+	runOverloadedSeed004(t)
 	if differ > 0 {
 		t.Fatalf("%d of %d kept candidate lists differ from the fresh ones", differ, kept)
 	}
