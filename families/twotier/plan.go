@@ -466,11 +466,8 @@ func (p *Plan) candidates(t float64, r *Reservation, moves []simMove, out []cand
 		if !slack(x, s) || !(s <= t && t < s+x.Dur) {
 			return
 		}
-		for k, d := range x.Demand {
-			if d > 0 && p.scratch[k] < 0 {
-				out = append(out, candidate{x, s})
-				return
-			}
+		if p.usesShortPool(x.Demand) {
+			out = append(out, candidate{x, s})
 		}
 	}
 	// Only reservations using a pool short at t can be candidates.
@@ -538,18 +535,23 @@ func (p *Plan) keepCandidates(cands []candidate, v *Reservation) []candidate {
 		if c.r == v {
 			continue
 		}
-		n := len(out)
-		for k, d := range c.r.Demand {
-			if d > 0 && p.scratch[k] < 0 {
-				out = append(out, c)
-				break
-			}
-		}
-		if len(out) == n && checkCandidates != nil {
+		if p.usesShortPool(c.r.Demand) {
+			out = append(out, c)
+		} else if checkCandidates != nil {
 			candidatesDropped++
 		}
 	}
 	return out
+}
+
+// usesShortPool reports whether demand q uses a pool short in p.scratch.
+func (p *Plan) usesShortPool(q []int) bool {
+	for k, d := range q {
+		if d > 0 && p.scratch[k] < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // candidateCmp is candidates' order: larger LTS first, then later start,
@@ -828,11 +830,8 @@ func (p *Plan) movedStart(v *Reservation, from, t float64, ov []overlay) float64
 	return ns
 }
 
-// checkMovedStart, set by tests, is called with every answer of
-// movedStart and the plain scan's; rememberedStarts then counts the
-// answers aloneStart gave from memory.
 // checkCandidates, set by tests, is called with every list of candidates
-// keepCandidates gave and the one candidates gives for the same round.
+// keepCandidates gave and the one candidates gives for the same round;
 // candidatesDropped then counts the candidates keepCandidates dropped for
 // their pools (v aside).
 var (
@@ -840,6 +839,9 @@ var (
 	candidatesDropped int
 )
 
+// checkMovedStart, set by tests, is called with every answer of
+// movedStart and the plain scan's; rememberedStarts then counts the
+// answers aloneStart gave from memory.
 var (
 	checkMovedStart  func(got, want float64)
 	rememberedStarts int
@@ -876,10 +878,10 @@ func (p *Plan) movedStartBounded(v *Reservation, from, t float64, ov []overlay) 
 		return math.Inf(1)
 	}
 	if take := lastEnd(others, -1, lb, end); take > lb {
-		if s := p.earliestInTakes(v, lb, take, ov); !math.IsInf(s, 1) || s != s {
-			if s != s {
-				return math.Inf(1) // no start of v alone from lb on fits
-			}
+		switch s := p.earliestInTakes(v, lb, take, ov); {
+		case s != s:
+			return math.Inf(1) // no start of v alone from lb on fits
+		case !math.IsInf(s, 1):
 			return s
 		}
 		m = &v.alone[1]
@@ -952,14 +954,12 @@ func (p *Plan) earliestInTakes(v *Reservation, lb, take float64, ov []overlay) f
 				}
 				a = zs
 			}
-			if a >= ze {
+			if cur = a; cur >= ze {
 				if checkMovedStart != nil {
 					zonesPassed++
 				}
-				cur = a
 				continue
 			}
-			cur = a
 		}
 		if s := p.earliestBefore(v, cur, ze, ov); !math.IsInf(s, 1) {
 			return s
