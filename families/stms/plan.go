@@ -119,6 +119,12 @@ type planner struct {
 	// reach (Model.FallbackBandwidth).
 	fallback Resource
 
+	// alpha is the scheduler's α; irsOne whether a job on one resource
+	// is estimated by eq. 4 (IR-STMS): placeOne's settings, copied here
+	// so that it reads them without the scheduler's pointer.
+	alpha  float64
+	irsOne bool
+
 	// weight[r] is resource r's share in the utilisation (1, or its speed
 	// when utilisation is capacity-weighted); weightSum their sum.
 	weight    []float64
@@ -156,7 +162,8 @@ func newPlanner(s *Scheduler) *planner {
 	n := len(s.res)
 	p := &planner{s: s, nr: n, nk: s.cfg.MaxChain, f: make([]float64, n), free2: make([]float64, n),
 		late: make([]int, n), count: make([]int, n), weight: make([]float64, n),
-		fallback: Resource{Bandwidth: s.cfg.FallbackBandwidth}}
+		fallback: Resource{Bandwidth: s.cfg.FallbackBandwidth},
+		alpha:    s.cfg.Alpha, irsOne: s.cfg.Scheme == IRSTMS}
 	for r, res := range s.res {
 		p.weight[r] = 1
 		if s.cfg.CapacityUtil {
@@ -279,8 +286,15 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 			slots = p.slots[j*p.nk : j*p.nk+len(ch)]
 		}
 		// The chain's latest free time less now is the largest of its
-		// resources' (subtraction keeps the order; a NaN stays one).
-		pet, last := p.place(j, ch, start, f, slots)
+		// resources' (subtraction keeps the order; a NaN stays one). A
+		// job on one resource, most of them, is placed by placeOne
+		// inlined here (docs/performance-log.md, "Forty-fifth session").
+		var pet, last float64
+		if len(ch) == 1 && slots == nil {
+			pet, last = p.placeOne(j, x, start, f)
+		} else {
+			pet, last = p.place(j, ch, start, f, slots)
+		}
 		if d := last - p.now; d > ms || d != d {
 			ms = d
 		}
@@ -326,16 +340,14 @@ func (p *planner) plan(order []int, chains [][]int, free0 []float64, out []float
 // tables. slots, if not nil, receives each stage's reserved start: the
 // slot a migrant waits for at its backup (§2.2, Fig. 1).
 func (p *planner) place(j int, ch []int, start float64, f []float64, slots []float64) (pet, last float64) {
-	s := p.s
-	alpha := s.cfg.Alpha
-	if s.cfg.Scheme == IRSTMS && len(ch) == 1 {
-		pet = p.irs[j*p.nr+ch[0]]
-		f[ch[0]] = start + alpha*pet
+	if len(ch) == 1 {
 		if slots != nil {
 			slots[0] = start
 		}
-		return pet, f[ch[0]]
+		return p.placeOne(j, ch[0], start, f)
 	}
+	s := p.s
+	alpha := s.cfg.Alpha
 	last = math.Inf(-1)
 	js := p.jobs[j]
 	pw := 1.0
@@ -363,6 +375,26 @@ func (p *planner) place(j int, ch []int, start float64, f []float64, slots []flo
 		}
 	}
 	return pet, last
+}
+
+// placeOne is place for a chain of the one resource r, small enough to be
+// inlined where plan calls it: under IR-STMS eq. 4, otherwise eqs. 2–3
+// for a single stage, the loop of place with k = 0 and pw = 1, written
+// out (1·x is x exactly; pet starts at +0 and adds the same sum; last is
+// the one free time written, as the loop's comparison against −Inf
+// leaves it). TestPlaceOneIsTheChainLoop checks it against that loop.
+func (p *planner) placeOne(j, r int, start float64, f []float64) (pet, last float64) {
+	i, load := j*p.nr+r, 0.0
+	if p.irsOne {
+		pet = p.irs[i]
+		load = pet
+	} else {
+		st := &p.stages[i*p.nk]
+		load = st.load
+		pet += load + st.pf*st.last
+	}
+	f[r] = start + p.alpha*load
+	return pet, f[r]
 }
 
 // atLeast is max(t, now) for the planner's times: now, the batch's planning

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -468,5 +469,81 @@ func TestPlannerMatchesPETChain(t *testing.T) {
 				t.Fatalf("%s job %d chain %v with backlogs: place's latest free time %v, the chain's %v", sc, j, ch, last, latest)
 			}
 		}
+	}
+}
+
+// placeOne, the one-resource place that plan inlines, gives bit for bit
+// what place's chain loop gave a chain of one resource before it was
+// split off (eqs. 2–3 with k = 0 and the survival factor pw = 1; eq. 4
+// under IR-STMS), so the schedules are unchanged: chainLoop below is that
+// loop as it stood, over the same tables.
+func TestPlaceOneIsTheChainLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	res := make([]Resource, 7)
+	for r := range res {
+		res[r] = Resource{Speed: 100 + 400*rng.Float64(), Bandwidth: 10 + 40*rng.Float64(), Lambda: 1e-3 * rng.Float64(), RAL: rng.Float64()}
+	}
+	attrs := make([]Job, 9)
+	for j := range attrs {
+		attrs[j] = Job{Size: 0.1 + 0.9*rng.Float64(), Data: 300 + 700*rng.Float64(), SDV: rng.Float64(), Deadline: 1e9}
+	}
+	chainLoop := func(p *planner, j, r int, start float64, f []float64) (pet, last float64) {
+		if p.s.cfg.Scheme == IRSTMS {
+			pet = p.irs[j*p.nr+r]
+			f[r] = start + p.s.cfg.Alpha*pet
+			return pet, f[r]
+		}
+		last, pw := math.Inf(-1), 1.0
+		st := &p.stages[(j*p.nr+r)*p.nk]
+		load := pw * st.load
+		pet += load + pw*st.pf*st.last
+		f[r] = start + p.s.cfg.Alpha*load
+		if v := f[r]; v > last || v != v {
+			last = v
+		}
+		return pet, last
+	}
+	checked := 0
+	for _, sc := range []Scheme{STMS, IRSTMS, GBSTMS, SPSTMS} {
+		cfg := DefaultConfig(sc)
+		cfg.MigrationCost, cfg.TransferFactor, cfg.Alpha = 30, 1.5, 1.3
+		s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := make([]*jstate, len(attrs))
+		for j := range batch {
+			s.jobs[j].sj = sim.NewJob(int64(j+1), 0, []int{1}, 1, 1, 0)
+			batch[j] = &s.jobs[j]
+		}
+		p := s.plan
+		p.load(batch, 100)
+		f, g := make([]float64, len(res)), make([]float64, len(res))
+		for j := range attrs {
+			for r := range res {
+				for range 3 {
+					for i := range f {
+						f[i] = 100 + 5000*rng.Float64()
+					}
+					copy(g, f)
+					start := atLeast(f[r], 100)
+					pet, last := p.placeOne(j, r, start, f)
+					wpet, wlast := chainLoop(p, j, r, start, g)
+					if math.Float64bits(pet) != math.Float64bits(wpet) || math.Float64bits(last) != math.Float64bits(wlast) || !slices.Equal(f, g) {
+						t.Fatalf("%s job %d on %d from %v: placeOne gives PET %v, last %v, free %v; the chain loop %v, %v, %v", sc, j, r, start, pet, last, f, wpet, wlast, g)
+					}
+					// place routes a chain of one through placeOne, and
+					// writes the start as the stage's slot.
+					slots := []float64{-1}
+					if pet2, last2 := p.place(j, []int{r}, start, f, slots); pet2 != pet || slots[0] != start || last2 != f[r] {
+						t.Fatalf("%s job %d on %d: place gives %v (slot %v), placeOne %v", sc, j, r, pet2, slots[0], pet)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked != 4*9*7*3 {
+		t.Fatalf("checked %d placements", checked)
 	}
 }
