@@ -184,7 +184,9 @@
 //     expected completion time can be added (parameter phi; 0 = eq. 10).
 //     Evaluations read tables of ET, SO and P per job, resource and chain
 //     stage filled once per batch (planner.load), so the GA's inner loop
-//     computes no exponential and allocates nothing.
+//     computes no exponential and allocates nothing; a job on one
+//     resource, most of them, is placed without a call (planner.placeOne,
+//     inlined in planner.plan).
 //   - GBS [§3.2]: a void is an idle resource's time until the job
 //     reserved next there — the planned start of its queue's head, or the
 //     earliest start of a migrant heading for it (its arrival; under the
