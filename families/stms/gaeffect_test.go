@@ -193,29 +193,13 @@ func TestMGAFindsExhaustiveOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	found := 0
 	for inst := 0; found < 3 && inst < 500; inst++ {
-		res := make([]Resource, 3)
-		for r := range res {
-			res[r] = Resource{Speed: 100 + 400*rng.Float64(), Bandwidth: 10 + 40*rng.Float64(), Lambda: 1e-3 * rng.Float64(), RAL: rng.Float64()}
-		}
-		attrs := make([]Job, 5)
-		for j := range attrs {
-			attrs[j] = Job{Size: 0.1 + 0.9*rng.Float64(), Data: 300 + 700*rng.Float64(), SDV: rng.Float64(), Deadline: 1e9}
-		}
+		res, attrs := randomWorld(rng, 3, 5)
 		cfg := DefaultConfig(STMS)
 		cfg.MaxChain, cfg.GA.MaxGenesPerJob = 2, 2
 		cfg.GA.Delta, cfg.GA.Omega, cfg.GA.Kappa, cfg.GA.Rho = 1, 0, 0, 0
-		s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		batch := make([]*jstate, len(attrs))
-		for j := range batch {
-			s.jobs[j].sj = sim.NewJob(int64(j+1), 0, []int{1}, 1, 1, 0)
-			batch[j] = &s.jobs[j]
-		}
+		p := loadedPlanner(t, cfg, res, attrs, 0)
+		s := p.s
 		free := make([]float64, len(res))
-		p := s.plan
-		p.load(batch, 0)
 		out := make([]float64, len(res))
 		makespan := func(order []int, chains [][]int) float64 {
 			return p.plan(order, chains, free, out, nil).Makespan

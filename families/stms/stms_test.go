@@ -407,28 +407,12 @@ func contains(s, sub string) bool {
 // resource jobs; stage occupations land on the chain's resources.
 func TestPlannerMatchesPETChain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	res := make([]Resource, 6)
-	for r := range res {
-		res[r] = Resource{Speed: 100 + 400*rng.Float64(), Bandwidth: 10 + 40*rng.Float64(), Lambda: 1e-3 * rng.Float64(), RAL: rng.Float64()}
-	}
-	attrs := make([]Job, 8)
-	for j := range attrs {
-		attrs[j] = Job{Size: 0.1 + 0.9*rng.Float64(), Data: 300 + 700*rng.Float64(), SDV: rng.Float64(), Deadline: 1e9}
-	}
+	res, attrs := randomWorld(rng, 6, 8)
 	for _, sc := range []Scheme{STMS, IRSTMS} {
 		cfg := DefaultConfig(sc)
 		cfg.MigrationCost, cfg.TransferFactor = 30, 1.5
-		s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		batch := make([]*jstate, len(attrs))
-		for j := range batch {
-			s.jobs[j].sj = sim.NewJob(int64(j+1), 0, []int{1}, 1, 1, 0)
-			batch[j] = &s.jobs[j]
-		}
-		p := s.plan
-		p.load(batch, 100)
+		p := loadedPlanner(t, cfg, res, attrs, 100)
+		s := p.s
 		f := make([]float64, len(res))
 		for it := 0; it < 200; it++ {
 			j := rng.IntN(len(attrs))
@@ -479,14 +463,7 @@ func TestPlannerMatchesPETChain(t *testing.T) {
 // loop as it stood, over the same tables.
 func TestPlaceOneIsTheChainLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	res := make([]Resource, 7)
-	for r := range res {
-		res[r] = Resource{Speed: 100 + 400*rng.Float64(), Bandwidth: 10 + 40*rng.Float64(), Lambda: 1e-3 * rng.Float64(), RAL: rng.Float64()}
-	}
-	attrs := make([]Job, 9)
-	for j := range attrs {
-		attrs[j] = Job{Size: 0.1 + 0.9*rng.Float64(), Data: 300 + 700*rng.Float64(), SDV: rng.Float64(), Deadline: 1e9}
-	}
+	res, attrs := randomWorld(rng, 7, 9)
 	chainLoop := func(p *planner, j, r int, start float64, f []float64) (pet, last float64) {
 		if p.s.cfg.Scheme == IRSTMS {
 			pet = p.irs[j*p.nr+r]
@@ -507,17 +484,7 @@ func TestPlaceOneIsTheChainLoop(t *testing.T) {
 	for _, sc := range []Scheme{STMS, IRSTMS, GBSTMS, SPSTMS} {
 		cfg := DefaultConfig(sc)
 		cfg.MigrationCost, cfg.TransferFactor, cfg.Alpha = 30, 1.5, 1.3
-		s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		batch := make([]*jstate, len(attrs))
-		for j := range batch {
-			s.jobs[j].sj = sim.NewJob(int64(j+1), 0, []int{1}, 1, 1, 0)
-			batch[j] = &s.jobs[j]
-		}
-		p := s.plan
-		p.load(batch, 100)
+		p := loadedPlanner(t, cfg, res, attrs, 100)
 		f, g := make([]float64, len(res)), make([]float64, len(res))
 		for j := range attrs {
 			for r := range res {
@@ -546,4 +513,37 @@ func TestPlaceOneIsTheChainLoop(t *testing.T) {
 	if checked != 4*9*7*3 {
 		t.Fatalf("checked %d placements", checked)
 	}
+}
+
+// randomWorld draws nr resources and then nj jobs for the planner's tests
+// (speeds 100–500, bandwidths 10–50 Mbps, λ below 1e-3 per second, sizes
+// 0.1–1, data 300–1,000 MB, deadlines that never bind).
+func randomWorld(rng *rand.Rand, nr, nj int) ([]Resource, []Job) {
+	res := make([]Resource, nr)
+	for r := range res {
+		res[r] = Resource{Speed: 100 + 400*rng.Float64(), Bandwidth: 10 + 40*rng.Float64(), Lambda: 1e-3 * rng.Float64(), RAL: rng.Float64()}
+	}
+	attrs := make([]Job, nj)
+	for j := range attrs {
+		attrs[j] = Job{Size: 0.1 + 0.9*rng.Float64(), Data: 300 + 700*rng.Float64(), SDV: rng.Float64(), Deadline: 1e9}
+	}
+	return res, attrs
+}
+
+// loadedPlanner returns the planner of a new scheduler under cfg on res,
+// with every job of attrs loaded as one batch planned at now (its
+// scheduler is the planner's s).
+func loadedPlanner(tb testing.TB, cfg Config, res []Resource, attrs []Job, now float64) *planner {
+	tb.Helper()
+	s, err := New(cfg, res, attrs, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	batch := make([]*jstate, len(attrs))
+	for j := range batch {
+		s.jobs[j].sj = sim.NewJob(int64(j+1), 0, []int{1}, 1, 1, 0)
+		batch[j] = &s.jobs[j]
+	}
+	s.plan.load(batch, now)
+	return s.plan
 }
