@@ -124,6 +124,11 @@ type planner struct {
 	// so that it reads them without the scheduler's pointer.
 	alpha  float64
 	irsOne bool
+	// migrationCost, transferFactor and bandwidth[r] (resource r's AB)
+	// are what place reads of Model.Transfer for a migration within a
+	// chain, copied here with α.
+	migrationCost, transferFactor float64
+	bandwidth                     []float64
 
 	// weight[r] is resource r's share in the utilisation (1, or its speed
 	// when utilisation is capacity-weighted); weightSum their sum.
@@ -153,9 +158,14 @@ type planner struct {
 // pf(et/2+so), and what a failure in the stage costs when it is the
 // chain's last, last = Transfer to the fallback resource + et/2 + so/2
 // (et is eq. 2's ET, so the switching overhead): all but the survival
-// factor, which depends on the stages before.
+// factor, which depends on the stages before. moved is the numerator of
+// DM (§2.3.1) for a migration out of the stage, 8·(S_k/2 + JD): a
+// migration to the chain's next resource y costs Transfer = MigrationCost
+// + TransferFactor·moved/AB_{r,y}, the division by the pair's bandwidth
+// being all that place has left to compute (the same operations as
+// Model.Transfer, in the same order, so the same bits).
 type stage struct {
-	pf, load, last float64
+	pf, load, last, moved float64
 }
 
 func newPlanner(s *Scheduler) *planner {
@@ -163,8 +173,11 @@ func newPlanner(s *Scheduler) *planner {
 	p := &planner{s: s, nr: n, nk: s.cfg.MaxChain, f: make([]float64, n), free2: make([]float64, n),
 		late: make([]int, n), count: make([]int, n), weight: make([]float64, n),
 		fallback: Resource{Bandwidth: s.cfg.FallbackBandwidth},
-		alpha:    s.cfg.Alpha, irsOne: s.cfg.Scheme == IRSTMS}
+		alpha:    s.cfg.Alpha, irsOne: s.cfg.Scheme == IRSTMS,
+		migrationCost: s.cfg.MigrationCost, transferFactor: s.cfg.TransferFactor,
+		bandwidth: make([]float64, n)}
 	for r, res := range s.res {
+		p.bandwidth[r] = res.Bandwidth
 		p.weight[r] = 1
 		if s.cfg.CapacityUtil {
 			p.weight[r] = res.Speed
@@ -206,9 +219,10 @@ func (p *planner) load(jobs []*jstate, now float64) {
 				i := (j*p.nr+r)*p.nk + k
 				et := ET(size, res)
 				so, pf := s.cfg.SO(et), FailProb(js.a, res, et)
-				half := js.a.Size / float64(int(2)<<k) // S_k / 2, as place had it
+				half := js.a.Size / float64(int(2)<<k) // S_k / 2
 				p.stages[i] = stage{pf: pf, load: (1-pf)*(et+so) + pf*(et/2+so),
-					last: s.cfg.Transfer(half, js.a.Data, res, p.fallback) + et/2 + so/2}
+					last:  s.cfg.Transfer(half, js.a.Data, res, p.fallback) + et/2 + so/2,
+					moved: 8 * (half + js.a.Data)}
 				size /= 2
 			}
 			p.irs[j*p.nr+r] = PETIRS(js.a, js.a.Size, res)
@@ -346,10 +360,9 @@ func (p *planner) place(j int, ch []int, start float64, f []float64, slots []flo
 		}
 		return p.placeOne(j, ch[0], start, f)
 	}
-	s := p.s
-	alpha := s.cfg.Alpha
+	alpha := p.alpha
+	cost, factor, bw := p.migrationCost, p.transferFactor, p.bandwidth
 	last = math.Inf(-1)
-	js := p.jobs[j]
 	pw := 1.0
 	for k, r := range ch {
 		st := &p.stages[(j*p.nr+r)*p.nk+k]
@@ -358,8 +371,10 @@ func (p *planner) place(j int, ch []int, start float64, f []float64, slots []flo
 		if k == len(ch)-1 {
 			pet += load + pw*pf*st.last
 		} else {
-			half := js.a.Size / float64(int(2)<<k) // S_k / 2
-			pet += load + pw*pf*s.cfg.Transfer(half, js.a.Data, s.res[r], s.res[ch[k+1]])
+			// Model.Transfer(S_k/2, JD, r, ch[k+1]) from the stage's
+			// moved: MigrationCost + TransferFactor·DM, DM = moved/AB.
+			ab := (bw[r] + bw[ch[k+1]]) / 2
+			pet += load + pw*pf*(cost+factor*(st.moved/ab))
 			pw *= pf
 		}
 		at := start

@@ -515,6 +515,79 @@ func TestPlaceOneIsTheChainLoop(t *testing.T) {
 	}
 }
 
+// place's chain loop, which reads each migration's DM numerator from the
+// stage tables (stage.moved) and the bandwidths from the planner, gives bit
+// for bit what it gave when it called Model.Transfer with the resources
+// (eq. 3's DM = 8·(S_k/2 + JD)/AB, MigrationCost + TransferFactor·DM), so
+// the schedules are unchanged: modelLoop below is that loop as it stood,
+// over the same tables, for every chain length up to MaxChain.
+func TestPlaceChainIsTheModelTransferLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	res, attrs := randomWorld(rng, 7, 9)
+	modelLoop := func(p *planner, j int, ch []int, start float64, f, slots []float64) (pet, last float64) {
+		s := p.s
+		alpha := s.cfg.Alpha
+		last = math.Inf(-1)
+		js := p.jobs[j]
+		pw := 1.0
+		for k, r := range ch {
+			st := &p.stages[(j*p.nr+r)*p.nk+k]
+			pf := st.pf
+			load := pw * st.load
+			if k == len(ch)-1 {
+				pet += load + pw*pf*st.last
+			} else {
+				half := js.a.Size / float64(int(2)<<k) // S_k / 2
+				pet += load + pw*pf*s.cfg.Transfer(half, js.a.Data, s.res[r], s.res[ch[k+1]])
+				pw *= pf
+			}
+			at := start
+			if k > 0 {
+				at = atLeast(f[r], p.now)
+			}
+			slots[k] = at
+			f[r] = at + alpha*load
+			if v := f[r]; v > last || v != v {
+				last = v
+			}
+		}
+		return pet, last
+	}
+	checked := 0
+	for _, sc := range []Scheme{STMS, IRSTMS, GBSTMS, SPSTMS} {
+		for _, costs := range [][2]float64{{0, 1}, {30, 1.5}, {7, 0}} {
+			cfg := DefaultConfig(sc)
+			cfg.MigrationCost, cfg.TransferFactor, cfg.Alpha = costs[0], costs[1], 1.3
+			p := loadedPlanner(t, cfg, res, attrs, 100)
+			f, g := make([]float64, len(res)), make([]float64, len(res))
+			for j := range attrs {
+				for n := 2; n <= cfg.MaxChain; n++ {
+					for range 5 {
+						ch := rng.Perm(len(res))[:n]
+						for i := range f {
+							f[i] = 100 + 5000*rng.Float64()
+						}
+						copy(g, f)
+						start := atLeast(f[ch[0]], 100)
+						slots, wslots := make([]float64, n), make([]float64, n)
+						pet, last := p.place(j, ch, start, f, slots)
+						wpet, wlast := modelLoop(p, j, ch, start, g, wslots)
+						if math.Float64bits(pet) != math.Float64bits(wpet) || math.Float64bits(last) != math.Float64bits(wlast) ||
+							!slices.Equal(f, g) || !slices.Equal(slots, wslots) {
+							t.Fatalf("%s (cost %v, factor %v) job %d on %v from %v: place gives PET %v, last %v, free %v, slots %v; the loop with Model.Transfer %v, %v, %v, %v",
+								sc, costs[0], costs[1], j, ch, start, pet, last, f, slots, wpet, wlast, g, wslots)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if want := 4 * 3 * 9 * (DefaultConfig(STMS).MaxChain - 1) * 5; checked != want || checked == 0 {
+		t.Fatalf("checked %d placements, want %d", checked, want)
+	}
+}
+
 // randomWorld draws nr resources and then nj jobs for the planner's tests
 // (speeds 100–500, bandwidths 10–50 Mbps, λ below 1e-3 per second, sizes
 // 0.1–1, data 300–1,000 MB, deadlines that never bind).
