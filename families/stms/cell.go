@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/schedfarm/schedfarm/family"
 	"github.com/schedfarm/schedfarm/internal/memo"
@@ -79,34 +80,52 @@ func Seed002World(params map[string]any, seed uint64) (*World, sim.Platform, []*
 // runCell simulates one seed002 cell under an STMS scheme. A scheme
 // other than STMS also needs STMS's utilisation and cost on the same
 // workload and failures for eq. 12 (cost_effectiveness): the runner
-// simulates that baseline too (with the cell's mGA settings), keeping the
-// last few so the schemes of one grid point run on one worker share it.
+// simulates that baseline too (with the cell's mGA settings). The STMS run
+// of a grid point is kept (stmsRuns, the last few): it is the STMS cell's
+// result and the other schemes' baseline, so the schemes of one point that
+// run in one process simulate STMS once, whichever cell asks first, and a
+// cell that asks while another simulates it waits for that run. The STMS
+// cell asks before anything else, so that a scheme's cell running beside
+// it on another worker finds the run under way when, after its own
+// simulation, it needs the baseline. (An STMS cell with a parameter STMS
+// does not take is simulated as it stands, so that the registry refuses
+// it as before.)
 func runCell(c family.Cell) (*family.Result, error) {
+	res := &family.Result{}
+	if c.Scheduler == STMS.String() && !c.KeepJobs && len(sharedParams(c.SchedulerParams)) == len(c.SchedulerParams) {
+		ms, err := stmsRun(c.Params, c.Seed, c.SchedulerParams)
+		if err != nil {
+			return nil, err
+		}
+		res.Metrics = toFamily(ms)
+		return res, nil
+	}
 	s, out, err := simulateSeed002(c.Params, c.Seed, c.Scheduler, c.SchedulerParams)
 	if err != nil {
 		return nil, err
 	}
 	var base *Baseline
-	if c.Scheduler == STMS.String() {
-		// This run is the baseline of the cell's other schemes.
-		baselines.Get(baselineKey(c.Params, c.Seed, c.SchedulerParams), func() (Baseline, error) {
-			return baselineOf(s, out), nil
-		})
-	} else {
+	if c.Scheduler != STMS.String() {
 		b, err := seed002Baseline(c.Params, c.Seed, c.SchedulerParams)
 		if err != nil {
 			return nil, fmt.Errorf("STMS baseline for eq. 12: %w", err)
 		}
 		base = &b
 	}
-	res := &family.Result{}
-	for _, m := range s.Metrics(out, base) {
-		res.Metrics = append(res.Metrics, family.Metric{Name: m.Name, Value: m.Value})
-	}
+	res.Metrics = toFamily(s.Metrics(out, base))
 	if c.KeepJobs {
 		res.Jobs = out
 	}
 	return res, nil
+}
+
+// toFamily returns the metrics as the family's results carry them.
+func toFamily(ms []Metric) []family.Metric {
+	out := make([]family.Metric, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, family.Metric{Name: m.Name, Value: m.Value})
+	}
+	return out
 }
 
 func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp map[string]any) (*Scheduler, []*sim.Job, error) {
@@ -118,6 +137,9 @@ func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp ma
 	if err != nil {
 		return nil, nil, err
 	}
+	if scheduler == STMS.String() {
+		stmsSimulations.Add(1)
+	}
 	out, _, err := sim.Run(plat, s, sim.NewSliceStream(jobs), nil)
 	if err != nil {
 		return nil, nil, err
@@ -125,17 +147,33 @@ func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp ma
 	return s.(*Scheduler), out, nil
 }
 
+// stmsSimulations counts the STMS runs this process simulated (its tests
+// read it: one per grid point while kept).
+var stmsSimulations atomic.Int64
+
+// stmsRun returns the metrics of STMS on the cell (workload params, seed)
+// with the mGA settings of sp (those STMS shares with every scheme: STMS
+// has no others, TestSTMSTakesOnlySharedParams), simulated once per
+// process while kept.
+func stmsRun(params map[string]any, seed uint64, sp map[string]any) ([]Metric, error) {
+	shared := sharedParams(sp)
+	return stmsRuns.Get(baselineKey(params, seed, shared), func() ([]Metric, error) {
+		s, out, err := simulateSeed002(params, seed, STMS.String(), shared)
+		if err != nil {
+			return nil, err
+		}
+		return s.Metrics(out, nil), nil
+	})
+}
+
 // seed002Baseline returns STMS's utilisation and cost overhead for the
 // cell (workload params, seed) with the mGA settings of sp.
 func seed002Baseline(params map[string]any, seed uint64, sp map[string]any) (Baseline, error) {
-	shared := sharedParams(sp)
-	return baselines.Get(baselineKey(params, seed, shared), func() (Baseline, error) {
-		s, out, err := simulateSeed002(params, seed, STMS.String(), shared)
-		if err != nil {
-			return Baseline{}, err
-		}
-		return baselineOf(s, out), nil
-	})
+	ms, err := stmsRun(params, seed, sp)
+	if err != nil {
+		return Baseline{}, err
+	}
+	return baselineOf(ms), nil
 }
 
 // sharedParams keeps the scheduler parameters STMS shares with every
@@ -154,9 +192,10 @@ func baselineKey(params map[string]any, seed uint64, sp map[string]any) string {
 	return fmt.Sprintf("%d|%s|%s", seed, canonParams(params), canonParams(sharedParams(sp)))
 }
 
-func baselineOf(s *Scheduler, out []*sim.Job) Baseline {
+// baselineOf picks eq. 12's values out of an STMS run's metrics.
+func baselineOf(ms []Metric) Baseline {
 	var b Baseline
-	for _, m := range s.Metrics(out, nil) {
+	for _, m := range ms {
 		switch m.Name {
 		case "utilization":
 			b.Utilization = m.Value
@@ -175,14 +214,15 @@ func canonParams(m map[string]any) string {
 	return b.String()
 }
 
-// baselines keeps the last baselineCacheSize STMS baselines a process
-// computed (least recently used dropped first); a value is computed once
-// even when several goroutines ask for it at the same time, and an error
-// is not kept (the next cell that needs the baseline tries again).
-var baselines = newBaselines()
+// stmsRuns keeps the metrics of the last stmsRunCacheSize STMS runs a
+// process simulated (least recently used dropped first): each is a grid
+// point's STMS cell and its other schemes' eq. 12 baseline. A run is
+// simulated once even when several goroutines ask for it at the same
+// time, and an error is not kept (the next cell that needs it tries again).
+var stmsRuns = newSTMSRuns()
 
-const baselineCacheSize = 32
+const stmsRunCacheSize = 32
 
-func newBaselines() *memo.Cache[string, Baseline] {
-	return memo.New[string](baselineCacheSize, func(Baseline) int64 { return 1 })
+func newSTMSRuns() *memo.Cache[string, []Metric] {
+	return memo.New[string](stmsRunCacheSize, func([]Metric) int64 { return 1 })
 }

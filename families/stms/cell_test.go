@@ -3,7 +3,9 @@ package stms
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/family"
@@ -64,7 +66,7 @@ func BenchmarkSeed002Fig07Cell(b *testing.B) {
 	for _, s := range ModelSchedulers("seed002") {
 		b.Run(s, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				baselines = newBaselines()
+				stmsRuns = newSTMSRuns()
 				if _, err := RunModel(ModelCell{Model: "seed002", Params: params, Scheduler: s, Seed: uint64(i + 1)}); err != nil {
 					b.Fatal(err)
 				}
@@ -105,10 +107,10 @@ func TestBaselinesKeptAreFresh(t *testing.T) {
 	}{
 		{small, 1, nil}, {small, 2, nil}, {bigger, 1, nil}, {small, 1, map[string]any{"population": 20}},
 	}
-	defer func(old *memo.Cache[string, Baseline]) { baselines = old }(baselines)
+	defer func(old *memo.Cache[string, []Metric]) { stmsRuns = old }(stmsRuns)
 	fresh := make([]Baseline, len(cells))
 	for i, c := range cells {
-		baselines = newBaselines()
+		stmsRuns = newSTMSRuns()
 		b, err := seed002Baseline(c.params, c.seed, c.sp)
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +122,7 @@ func TestBaselinesKeptAreFresh(t *testing.T) {
 			}
 		}
 	}
-	baselines = newBaselines()
+	stmsRuns = newSTMSRuns()
 	for round := range 2 {
 		for i, c := range cells {
 			b, err := seed002Baseline(c.params, c.seed, c.sp)
@@ -132,7 +134,87 @@ func TestBaselinesKeptAreFresh(t *testing.T) {
 			}
 		}
 	}
-	if h := baselines.Hits(); h != len(cells) {
+	if h := stmsRuns.Hits(); h != len(cells) {
 		t.Fatalf("%d answers from memory, want %d (the second round)", h, len(cells))
+	}
+}
+
+// STMS takes no parameter beyond the mGA's, which every scheme shares, so
+// the STMS run a scheme's cell takes as eq. 12's baseline (with the cell's
+// shared settings) is the grid point's STMS cell itself, and runCell keeps
+// one run for both (stmsRuns). A parameter of STMS's own would break that.
+func TestSTMSTakesOnlySharedParams(t *testing.T) {
+	e, err := Registry().Lookup(STMS.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range e.Params {
+		names = append(names, p.Name)
+	}
+	if !slices.Equal(names, SharedParams()) {
+		t.Fatalf("STMS takes %v, the schemes share %v: an STMS cell would not be its point's baseline", names, SharedParams())
+	}
+}
+
+// The STMS cell and a scheme's cell of one grid point, run at the same time
+// as two workers would, simulate STMS once (the second to ask waits for the
+// first's run), and both results are those of cells run alone with nothing
+// kept: the STMS cell's metrics those of its own simulation (KeepJobs, which
+// always simulates), the scheme's eq. 12 from that baseline. The other
+// order, the scheme's cell first, also leaves the STMS cell a kept run.
+func TestSTMSRunSharedByAPointsCells(t *testing.T) {
+	defer func(old *memo.Cache[string, []Metric]) { stmsRuns = old }(stmsRuns)
+	params := map[string]any{"jobs": 300, "resources": 10, "regime": "calibrated", "lambda_min": 1e-4, "lambda_max": 1e-3}
+	sp := map[string]any{"population": 20}
+	cell := func(s string, keep bool) family.Cell {
+		return family.Cell{Model: "seed002", Params: params, Scheduler: s, SchedulerParams: sp, Seed: 3, KeepJobs: keep}
+	}
+	alone := func(c family.Cell) []family.Metric {
+		stmsRuns = newSTMSRuns()
+		r, err := RunModel(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Metrics
+	}
+	wantSTMS, wantIR := alone(cell("stms", true)), alone(cell("ir-stms", false))
+	if got := alone(cell("stms", false)); !slices.Equal(got, wantSTMS) {
+		t.Fatalf("STMS cell from the kept run %v, simulated itself %v", got, wantSTMS)
+	}
+	for round, order := range [][]string{{"stms", "ir-stms"}, {"ir-stms", "stms"}} {
+		stmsRuns = newSTMSRuns()
+		before := stmsSimulations.Load()
+		got := make([][]family.Metric, 2)
+		var wg sync.WaitGroup
+		for i, s := range order {
+			wg.Go(func() {
+				r, err := RunModel(cell(s, false))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[i] = r.Metrics
+			})
+			if round == 1 {
+				wg.Wait() // in turn: the scheme's cell first
+			}
+		}
+		wg.Wait()
+		for i, s := range order {
+			want := wantIR
+			if s == "stms" {
+				want = wantSTMS
+			}
+			if !slices.Equal(got[i], want) {
+				t.Fatalf("round %d, %s: %v, alone %v", round, s, got[i], want)
+			}
+		}
+		if n := stmsSimulations.Load() - before; n != 1 {
+			t.Fatalf("round %d: STMS simulated %d times for one grid point", round, n)
+		}
+		if n, _ := stmsRuns.Held(); n != 1 || stmsRuns.Hits() != 1 {
+			t.Fatalf("round %d: %d runs kept, %d answers from memory; want one run, asked twice", round, n, stmsRuns.Hits())
+		}
 	}
 }

@@ -186,7 +186,9 @@
 //     stage filled once per batch (planner.load), so the GA's inner loop
 //     computes no exponential and allocates nothing; a job on one
 //     resource, most of them, is placed without a call (planner.placeOne,
-//     inlined in planner.plan).
+//     inlined in planner.plan), and a migration within a longer chain
+//     reads eq. 3's DM numerator from the tables (stage.moved), leaving
+//     one division by the pair's bandwidth.
 //   - GBS [§3.2]: a void is an idle resource's time until the job
 //     reserved next there — the planned start of its queue's head, or the
 //     earliest start of a migrant heading for it (its arrival; under the
@@ -240,7 +242,9 @@
 // backfilled jobs in the batch mapped before them), cost overhead (eq. 11
 // with F_c(t) = √(t/1 h) of each used resource's last completion), cost
 // effectiveness (eq. 12 against the STMS run of the same cell, which the
-// runner supplies, as printed and relative to STMS's utilisation), the
+// runner supplies, as printed and relative to STMS's utilisation; one run
+// per grid point in a process serves as the STMS cell and as the other
+// schemes' baseline, runCell), the
 // offered load and the drain time (last end − last submit: the saturation
 // check), counts of failures, migrations, fallbacks, restarts,
 // preemptions, backfills, void fills, batches and Condition 1 violations,
