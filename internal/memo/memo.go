@@ -1,6 +1,9 @@
 package memo
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 // Cache maps keys to values computed on first use. Its values hold at most
 // limit bytes (as size reports them); beyond it the least recently used are
@@ -50,7 +53,7 @@ func (c *Cache[K, V]) Get(key K, compute func() (V, error)) (V, error) {
 	c.entries[key] = e
 	c.mu.Unlock()
 
-	v, err := compute()
+	v, err := c.compute(key, e, compute)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.v, e.err = v, err
@@ -68,6 +71,32 @@ func (c *Cache[K, V]) Get(key K, compute func() (V, error)) (V, error) {
 	for c.held > c.limit {
 		c.dropOldest(e)
 	}
+	return v, err
+}
+
+// compute runs the computation of key's entry e. If it panics, e is
+// forgotten and its waiters are released with an error naming the panic
+// before the panic goes on: the runner turns a cell's panic into a failed
+// cell and carries on, and a value still marked under way would hold
+// every later cell that asks for key, and those waiting now, for ever.
+func (c *Cache[K, V]) compute(key K, e *entry[V], compute func() (V, error)) (V, error) {
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		p := recover()
+		c.mu.Lock()
+		e.err = fmt.Errorf("memo: the computation of this value panicked in another caller: %v", p)
+		close(e.ready)
+		if c.entries[key] == e {
+			delete(c.entries, key)
+		}
+		c.mu.Unlock()
+		panic(p)
+	}()
+	v, err := compute()
+	finished = true
 	return v, err
 }
 

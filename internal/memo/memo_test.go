@@ -2,6 +2,8 @@ package memo
 
 import (
 	"errors"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -100,5 +102,47 @@ func TestErrorsNotKept(t *testing.T) {
 	}
 	if n != 2 {
 		t.Fatalf("a nil cache computed %d times in 2 calls", n)
+	}
+}
+
+// TestPanicReleasesWaiters: a computation that panics passes its panic on
+// to its caller (the runner recovers it as a failed cell), releases the
+// callers waiting for it with an error that says so, and is forgotten, so
+// the next caller computes the value afresh rather than waiting for ever.
+func TestPanicReleasesWaiters(t *testing.T) {
+	c := New[string](1<<20, bytesOf)
+	started, release := make(chan struct{}), make(chan struct{})
+	panicked := make(chan any, 1)
+	go func() {
+		defer func() { panicked <- recover() }()
+		c.Get("k", func() ([]byte, error) {
+			close(started)
+			<-release
+			panic("boom")
+		})
+	}()
+	<-started
+	waited := make(chan error, 1)
+	go func() {
+		_, err := c.Get("k", func() ([]byte, error) { return nil, errors.New("the waiter computed") })
+		waited <- err
+	}()
+	// The waiter is counted as a hit when it finds the entry under way;
+	// release the computation only then (progress, not a timer).
+	for c.Hits() == 0 {
+		runtime.Gosched()
+	}
+	close(release)
+	if p := <-panicked; p != "boom" {
+		t.Fatalf("the computing caller recovered %v; want the panic passed on", p)
+	}
+	if err := <-waited; err == nil || !strings.Contains(err.Error(), "panicked") || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("the waiter got %v; want an error naming the panic", err)
+	}
+	if n, _ := c.Held(); n != 0 {
+		t.Fatalf("%d entries kept after the panic; want none", n)
+	}
+	if v, err := c.Get("k", func() ([]byte, error) { return []byte("ok"), nil }); err != nil || string(v) != "ok" {
+		t.Fatalf("after the panic: %q, %v; want a new computation", v, err)
 	}
 }
