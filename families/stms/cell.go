@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedfarm/schedfarm/family"
@@ -89,7 +90,9 @@ func Seed002World(params map[string]any, seed uint64) (*World, sim.Platform, []*
 // it on another worker finds the run under way when, after its own
 // simulation, it needs the baseline. (An STMS cell with a parameter STMS
 // does not take is simulated as it stands, so that the registry refuses
-// it as before.)
+// it as before.) Likewise an IR-STMS run that is also the run of the
+// other irs_fill reading (Scheduler.IRSFillReadingsAgree) is kept
+// (irsRuns) and is that reading's cell's result when it comes later.
 func runCell(c family.Cell) (*family.Result, error) {
 	res := &family.Result{}
 	if c.Scheduler == STMS.String() && !c.KeepJobs && len(sharedParams(c.SchedulerParams)) == len(c.SchedulerParams) {
@@ -99,6 +102,13 @@ func runCell(c family.Cell) (*family.Result, error) {
 		}
 		res.Metrics = toFamily(ms)
 		return res, nil
+	}
+	fill, shareable := irsFillReading(c)
+	if shareable {
+		if ms, ok := irsRuns.take(irsRunKey(c.Params, c.Seed, c.SchedulerParams), fill); ok {
+			res.Metrics = toFamily(ms)
+			return res, nil
+		}
 	}
 	s, out, err := simulateSeed002(c.Params, c.Seed, c.Scheduler, c.SchedulerParams)
 	if err != nil {
@@ -112,7 +122,11 @@ func runCell(c family.Cell) (*family.Result, error) {
 		}
 		base = &b
 	}
-	res.Metrics = toFamily(s.Metrics(out, base))
+	ms := s.Metrics(out, base)
+	if shareable {
+		irsRuns.keep(irsRunKey(c.Params, c.Seed, c.SchedulerParams), irsRun{fill: fill, agree: s.IRSFillReadingsAgree(), metrics: ms})
+	}
+	res.Metrics = toFamily(ms)
 	if c.KeepJobs {
 		res.Jobs = out
 	}
@@ -137,8 +151,11 @@ func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp ma
 	if err != nil {
 		return nil, nil, err
 	}
-	if scheduler == STMS.String() {
+	switch scheduler {
+	case STMS.String():
 		stmsSimulations.Add(1)
+	case IRSTMS.String():
+		irsSimulations.Add(1)
 	}
 	out, _, err := sim.Run(plat, s, sim.NewSliceStream(jobs), nil)
 	if err != nil {
@@ -146,6 +163,10 @@ func simulateSeed002(params map[string]any, seed uint64, scheduler string, sp ma
 	}
 	return s.(*Scheduler), out, nil
 }
+
+// irsSimulations counts the IR-STMS runs this process simulated (its
+// tests read it).
+var irsSimulations atomic.Int64
 
 // stmsSimulations counts the STMS runs this process simulated (its tests
 // read it: one per grid point while kept).
@@ -225,4 +246,88 @@ const stmsRunCacheSize = 32
 
 func newSTMSRuns() *memo.Cache[string, []Metric] {
 	return memo.New[string](stmsRunCacheSize, func([]Metric) int64 { return 1 })
+}
+
+// irsFillReading returns the irs_fill reading of an IR-STMS cell and
+// whether its result may come from, or be kept for, the cell of the other
+// reading (irsRuns): not for a cell that keeps its jobs (the kept runs
+// hold metrics only), nor for one whose irs_fill is not a reading's name
+// (simulated as it stands, so that the registry refuses it as before).
+// The other parameters need no check: a kept run's key holds them all, and
+// the run that was kept under them was accepted by the registry.
+func irsFillReading(c family.Cell) (IRSFill, bool) {
+	if c.Scheduler != IRSTMS.String() || c.KeepJobs {
+		return 0, false
+	}
+	v, given := c.SchedulerParams["irs_fill"]
+	if !given {
+		return FillVoids, true
+	}
+	name, ok := v.(string)
+	if !ok {
+		return 0, false
+	}
+	return IRSFillOf(name)
+}
+
+// irsRunKey names an IR-STMS cell without its irs_fill reading: the cells
+// of the two readings of one grid point and replication share it.
+func irsRunKey(params map[string]any, seed uint64, sp map[string]any) string {
+	rest := maps.Clone(sp)
+	delete(rest, "irs_fill")
+	return fmt.Sprintf("%d|%s|%s", seed, canonParams(params), canonParams(rest))
+}
+
+// irsRun is a kept IR-STMS run: its reading, whether it is also the other
+// reading's run (Scheduler.IRSFillReadingsAgree), and its metrics (eq. 12
+// included: both readings compare with the same STMS run).
+type irsRun struct {
+	fill    IRSFill
+	agree   bool
+	metrics []Metric
+}
+
+// keptIRSRuns keeps the last irsRunCacheSize IR-STMS runs a process
+// simulated, one a key (the latest), oldest dropped first. It never waits
+// for a run under way: a cell that finds nothing it may use simulates its
+// own reading, so no cell simulates more than before, and a grid point's
+// cells of the two readings simulate once when the second comes after the
+// first ended (seed 002's grids list the readings apart in each bundle).
+type keptIRSRuns struct {
+	mu    sync.Mutex
+	runs  map[string]irsRun
+	order []string // keys, oldest first
+}
+
+const irsRunCacheSize = 32
+
+var irsRuns = newKeptIRSRuns()
+
+func newKeptIRSRuns() *keptIRSRuns { return &keptIRSRuns{runs: map[string]irsRun{}} }
+
+// take returns the metrics kept under key that are the result of reading
+// fill's cell: a run of that reading, or of the other one where the two
+// agree.
+func (k *keptIRSRuns) take(key string, fill IRSFill) ([]Metric, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	r, ok := k.runs[key]
+	if !ok || (r.fill != fill && !r.agree) {
+		return nil, false
+	}
+	return r.metrics, true
+}
+
+// keep keeps run under key, in place of any run kept there.
+func (k *keptIRSRuns) keep(key string, run irsRun) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, ok := k.runs[key]; !ok {
+		if len(k.order) == irsRunCacheSize {
+			delete(k.runs, k.order[0])
+			k.order = slices.Delete(k.order, 0, 1)
+		}
+		k.order = append(k.order, key)
+	}
+	k.runs[key] = run
 }

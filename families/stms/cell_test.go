@@ -165,13 +165,16 @@ func TestSTMSTakesOnlySharedParams(t *testing.T) {
 // order, the scheme's cell first, also leaves the STMS cell a kept run.
 func TestSTMSRunSharedByAPointsCells(t *testing.T) {
 	defer func(old *memo.Cache[string, []Metric]) { stmsRuns = old }(stmsRuns)
+	// The IR-STMS cell's kept runs are not this test's: each run of it
+	// starts without them, so that it asks for the baseline.
+	defer func(old *keptIRSRuns) { irsRuns = old }(irsRuns)
 	params := map[string]any{"jobs": 300, "resources": 10, "regime": "calibrated", "lambda_min": 1e-4, "lambda_max": 1e-3}
 	sp := map[string]any{"population": 20}
 	cell := func(s string, keep bool) family.Cell {
 		return family.Cell{Model: "seed002", Params: params, Scheduler: s, SchedulerParams: sp, Seed: 3, KeepJobs: keep}
 	}
 	alone := func(c family.Cell) []family.Metric {
-		stmsRuns = newSTMSRuns()
+		stmsRuns, irsRuns = newSTMSRuns(), newKeptIRSRuns()
 		r, err := RunModel(c)
 		if err != nil {
 			t.Fatal(err)
@@ -183,7 +186,7 @@ func TestSTMSRunSharedByAPointsCells(t *testing.T) {
 		t.Fatalf("STMS cell from the kept run %v, simulated itself %v", got, wantSTMS)
 	}
 	for round, order := range [][]string{{"stms", "ir-stms"}, {"ir-stms", "stms"}} {
-		stmsRuns = newSTMSRuns()
+		stmsRuns, irsRuns = newSTMSRuns(), newKeptIRSRuns()
 		before := stmsSimulations.Load()
 		got := make([][]family.Metric, 2)
 		var wg sync.WaitGroup

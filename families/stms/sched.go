@@ -263,10 +263,13 @@ type Scheduler struct {
 	nextCycle float64
 	groups    int
 	cnt       Counters
-	eff       float64
-	scratch   []Stage
-	one       [1]Resource
-	plan      *planner
+	// voidFillSeen: under FillRestart, a pass came where FillVoids would
+	// have filled a void (probeVoidFill).
+	voidFillSeen bool
+	eff          float64
+	scratch      []Stage
+	one          [1]Resource
+	plan         *planner
 	// gbPET[r·len(jobs) + i] is α × eq. 4 of job ID i+1 on resource r (a
 	// column per resource, which backfill scans), filled
 	// on arrival under GBS (its backfill check reads it for every ready job
@@ -386,6 +389,8 @@ func (s *Scheduler) Pass(c *sim.Cluster, ch sim.Changes) {
 		s.backfill(c)
 	case s.cfg.Scheme == IRSTMS && s.cfg.IRSFill == FillVoids:
 		s.fillIRS(c)
+	case s.cfg.Scheme == IRSTMS:
+		s.probeVoidFill(now)
 	}
 	if len(s.ready) > 0 || !s.idle() {
 		c.WakeAt(s.nextCycle)

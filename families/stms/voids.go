@@ -138,20 +138,68 @@ func (s *Scheduler) backfill(c *sim.Cluster) {
 func (s *Scheduler) fillIRS(c *sim.Cluster) {
 	now := c.Now()
 	for r := range s.rs {
-		end, ok := s.voidEnd(r, now)
-		if !ok {
-			continue
-		}
-		rs := &s.rs[r]
-		for i, js := range rs.queue {
-			if js.irs && !js.started && js.irsSlot <= end-now {
-				rs.queue = slices.Delete(rs.queue, i, i+1)
-				s.cnt.VoidFills++
-				s.startOn(c, js, r)
-				break
-			}
+		if i := s.voidFill(r, now); i >= 0 {
+			rs := &s.rs[r]
+			js := rs.queue[i]
+			rs.queue = slices.Delete(rs.queue, i, i+1)
+			s.cnt.VoidFills++
+			s.startOn(c, js, r)
 		}
 	}
+}
+
+// voidFill returns the index in resource r's local queue of the job that
+// fillIRS starts there now, −1 when none: r is idle with a void
+// (voidEnd), and the job is the queue's first IRS-ruled one not yet
+// started whose α·PET fits the void. It changes nothing.
+func (s *Scheduler) voidFill(r int, now float64) int {
+	end, ok := s.voidEnd(r, now)
+	if !ok {
+		return -1
+	}
+	for i, js := range s.rs[r].queue {
+		if js.irs && !js.started && js.irsSlot <= end-now {
+			return i
+		}
+	}
+	return -1
+}
+
+// probeVoidFill is the restart reading's look at what the voids reading
+// would have done at the same point of the pass: fillIRS would have
+// started a job when some resource has a voidFill, and it fills nothing
+// (changes nothing) otherwise. Until the first such point the two
+// readings' runs are the same run, step by step; voidFillSeen records
+// that it came (IRSFillReadingsAgree).
+func (s *Scheduler) probeVoidFill(now float64) {
+	if s.voidFillSeen {
+		return
+	}
+	for r := range s.rs {
+		if s.voidFill(r, now) >= 0 {
+			s.voidFillSeen = true
+			return
+		}
+	}
+}
+
+// IRSFillReadingsAgree reports whether this IR-STMS run is also the run
+// of the other irs_fill reading on the same cell, event for event: the
+// readings differ only in fillIRS, called at one point of every pass
+// under FillVoids, which changes nothing when no resource has a voidFill.
+// So a FillVoids run that filled no void (VoidFills 0) took every step a
+// FillRestart run takes, and a FillRestart run at whose every pass
+// probeVoidFill found no voidFill took every step a FillVoids run takes:
+// the same jobs, failures, migrations and metrics
+// (TestIRSFillReadingsAgreeWithoutFills). False for other schemes.
+func (s *Scheduler) IRSFillReadingsAgree() bool {
+	if s.cfg.Scheme != IRSTMS {
+		return false
+	}
+	if s.cfg.IRSFill == FillVoids {
+		return s.cnt.VoidFills == 0
+	}
+	return !s.voidFillSeen
 }
 
 // gbReady is what backfill reads of a ready job: its column index in gbPET
