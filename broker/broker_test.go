@@ -82,11 +82,11 @@ func TestTLSAndUserPassword(t *testing.T) {
 }
 
 func TestOptionsReportEveryProblem(t *testing.T) {
-	err := broker.Options{Port: 70000, User: "u", Token: "t", TLSCert: "c"}.Validate()
+	err := broker.Options{Port: 70000, User: "u", Token: "t", TLSCert: "c", MaxPayload: 100}.Validate()
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"store directory", "port 70000", "user and password", "both user/password and token", "TLS"} {
+	for _, want := range []string{"store directory", "port 70000", "user and password", "both user/password and token", "TLS", "max payload 100 bytes"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}

@@ -45,7 +45,26 @@ type Options struct {
 	Insecure bool
 	// Logf, when set, receives the server's notices and errors.
 	Logf func(format string, args ...any)
+	// MaxPayload is the largest message, in bytes, the server accepts
+	// from a client (NATS max_payload); 0 means DefaultMaxPayload. A
+	// result whose per-job records would pass it (less a KiB for
+	// headers) travels through the jobs object store (see the package
+	// comment); a parcel of cells over it is sent one cell a message.
+	MaxPayload int32
 }
+
+// DefaultMaxPayload is the embedded server's max_payload when
+// Options.MaxPayload is 0: 8 MiB, eight times a stock nats-server's, so
+// that results with the per-job records of a trace of tens of thousands of
+// jobs go in one message.
+const DefaultMaxPayload = 8 << 20
+
+// Bounds on Options.MaxPayload: below a few KiB a cell with its parameters
+// may not fit, and NATS itself refuses more than 64 MiB.
+const (
+	minMaxPayload = 4 << 10
+	maxMaxPayload = 64 << 20
+)
 
 // ClusterOptions join a server to a NATS cluster. Three servers, each
 // listing the others (or all three) as routes, form a JetStream cluster in
@@ -102,6 +121,9 @@ func (o Options) Validate() error {
 		errs = append(errs, fmt.Errorf("listening on %s with no credentials: anyone who reaches the port could run cells and read results; "+
 			"want a token or user/password (--token, SCHEDFARM_NATS_TOKEN), a loopback address (--listen 127.0.0.1:4222), or --insecure to allow it", hostOrAll(o.Host)))
 	}
+	if o.MaxPayload != 0 && (o.MaxPayload < minMaxPayload || o.MaxPayload > maxMaxPayload) {
+		errs = append(errs, fmt.Errorf("max payload %d bytes: want 0 (the default, %d) or %d..%d", o.MaxPayload, DefaultMaxPayload, minMaxPayload, maxMaxPayload))
+	}
 	c := o.Cluster
 	clustered := c.Name != "" || c.Port != 0 || len(c.Routes) > 0
 	if clustered {
@@ -129,6 +151,15 @@ func (o Options) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// maxPayload is the server's max_payload: Options.MaxPayload, or
+// DefaultMaxPayload when it is 0.
+func (o Options) maxPayload() int32 {
+	if o.MaxPayload == 0 {
+		return DefaultMaxPayload
+	}
+	return o.MaxPayload
 }
 
 // hostOrAll names a listen host for messages.
@@ -194,7 +225,7 @@ func Start(o Options) (*Server, error) {
 		NoSigs:        true,
 		NoLog:         o.Logf == nil,
 		HTTPPort:      0,
-		MaxPayload:    8 << 20,
+		MaxPayload:    o.maxPayload(),
 		// Nearly every farm subject is used once: a cell's and its
 		// result's subjects name the cell, acks and publish replies go to
 		// unique inboxes. The account's subject-match cache never hits on

@@ -31,6 +31,37 @@ func startFarm(t testing.TB) *farm {
 	return &farm{srv: srv, js: js}
 }
 
+// smallPayload is the max_payload of the broker of the oversized-result
+// tests (startSmallPayloadFarm), and oversizedRecords the per-job records
+// of each of their results: about 480 KB of JSON, past it. With the
+// default 8 MiB it took 200,000 records (12 MB), which under the race
+// detector cost 26 s a cell on an idle 2-core VM and, on a loaded one, ran
+// a two-cell run past its two minutes.
+const (
+	smallPayload     = 256 << 10
+	oversizedRecords = 8_000
+)
+
+// startSmallPayloadFarm is startFarm with a broker whose max_payload is
+// smallPayload; it fails the test unless a result of oversizedRunner's
+// passes that limit (so that only the jobs object store can carry it).
+func startSmallPayloadFarm(t testing.TB) *farm {
+	t.Helper()
+	srv, js := brokertest.StartWith(t, func(o *broker.Options) { o.MaxPayload = smallPayload })
+	if got := js.Conn().MaxPayload(); got != smallPayload {
+		t.Fatalf("the broker tells clients max_payload %d; want %d", got, smallPayload)
+	}
+	c := makeCells("size", 1)[0]
+	data, err := runner.EncodeResult(oversizedRunner(oversizedRecords)(context.Background(), c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) <= smallPayload {
+		t.Fatalf("a result with %d per-job records is %d bytes, within the broker's max_payload of %d: the test would not need the jobs object store", oversizedRecords, len(data), smallPayload)
+	}
+	return &farm{srv: srv, js: js}
+}
+
 // startWorker runs a worker until the test ends (or stop is called).
 func (f *farm) startWorker(t testing.TB, cfg worker.Config) (stop func()) {
 	t.Helper()
@@ -497,8 +528,8 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 	}
 }
 
-// Per-job records too large for one message (200,000 records ≈ 12 MB of
-// JSON against the broker's 8 MB max_payload) travel through the jobs
+// Per-job records too large for one message (oversizedRecords against the
+// broker's max_payload, smallPayload) travel through the jobs
 // object store: the sink gets every record in order, and the object is
 // deleted once the result is durable. The deletions' bounds (a minute
 // each, 30 s for those still queued when the run ends, after which they
@@ -507,8 +538,8 @@ func TestHeartbeatsKeepLongCellFromRedelivery(t *testing.T) {
 // up, and the objects stayed.
 func TestOversizedJobsTravelThroughObjectStore(t *testing.T) {
 	defer coordinator.SetReapBounds(5*time.Minute, 5*time.Minute)()
-	f := startFarm(t)
-	const n = 200_000
+	f := startSmallPayloadFarm(t)
+	const n = oversizedRecords
 	f.startWorker(t, worker.Config{ID: "w", Runner: oversizedRunner(n)})
 	cells := makeCells("huge", 2)
 	sink := newMemSink()
@@ -559,8 +590,9 @@ func runInBackground(f *farm, limit time.Duration, cfg coordinator.Config) <-cha
 	return done
 }
 
-// oversizedRunner returns cells' results with n per-job records each (n =
-// 200,000 is about 12 MB of JSON, past the broker's 8 MB max_payload).
+// oversizedRunner returns cells' results with n per-job records each (about
+// 60 bytes of JSON a record: oversizedRecords pass smallPayload, 200,000
+// the default 8 MiB).
 func oversizedRunner(n int) worker.RunnerFunc {
 	return func(ctx context.Context, c runner.Cell) runner.CellResult {
 		r := okRunner(ctx, c)

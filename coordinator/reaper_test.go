@@ -66,7 +66,7 @@ func (h *heldDeletes) counts() (started, made, gaveUp int) {
 // wait for the results fails.
 func TestHeldDeletionsDoNotHoldUpResults(t *testing.T) {
 	defer coordinator.SetReapTimeout(10 * time.Minute)()
-	f := startFarm(t)
+	f := startSmallPayloadFarm(t)
 	h := &heldDeletes{release: make(chan struct{})}
 	defer coordinator.SetJobsStoreWrapper(func(s jetstream.ObjectStore) jetstream.ObjectStore {
 		h.ObjectStore = s
@@ -78,7 +78,7 @@ func TestHeldDeletionsDoNotHoldUpResults(t *testing.T) {
 			close(h.release)
 		}
 	}()
-	f.startWorker(t, worker.Config{ID: "w", Runner: oversizedRunner(200_000)})
+	f.startWorker(t, worker.Config{ID: "w", Runner: oversizedRunner(oversizedRecords)})
 	cells := makeCells("held", 3)
 	sink := newMemSink()
 	done := runInBackground(f, 5*time.Minute, coordinator.Config{Experiment: "held", Cells: cells, Sink: sink, FlushEvery: 1})

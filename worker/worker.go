@@ -669,7 +669,7 @@ func (w *worker) encodeResult(cell runner.Cell, seq uint64, res runner.CellResul
 		res = runner.CellResult{CellID: res.CellID, Status: runner.StatusFailed, Worker: res.Worker,
 			WallSeconds: res.WallSeconds, Version: res.Version, GoVersion: res.GoVersion, Commit: res.Commit,
 			Error: fmt.Sprintf("result is %d bytes without its per-job records, over the NATS server's max_payload of %d bytes; "+
-				"raise max_payload on the server", len(data), limit+1024)}
+				"raise max_payload on the server (schedfarm broker --max-payload)", len(data), limit+1024)}
 		if data, err = runner.EncodeResult(res); err != nil {
 			return nil, "", fmt.Errorf("encode result: %w", err)
 		}

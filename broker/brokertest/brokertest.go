@@ -13,7 +13,19 @@ import (
 // connection close when tb ends.
 func Start(tb testing.TB) (*broker.Server, jetstream.JetStream) {
 	tb.Helper()
-	srv, err := broker.Start(broker.Options{Host: "127.0.0.1", Port: -1, StoreDir: tb.TempDir()})
+	return StartWith(tb, nil)
+}
+
+// StartWith is Start with the server's options changed by configure (nil:
+// none) after the test's defaults (loopback, a random port, a store in the
+// test's temporary directory) are set: a smaller max_payload, for one.
+func StartWith(tb testing.TB, configure func(*broker.Options)) (*broker.Server, jetstream.JetStream) {
+	tb.Helper()
+	o := broker.Options{Host: "127.0.0.1", Port: -1, StoreDir: tb.TempDir()}
+	if configure != nil {
+		configure(&o)
+	}
+	srv, err := broker.Start(o)
 	if err != nil {
 		tb.Fatal(err)
 	}

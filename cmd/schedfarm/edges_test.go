@@ -92,3 +92,23 @@ func TestDispatchFlagRefusesUnknownOrders(t *testing.T) {
 		}
 	}
 }
+
+// schedfarm broker --max-payload takes 0 (8 MiB) or 4 KiB..64 MiB; anything
+// else is refused before the server starts, with the accepted values.
+func TestBrokerMaxPayloadBounds(t *testing.T) {
+	store := t.TempDir()
+	for _, c := range []struct {
+		value string
+		code  int
+		want  string
+	}{
+		{"-5", 2, "--max-payload -5: want 0 (the default, 8388608 bytes)"},
+		{"100", exitError, "max payload 100 bytes: want 0 (the default, 8388608) or 4096..67108864"},
+		{"67108865", exitError, "max payload 67108865 bytes: want 0"},
+	} {
+		code, _, errs := runCLI("broker", "--listen", "127.0.0.1:-1", "--store", store, "--max-payload", c.value)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("schedfarm broker --max-payload %s: exit %d, stderr %q; want %d and %q", c.value, code, errs, c.code, c.want)
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 // SIGINT or SIGTERM.
 func runBroker(args []string, stdout, stderr io.Writer) int {
 	fs := farmFlagSet("broker", "broker [--listen host:port] [--store DIR] [--user U --password P | --token T] [--tls-cert F --tls-key F]\n"+
-		"         [--server-name NAME --cluster-name NAME --cluster host:port --routes nats://host:port,...] [--insecure]", stdout, stderr)
+		"         [--server-name NAME --cluster-name NAME --cluster host:port --routes nats://host:port,...] [--max-payload BYTES] [--insecure]", stdout, stderr)
 	listen := fs.String("listen", farmEnvOr("SCHEDFARM_BROKER_LISTEN", "0.0.0.0:4222"), "address to listen on for clients (env SCHEDFARM_BROKER_LISTEN)")
 	store := fs.String("store", farmEnvOr("SCHEDFARM_BROKER_STORE", ".schedfarm-broker"), "JetStream file store directory (env SCHEDFARM_BROKER_STORE)")
 	user := fs.String("user", os.Getenv(envUser), "require this user name (env "+envUser+")")
@@ -30,6 +30,7 @@ func runBroker(args []string, stdout, stderr io.Writer) int {
 	clusterName := fs.String("cluster-name", os.Getenv("SCHEDFARM_CLUSTER_NAME"), "join a NATS cluster of this name, the same on every server (env SCHEDFARM_CLUSTER_NAME)")
 	clusterListen := fs.String("cluster", farmEnvOr("SCHEDFARM_CLUSTER_LISTEN", "0.0.0.0:6222"), "address to listen on for routes from the other servers, with --cluster-name (env SCHEDFARM_CLUSTER_LISTEN)")
 	routes := fs.String("routes", os.Getenv("SCHEDFARM_CLUSTER_ROUTES"), "comma-separated route URLs of the cluster's servers, e.g. nats://b1:6222,nats://b2:6222,nats://b3:6222 (env SCHEDFARM_CLUSTER_ROUTES)")
+	maxPayload := fs.Int("max-payload", 0, fmt.Sprintf("largest message a client may send, in bytes (NATS max_payload); 0: %d. A result whose per-job records pass it goes through the jobs object store", broker.DefaultMaxPayload))
 	insecure := fs.Bool("insecure", os.Getenv("SCHEDFARM_BROKER_INSECURE") == "1", "allow listening beyond loopback with no credentials (env SCHEDFARM_BROKER_INSECURE=1)")
 	verbose := fs.Bool("v", false, "log the NATS server's notices")
 	pos, exit := farmParseArgs(fs, args, stdout)
@@ -48,6 +49,11 @@ func runBroker(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := broker.Options{Host: host, Port: port, StoreDir: *store, User: *user, Password: *password,
 		Token: *token, TLSCert: *cert, TLSKey: *key, Name: *serverName, Insecure: *insecure}
+	if *maxPayload < 0 || *maxPayload > 1<<30 {
+		fmt.Fprintf(stderr, "schedfarm broker: --max-payload %d: want 0 (the default, %d bytes) or a size in bytes up to 64 MiB\n", *maxPayload, broker.DefaultMaxPayload)
+		return 2
+	}
+	opts.MaxPayload = int32(*maxPayload)
 	if *clusterName != "" || *routes != "" {
 		ch, cp, err := net.SplitHostPort(*clusterListen)
 		cport, perr := strconv.Atoi(cp)
