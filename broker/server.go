@@ -50,7 +50,7 @@ type Options struct {
 	// result whose per-job records would pass it (less a KiB for
 	// headers) travels through the jobs object store (see the package
 	// comment); a parcel of cells over it is sent one cell a message.
-	MaxPayload int32
+	MaxPayload int
 }
 
 // DefaultMaxPayload is the embedded server's max_payload when
@@ -155,7 +155,7 @@ func (o Options) Validate() error {
 
 // maxPayload is the server's max_payload: Options.MaxPayload, or
 // DefaultMaxPayload when it is 0.
-func (o Options) maxPayload() int32 {
+func (o Options) maxPayload() int {
 	if o.MaxPayload == 0 {
 		return DefaultMaxPayload
 	}
@@ -225,7 +225,7 @@ func Start(o Options) (*Server, error) {
 		NoSigs:        true,
 		NoLog:         o.Logf == nil,
 		HTTPPort:      0,
-		MaxPayload:    o.maxPayload(),
+		MaxPayload:    int32(o.maxPayload()), // within 64 MiB: Validate
 		// Nearly every farm subject is used once: a cell's and its
 		// result's subjects name the cell, acks and publish replies go to
 		// unique inboxes. The account's subject-match cache never hits on

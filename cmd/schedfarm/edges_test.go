@@ -102,9 +102,10 @@ func TestBrokerMaxPayloadBounds(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"-5", 2, "--max-payload -5: want 0 (the default, 8388608 bytes)"},
+		{"-5", exitError, "max payload -5 bytes: want 0 (the default, 8388608) or 4096..67108864"},
 		{"100", exitError, "max payload 100 bytes: want 0 (the default, 8388608) or 4096..67108864"},
 		{"67108865", exitError, "max payload 67108865 bytes: want 0"},
+		{"4294967296", exitError, "max payload 4294967296 bytes: want 0"},
 	} {
 		code, _, errs := runCLI("broker", "--listen", "127.0.0.1:-1", "--store", store, "--max-payload", c.value)
 		if code != c.code || !strings.Contains(errs, c.want) {

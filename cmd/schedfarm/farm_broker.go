@@ -48,12 +48,7 @@ func runBroker(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := broker.Options{Host: host, Port: port, StoreDir: *store, User: *user, Password: *password,
-		Token: *token, TLSCert: *cert, TLSKey: *key, Name: *serverName, Insecure: *insecure}
-	if *maxPayload < 0 || *maxPayload > 1<<30 {
-		fmt.Fprintf(stderr, "schedfarm broker: --max-payload %d: want 0 (the default, %d bytes) or a size in bytes up to 64 MiB\n", *maxPayload, broker.DefaultMaxPayload)
-		return 2
-	}
-	opts.MaxPayload = int32(*maxPayload)
+		Token: *token, TLSCert: *cert, TLSKey: *key, Name: *serverName, Insecure: *insecure, MaxPayload: *maxPayload}
 	if *clusterName != "" || *routes != "" {
 		ch, cp, err := net.SplitHostPort(*clusterListen)
 		cport, perr := strconv.Atoi(cp)
