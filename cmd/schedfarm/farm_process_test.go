@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/broker"
@@ -521,5 +522,50 @@ func TestFarmBrokerSubcommandWithToken(t *testing.T) {
 	}
 	if code := b.wait(t, 30*time.Second); code != 0 {
 		t.Errorf("broker exit code %d after SIGTERM; want 0", code)
+	}
+}
+
+// schedfarm broker --max-payload reaches the server it runs: a client of a
+// broker started with --max-payload 65536 is told 65,536 bytes and cannot
+// publish a message one byte longer, while a client of a broker started
+// without the flag is told broker.DefaultMaxPayload and can. (The flag's
+// bounds are TestBrokerMaxPayloadBounds'; the jobs object store that carries
+// larger results, the coordinator package's oversized-result tests.)
+func TestFarmBrokerSubcommandMaxPayload(t *testing.T) {
+	f := newFarmFixture(t, false)
+	re := regexp.MustCompile(`listening on 127\.0\.0\.1:\d+ \(clients: (nats://[^)\s]+)\)`)
+	for _, c := range []struct {
+		flags []string
+		want  int64
+	}{
+		{[]string{"--max-payload", "65536"}, 65536},
+		{nil, broker.DefaultMaxPayload},
+	} {
+		args := append([]string{"broker", "--listen", "127.0.0.1:-1", "--store", t.TempDir()}, c.flags...)
+		b := f.start(t, nil, args...)
+		var url string
+		poll(t, time.Minute, "the broker to listen", func() bool {
+			if m := re.FindStringSubmatch(b.out.String()); m != nil {
+				url = m[1]
+			}
+			return url != ""
+		})
+		nc, err := nats.Connect(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := nc.MaxPayload(); got != c.want {
+			t.Errorf("schedfarm broker %v: clients told max_payload %d; want %d", c.flags, got, c.want)
+		}
+		if err := nc.Publish("probe", make([]byte, 65537)); (err == nil) != (c.want > 65536) {
+			t.Errorf("schedfarm broker %v: publishing 65,537 bytes: error %v; want an error only when max_payload is 65536", c.flags, err)
+		}
+		nc.Close()
+		if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if code := b.wait(t, 30*time.Second); code != 0 {
+			t.Errorf("schedfarm broker %v: exit code %d after SIGTERM; want 0", c.flags, code)
+		}
 	}
 }
