@@ -108,7 +108,10 @@
 // runner also WithoutRecords (`schedfarm sim` without --schedule) keeps no
 // SWF records: each piece is parsed into the same buffer
 // (swf.ReadPiecesOnce), which spares the page faults of a slab for the
-// whole file.
+// whole file. The job slab of a plain file, which the conversion fills
+// whole, has its pages backed in one call on a goroutine of its own
+// (prefaultSlab, package prefault) rather than a page fault at a time; a
+// gzip file's slab, sized by a guess, is left to fault in as it is written.
 //
 // Otherwise a plain trace is mapped and parsed in parts (swf.ReadParts),
 // and its records are converted into jobs in as many stretches at once

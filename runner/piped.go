@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/schedfarm/schedfarm/internal/prefault"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/strategies"
 	"github.com/schedfarm/schedfarm/workload"
@@ -15,6 +16,15 @@ import (
 // is still being parsed (runPiped): one piece of plain text, below which
 // there is nothing to overlap.
 var pipedMinBytes int64 = 64 << 10
+
+// prefaultSlab backs a new job slab's pages while the conversion begins to
+// fill it: every job of a plain trace's slab is written (its room is the
+// file's line count), and on the VMs this project is measured on
+// MADV_POPULATE_WRITE backs a page for about two thirds of what a page
+// fault costs (package prefault; docs/performance-log.md, "Forty-ninth
+// session"). It runs on a goroutine of its own, beside the reader's. Tests
+// replace it.
+var prefaultSlab = func(jobs []sim.Job) { go prefault.Slice(jobs) }
 
 // pipedPieceBytes is the SWF text of one piece handed from the reading
 // goroutine to the simulation: about 800 lines of a real trace.
@@ -61,7 +71,7 @@ func (r *Runner) pipes(cfg Config, e strategies.Entry) bool {
 // error; what the stopped run did is dropped.
 func (r *Runner) runPiped(cfg Config, keep bool) (res *Result, ok bool) {
 	b := getBuffers()
-	p := &pipe{cfg: cfg, b: b, keep: keep, start: make(chan pipeStart, 1)}
+	p := &pipe{cfg: cfg, b: b, keep: keep, start: make(chan pipeStart, 1), roomExact: !swf.IsGzipFile(cfg.Trace)}
 	if st, err := os.Stat(cfg.Trace); err == nil {
 		// Room for every piece without blocking the reader (a gzip file
 		// holds up to about ten times its size in SWF text).
@@ -131,6 +141,10 @@ type pipe struct {
 	list   []*sim.Job      // every simulated job, in order
 	conv   converter       // its counts are the run's Adjustments
 	sent   bool            // start was sent
+	// roomExact: the trace is plain text, whose line count bounds its jobs,
+	// so the room handed to read's first call is no guess (a gzip file's
+	// is: its header's MaxJobs, which nothing checks, or a default).
+	roomExact bool
 }
 
 // pipeStart is what the simulation needs before the first piece.
@@ -164,6 +178,9 @@ func (p *pipe) read() {
 			// room: every job of a plain file, a guess for gzip
 			if cap(b.jobs) < room {
 				b.jobs, b.demand = make([]sim.Job, room), make([]int, room)
+				if p.roomExact {
+					prefaultSlab(b.jobs)
+				}
 			}
 			if cap(b.list) < room {
 				b.list = make([]*sim.Job, 0, room)

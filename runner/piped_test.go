@@ -355,3 +355,70 @@ func TestPipesOnlyWhenNothingNeedsEveryRecord(t *testing.T) {
 		t.Error("piped on one core")
 	}
 }
+
+// TestPipePrefaultsOnlyAPlainTracesSlab: a one-shot run of a plain trace
+// hands its new job slab, all of whose room the conversion writes, to
+// prefaultSlab; one of a gzip trace, whose room is a guess (here a header
+// claiming 400,000 jobs for a few hundred: 90 MB of slab, all of it
+// resident if populated), does not. The buffers kept from earlier runs are
+// dropped first so that each run allocates its slab.
+func TestPipePrefaultsOnlyAPlainTracesSlab(t *testing.T) {
+	defer func(f func([]sim.Job)) { prefaultSlab = f }(prefaultSlab)
+	var handed []int // the lengths of the slabs handed over
+	prefaultSlab = func(jobs []sim.Job) { handed = append(handed, len(jobs)) }
+	cat := families.Builtin()
+	rng := rand.New(rand.NewPCG(5, 8))
+	for _, c := range []struct {
+		gz     bool
+		header string
+		want   bool
+	}{
+		{false, "; Version: 2.2\n; MaxProcs: 64\n", true},
+		{true, "; Version: 2.2\n; MaxProcs: 64\n; MaxJobs: 400000\n", false},
+	} {
+		for drained := false; !drained; {
+			select {
+			case <-freeBuffers:
+			default:
+				drained = true
+			}
+		}
+		handed = nil
+		path := pipedTrace(t, rng, c.header, false, false, c.gz)
+		cfg := Config{Trace: path, Registry: cat.Schedulers(), Scheduler: "easy"}
+		full, _ := cfg.withDefaults(cat)
+		res, ok := New(cat).WithoutTraceCache().runPiped(full, false)
+		if !ok {
+			t.Fatalf("%s: not piped", path)
+		}
+		lines := bytes.Count(readAll(t, path, c.gz), []byte{'\n'})
+		switch {
+		case c.want && (len(handed) != 1 || handed[0] < len(res.Jobs) || handed[0] > lines+1):
+			t.Errorf("%s (%d jobs, %d lines): slabs handed to prefaultSlab %v; want one of %d to %d jobs", path, len(res.Jobs), lines, handed, len(res.Jobs), lines+1)
+		case !c.want && len(handed) > 0:
+			t.Errorf("%s (gzip, %d jobs, MaxJobs 400000): slabs handed to prefaultSlab %v; want none (the room is a guess)", path, len(res.Jobs), handed)
+		}
+		res.Release()
+	}
+}
+
+// readAll returns the SWF text at path, decompressed if gz.
+func readAll(t *testing.T, path string, gz bool) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !gz {
+		return data
+	}
+	z, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := out.ReadFrom(z); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}

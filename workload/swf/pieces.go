@@ -61,7 +61,7 @@ func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn func(hdr 
 	if opts.Lenient {
 		return Header{}, nil, 0, false
 	}
-	if isGzipFile(path) {
+	if IsGzipFile(path) {
 		return streamPieces(path, opts, pieceBytes, keep, fn)
 	}
 	limits := opts.Limits.resolve()
@@ -166,9 +166,10 @@ func leadingComments(data []byte) int {
 // at a time.
 const lineBytes = 80
 
-// isGzipFile reports whether the regular file at path starts with gzip's
-// magic bytes.
-func isGzipFile(path string) bool {
+// IsGzipFile reports whether the regular file at path starts with gzip's
+// magic bytes: whether ReadPieces and ReadPiecesOnce read it as gzip, with
+// only a guess of its job count at the first call.
+func IsGzipFile(path string) bool {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return false
 	}
