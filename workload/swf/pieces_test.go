@@ -91,6 +91,45 @@ func TestReadPiecesOnceReusesOnePiece(t *testing.T) {
 	}
 }
 
+// TestReadPiecesPrefaultsOnlyAPlainFilesSlab: ReadPieces hands the slab
+// it gathers a plain file's jobs in, room for a job on every line, to
+// prefaultRecords, and that slab is the one the jobs come back in;
+// ReadPiecesOnce, which keeps no slab, hands nothing, and neither does
+// ReadPieces for a gzip file, whose room is a guess (here its header's
+// MaxJobs of 400,000 for 300 jobs).
+func TestReadPiecesPrefaultsOnlyAPlainFilesSlab(t *testing.T) {
+	defer func(f func([]workload.Job)) { prefaultRecords = f }(prefaultRecords)
+	var handed [][]workload.Job
+	prefaultRecords = func(slab []workload.Job) { handed = append(handed, slab) }
+	var b strings.Builder
+	b.WriteString("; Version: 2.2\n; MaxJobs: 400000\n")
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&b, "%d %d -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n", i, i)
+	}
+	dir := t.TempDir()
+	plain, gz := filepath.Join(dir, "t.swf"), filepath.Join(dir, "t.swf.gz")
+	if err := os.WriteFile(plain, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gz, gzipped(t, []byte(b.String())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, jobs, ok := ReadPieces(plain, Options{}, 1024, func(Header, []workload.Job) bool { return true })
+	if !ok || len(jobs) != 300 {
+		t.Fatalf("%s: ok %v, %d jobs; want 300", plain, ok, len(jobs))
+	}
+	if len(handed) != 1 || len(handed[0]) != 303 || &handed[0][0] != &jobs[0] {
+		t.Fatalf("%s (300 jobs, 302 lines): %d slabs handed to prefaultRecords; want the one of 303 jobs the jobs came back in", plain, len(handed))
+	}
+	handed = nil
+	if _, _, ok := ReadPiecesOnce(plain, Options{}, 1024, func(Header, []workload.Job, int) bool { return true }); !ok || len(handed) != 0 {
+		t.Errorf("ReadPiecesOnce of %s: ok %v, %d slabs handed to prefaultRecords; want none", plain, ok, len(handed))
+	}
+	if _, jobs, ok := ReadPieces(gz, Options{}, 1024, func(Header, []workload.Job) bool { return true }); !ok || len(jobs) != 300 || len(handed) != 0 {
+		t.Errorf("ReadPieces of %s: ok %v, %d jobs, %d slabs handed to prefaultRecords; want 300 and none", gz, ok, len(jobs), len(handed))
+	}
+}
+
 // TestReadPiecesIsTheReader writes the random SWF files of
 // TestReadPartsIsTheReader, a third of them gzip-compressed, and reads each
 // in pieces of 1 to 300 bytes (for gzip, of one to three jobs). It
