@@ -50,24 +50,34 @@ func readPiecesOnce(path string, opts Options, pieceBytes int) (hdr Header, n in
 	return hdr, n, handed, hdrs, expect, ok
 }
 
-// TestReadPiecesOnceReusesOnePiece reads 10,000 jobs, plain and gzip, in
-// pieces of about 1 KB with ReadPiecesOnce: every job is handed over in
-// order, yet no piece has room for more than a piece's jobs, where
-// ReadPieces gives the first piece room for the whole file.
-func TestReadPiecesOnceReusesOnePiece(t *testing.T) {
-	const jobs = 10000
+// writeUniformTrace writes header and then jobs one-processor jobs, job i
+// submitted at i seconds, as t.swf and t.swf.gz in a temporary directory,
+// and returns the two paths.
+func writeUniformTrace(t *testing.T, header string, jobs int) (plain, gz string) {
+	t.Helper()
 	var b strings.Builder
+	b.WriteString(header)
 	for i := 1; i <= jobs; i++ {
 		fmt.Fprintf(&b, "%d %d -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n", i, i)
 	}
 	dir := t.TempDir()
-	plain, gz := filepath.Join(dir, "t.swf"), filepath.Join(dir, "t.swf.gz")
+	plain, gz = filepath.Join(dir, "t.swf"), filepath.Join(dir, "t.swf.gz")
 	if err := os.WriteFile(plain, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(gz, gzipped(t, []byte(b.String())), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return plain, gz
+}
+
+// TestReadPiecesOnceReusesOnePiece reads 10,000 jobs, plain and gzip, in
+// pieces of about 1 KB with ReadPiecesOnce: every job is handed over in
+// order, yet no piece has room for more than a piece's jobs, where
+// ReadPieces gives the first piece room for the whole file.
+func TestReadPiecesOnceReusesOnePiece(t *testing.T) {
+	const jobs = 10000
+	plain, gz := writeUniformTrace(t, "", jobs)
 	for _, path := range []string{plain, gz} {
 		next, most, calls := int64(1), 0, 0
 		_, n, ok := ReadPiecesOnce(path, Options{}, 1024, func(_ Header, piece []workload.Job, expect int) bool {
@@ -101,19 +111,7 @@ func TestReadPiecesPrefaultsOnlyAPlainFilesSlab(t *testing.T) {
 	defer func(f func([]workload.Job)) { prefaultRecords = f }(prefaultRecords)
 	var handed [][]workload.Job
 	prefaultRecords = func(slab []workload.Job) { handed = append(handed, slab) }
-	var b strings.Builder
-	b.WriteString("; Version: 2.2\n; MaxJobs: 400000\n")
-	for i := 1; i <= 300; i++ {
-		fmt.Fprintf(&b, "%d %d -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n", i, i)
-	}
-	dir := t.TempDir()
-	plain, gz := filepath.Join(dir, "t.swf"), filepath.Join(dir, "t.swf.gz")
-	if err := os.WriteFile(plain, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(gz, gzipped(t, []byte(b.String())), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plain, gz := writeUniformTrace(t, "; Version: 2.2\n; MaxJobs: 400000\n", 300)
 	_, jobs, ok := ReadPieces(plain, Options{}, 1024, func(Header, []workload.Job) bool { return true })
 	if !ok || len(jobs) != 300 {
 		t.Fatalf("%s: ok %v, %d jobs; want 300", plain, ok, len(jobs))
