@@ -111,7 +111,8 @@
 // whole file. The job slab of a plain file, which the conversion fills
 // whole, has its pages backed in one call on a goroutine of its own
 // (prefaultSlab, package prefault) rather than a page fault at a time; a
-// gzip file's slab, sized by a guess, is left to fault in as it is written.
+// gzip file's slab, sized by a guess (the swf.Room the reader hands over
+// is not exact), is left to fault in as it is written.
 //
 // Otherwise a plain trace is mapped and parsed in parts (swf.ReadParts),
 // and its records are converted into jobs in as many stretches at once

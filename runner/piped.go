@@ -71,7 +71,7 @@ func (r *Runner) pipes(cfg Config, e strategies.Entry) bool {
 // error; what the stopped run did is dropped.
 func (r *Runner) runPiped(cfg Config, keep bool) (res *Result, ok bool) {
 	b := getBuffers()
-	p := &pipe{cfg: cfg, b: b, keep: keep, start: make(chan pipeStart, 1), roomExact: !swf.IsGzipFile(cfg.Trace)}
+	p := &pipe{cfg: cfg, b: b, keep: keep, start: make(chan pipeStart, 1)}
 	if st, err := os.Stat(cfg.Trace); err == nil {
 		// Room for every piece without blocking the reader (a gzip file
 		// holds up to about ten times its size in SWF text).
@@ -141,10 +141,6 @@ type pipe struct {
 	list   []*sim.Job      // every simulated job, in order
 	conv   converter       // its counts are the run's Adjustments
 	sent   bool            // start was sent
-	// roomExact: the trace is plain text, whose line count bounds its jobs,
-	// so the room handed to read's first call is no guess (a gzip file's
-	// is: its header's MaxJobs, which nothing checks, or a default).
-	roomExact bool
 }
 
 // pipeStart is what the simulation needs before the first piece.
@@ -162,7 +158,7 @@ func (p *pipe) read() {
 	cfg, b := p.cfg, p.b
 	var dropped []int // the indices of the records the conversion dropped
 	records := 0      // records converted so far
-	handle := func(h swf.Header, piece []workload.Job, room int) bool {
+	handle := func(h swf.Header, piece []workload.Job, room swf.Room) bool {
 		if p.stop.Load() {
 			return false
 		}
@@ -175,19 +171,20 @@ func (p *pipe) read() {
 					return false
 				}
 			}
-			// room: every job of a plain file, a guess for gzip
-			if cap(b.jobs) < room {
-				b.jobs, b.demand = make([]sim.Job, room), make([]int, room)
-				if p.roomExact {
+			// room: every job of a plain file (exact), a guess for gzip
+			n := room.Jobs
+			if cap(b.jobs) < n {
+				b.jobs, b.demand = make([]sim.Job, n), make([]int, n)
+				if room.Exact {
 					prefaultSlab(b.jobs)
 				}
 			}
-			if cap(b.list) < room {
-				b.list = make([]*sim.Job, 0, room)
+			if cap(b.list) < n {
+				b.list = make([]*sim.Job, 0, n)
 			}
-			p.conv = converter{mode: cfg.Estimates, overrun: cfg.Overrun, procs: int(procs), store: b.jobs[:room], demand: b.demand[:room]}
+			p.conv = converter{mode: cfg.Estimates, overrun: cfg.Overrun, procs: int(procs), store: b.jobs[:n], demand: b.demand[:n]}
 			p.list = b.list[:0]
-			p.start <- pipeStart{procs: int(procs), source: source, room: room}
+			p.start <- pipeStart{procs: int(procs), source: source, room: n}
 			p.sent = true
 		}
 		from := len(p.list)
@@ -218,9 +215,7 @@ func (p *pipe) read() {
 	var all []workload.Job
 	var ok bool
 	if p.keep {
-		hdr, all, ok = swf.ReadPieces(cfg.Trace, swf.Options{}, pipedPieceBytes, func(h swf.Header, piece []workload.Job) bool {
-			return handle(h, piece, cap(piece)) // at the first call, room for the file's jobs
-		})
+		hdr, all, ok = swf.ReadPieces(cfg.Trace, swf.Options{}, pipedPieceBytes, handle)
 	} else {
 		hdr, _, ok = swf.ReadPiecesOnce(cfg.Trace, swf.Options{}, pipedPieceBytes, handle)
 	}

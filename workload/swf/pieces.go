@@ -11,23 +11,40 @@ import (
 	"github.com/schedfarm/schedfarm/workload"
 )
 
+// Room is what a piece reader knows, at its first piece, of how many jobs
+// the file holds: room to make for them all at once.
+type Room struct {
+	// Jobs is how many jobs the file may hold: at least as many as it
+	// holds when Exact, else a guess.
+	Jobs int
+	// Exact: the file is plain text, with no more jobs than lines, so Jobs
+	// bounds them. A gzip file's Jobs is its header's MaxJobs, which
+	// nothing checks, up to 16M jobs, or 4,096 without one.
+	Exact bool
+}
+
+// PieceFunc is handed each piece of a file's jobs in file order, with the
+// header (as Open returns it) and the room the file's jobs may need, both
+// the same at every call. It may reorder the jobs it is handed, in place,
+// and must not keep the slice. It returns false to stop the read.
+type PieceFunc func(hdr Header, jobs []workload.Job, room Room) bool
+
 // ReadPieces reads the SWF file at path in strict mode and hands the jobs
 // over while it reads, so that a caller can start on the first jobs (a
 // simulation) while the rest are parsed. Each piece's jobs, about
-// pieceBytes of text, go to fn in file order as soon as they are parsed,
-// with the header (as Open returns it; the same at every call); fn may
-// reorder the jobs it is handed, in place, and must not keep the slice.
-// fn returns false to stop the read. At the end ReadPieces returns the
-// header and every job, in the order fn left them: the pieces joined.
+// pieceBytes of text, go to fn as soon as they are parsed. At the end
+// ReadPieces returns the header and every job, in the order fn left them:
+// the pieces joined.
 //
 // A plain file is mapped and cut into consecutive pieces, each ending after
 // a newline, parsed one after another on the calling goroutine by a Reader
 // each, into one slab with room for a job on every line of the file: at
-// the first call, cap(jobs) is at least the number of jobs the file holds.
-// A gzip file is read by one Reader (Open: it decompresses ahead of the
-// parse) and handed over every pieceBytes/lineBytes jobs; its jobs are
-// gathered in a slice that grows as it fills, so cap(jobs) is then only a
-// guess (the header's MaxJobs, or a default).
+// the first call, cap(jobs) is at least the number of jobs the file holds
+// (room.Jobs, exact). A gzip file is read by one Reader (Open: it
+// decompresses ahead of the parse) and handed over every
+// pieceBytes/lineBytes jobs; its jobs are gathered in a slice that grows as
+// it fills, so cap(jobs) at the first call is then only a guess (room.Jobs,
+// not exact).
 //
 // It reports ok false whenever the answer could differ from Open and a
 // loop of Next to io.EOF, and the caller must then drop whatever fn was
@@ -36,8 +53,8 @@ import (
 // fn stopping the read and, for a plain file, in every case ReadParts
 // refuses (a comment line after the first piece, a submit time earlier
 // than the one before it across two pieces).
-func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, jobs []workload.Job) bool) (hdr Header, jobs []workload.Job, ok bool) {
-	hdr, jobs, _, ok = piecesOf(path, opts, pieceBytes, true, func(h Header, piece []workload.Job, _ int) bool { return fn(h, piece) })
+func ReadPieces(path string, opts Options, pieceBytes int, fn PieceFunc) (hdr Header, jobs []workload.Job, ok bool) {
+	hdr, jobs, _, ok = piecesOf(path, opts, pieceBytes, true, fn)
 	return hdr, jobs, ok
 }
 
@@ -46,12 +63,10 @@ func ReadPieces(path string, opts Options, pieceBytes int, fn func(hdr Header, j
 // pieces are parsed into one buffer the size of a piece, reused for the
 // next, so the records never take memory for the whole file (4 MB for
 // KTH-SP2's 28,489 jobs, a thousand page faults of fresh memory). fn must
-// not keep the slice or its jobs past the call. expect, the same at every
-// call, is the number of jobs the file may hold: at least that for a plain
-// file (one per line), a guess for gzip (as cap(jobs) at ReadPieces' first
-// call). It returns the header and the number of jobs read, with ok as
-// ReadPieces has it.
-func ReadPiecesOnce(path string, opts Options, pieceBytes int, fn func(hdr Header, jobs []workload.Job, expect int) bool) (hdr Header, n int, ok bool) {
+// not keep the slice or its jobs past the call; room is as ReadPieces
+// hands it, though no piece has that much. It returns the header and the
+// number of jobs read, with ok as ReadPieces has it.
+func ReadPiecesOnce(path string, opts Options, pieceBytes int, fn PieceFunc) (hdr Header, n int, ok bool) {
 	hdr, _, n, ok = piecesOf(path, opts, pieceBytes, false, fn)
 	return hdr, n, ok
 }
@@ -66,11 +81,11 @@ var prefaultRecords = func(slab []workload.Job) { go prefault.Slice(slab) }
 
 // piecesOf is ReadPieces (keep: every job gathered and returned) and
 // ReadPiecesOnce (each piece parsed into the same buffer; none returned).
-func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn func(hdr Header, jobs []workload.Job, expect int) bool) (hdr Header, jobs []workload.Job, n int, ok bool) {
+func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn PieceFunc) (hdr Header, jobs []workload.Job, n int, ok bool) {
 	if opts.Lenient {
 		return Header{}, nil, 0, false
 	}
-	if IsGzipFile(path) {
+	if isGzipFile(path) {
 		return streamPieces(path, opts, pieceBytes, keep, fn)
 	}
 	limits := opts.Limits.resolve()
@@ -90,10 +105,10 @@ func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn func(hdr 
 	if !plainMapped(data, path) {
 		return Header{}, nil, 0, false
 	}
-	expect := bytes.Count(data, []byte{'\n'}) + 1
+	room := Room{Jobs: bytes.Count(data, []byte{'\n'}) + 1, Exact: true}
 	var slab []workload.Job // keep: room for a job on every line; else the last piece's
 	if keep {
-		slab = make([]workload.Job, expect)
+		slab = make([]workload.Job, room.Jobs)
 		prefaultRecords(slab)
 	}
 	filled := 0
@@ -131,7 +146,7 @@ func piecesOf(path string, opts Options, pieceBytes int, keep bool, fn func(hdr 
 		if limits.MaxJobs >= 0 && int64(filled+len(p.jobs)) > limits.MaxJobs {
 			return Header{}, nil, 0, false
 		}
-		if !fn(hdr, p.jobs, expect) {
+		if !fn(hdr, p.jobs, room) {
 			return Header{}, nil, 0, false
 		}
 		filled += len(p.jobs)
@@ -176,10 +191,10 @@ func leadingComments(data []byte) int {
 // at a time.
 const lineBytes = 80
 
-// IsGzipFile reports whether the regular file at path starts with gzip's
+// isGzipFile reports whether the regular file at path starts with gzip's
 // magic bytes: whether ReadPieces and ReadPiecesOnce read it as gzip, with
-// only a guess of its job count at the first call.
-func IsGzipFile(path string) bool {
+// only a guess of its job count (streamPieces).
+func isGzipFile(path string) bool {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return false
 	}
@@ -196,7 +211,7 @@ func IsGzipFile(path string) bool {
 // streamPieces is ReadPieces for a gzip file: one Reader, whose jobs go to
 // fn every pieceBytes/lineBytes jobs and at the end (at least once, for the
 // header, even without jobs).
-func streamPieces(path string, opts Options, pieceBytes int, keep bool, fn func(hdr Header, jobs []workload.Job, expect int) bool) (Header, []workload.Job, int, bool) {
+func streamPieces(path string, opts Options, pieceBytes int, keep bool, fn PieceFunc) (Header, []workload.Job, int, bool) {
 	r, err := Open(path, opts)
 	if err != nil {
 		return Header{}, nil, 0, false
@@ -208,15 +223,15 @@ func streamPieces(path string, opts Options, pieceBytes int, keep bool, fn func(
 		guess = n
 	}
 	per := max(1, pieceBytes/lineBytes)
-	room := int(guess)
+	size := int(guess) // the slice's first capacity: the guess, or a piece's
 	if !keep {
-		room = per
+		size = per
 	}
-	jobs := make([]workload.Job, 0, room)
+	jobs := make([]workload.Job, 0, size)
 	from, calls, n := 0, 0, 0
 	hand := func() bool {
 		calls++
-		if !fn(hdr, jobs[from:], int(guess)) {
+		if !fn(hdr, jobs[from:], Room{Jobs: int(guess)}) {
 			return false
 		}
 		if keep {

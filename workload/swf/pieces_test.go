@@ -15,39 +15,43 @@ import (
 )
 
 // readPieces calls ReadPieces and also returns what fn was handed: the
-// pieces, joined, and the headers, one per call.
-func readPieces(path string, opts Options, pieceBytes int) (hdr Header, jobs, handed []workload.Job, hdrs []Header, firstCap int, ok bool) {
+// pieces, joined, the headers, one per call, the first piece's capacity,
+// and the room of the first call, which must be the same at every call
+// (Jobs -2 if not).
+func readPieces(path string, opts Options, pieceBytes int) (hdr Header, jobs, handed []workload.Job, hdrs []Header, firstCap int, room Room, ok bool) {
 	firstCap = -1
-	hdr, jobs, ok = ReadPieces(path, opts, pieceBytes, func(h Header, piece []workload.Job) bool {
+	hdr, jobs, ok = ReadPieces(path, opts, pieceBytes, func(h Header, piece []workload.Job, r Room) bool {
 		if firstCap < 0 {
-			firstCap = cap(piece)
+			firstCap, room = cap(piece), r
+		} else if r != room {
+			room.Jobs = -2
 		}
 		handed = append(handed, piece...)
 		hdrs = append(hdrs, h)
 		return true
 	})
-	return hdr, jobs, handed, hdrs, firstCap, ok
+	return hdr, jobs, handed, hdrs, firstCap, room, ok
 }
 
 // readPiecesOnce calls ReadPiecesOnce and returns what fn was handed (the
-// pieces, joined, and the headers, one per call) and the expect of the
-// first call, which must be the same at every call (-2 if not).
-func readPiecesOnce(path string, opts Options, pieceBytes int) (hdr Header, n int, handed []workload.Job, hdrs []Header, expect int, ok bool) {
-	expect = -1
-	hdr, n, ok = ReadPiecesOnce(path, opts, pieceBytes, func(h Header, piece []workload.Job, e int) bool {
-		if expect == -1 {
-			expect = e
-		} else if e != expect {
-			expect = -2
+// pieces, joined, and the headers, one per call) and the room of the first
+// call, which must be the same at every call (Jobs -2 if not).
+func readPiecesOnce(path string, opts Options, pieceBytes int) (hdr Header, n int, handed []workload.Job, hdrs []Header, room Room, ok bool) {
+	room.Jobs = -1
+	hdr, n, ok = ReadPiecesOnce(path, opts, pieceBytes, func(h Header, piece []workload.Job, r Room) bool {
+		if room.Jobs == -1 {
+			room = r
+		} else if r != room {
+			room.Jobs = -2
 		}
 		handed = append(handed, piece...)
 		hdrs = append(hdrs, h)
 		return true
 	})
 	if !ok {
-		handed, hdrs, expect = nil, nil, -1
+		handed, hdrs, room = nil, nil, Room{Jobs: -1}
 	}
-	return hdr, n, handed, hdrs, expect, ok
+	return hdr, n, handed, hdrs, room, ok
 }
 
 // writeUniformTrace writes header and then jobs one-processor jobs, job i
@@ -80,7 +84,7 @@ func TestReadPiecesOnceReusesOnePiece(t *testing.T) {
 	plain, gz := writeUniformTrace(t, "", jobs)
 	for _, path := range []string{plain, gz} {
 		next, most, calls := int64(1), 0, 0
-		_, n, ok := ReadPiecesOnce(path, Options{}, 1024, func(_ Header, piece []workload.Job, expect int) bool {
+		_, n, ok := ReadPiecesOnce(path, Options{}, 1024, func(_ Header, piece []workload.Job, _ Room) bool {
 			calls++
 			most = max(most, cap(piece))
 			for _, j := range piece {
@@ -112,7 +116,7 @@ func TestReadPiecesPrefaultsOnlyAPlainFilesSlab(t *testing.T) {
 	var handed [][]workload.Job
 	prefaultRecords = func(slab []workload.Job) { handed = append(handed, slab) }
 	plain, gz := writeUniformTrace(t, "; Version: 2.2\n; MaxJobs: 400000\n", 300)
-	_, jobs, ok := ReadPieces(plain, Options{}, 1024, func(Header, []workload.Job) bool { return true })
+	_, jobs, ok := ReadPieces(plain, Options{}, 1024, func(Header, []workload.Job, Room) bool { return true })
 	if !ok || len(jobs) != 300 {
 		t.Fatalf("%s: ok %v, %d jobs; want 300", plain, ok, len(jobs))
 	}
@@ -120,10 +124,10 @@ func TestReadPiecesPrefaultsOnlyAPlainFilesSlab(t *testing.T) {
 		t.Fatalf("%s (300 jobs, 302 lines): %d slabs handed to prefaultRecords; want the one of 303 jobs the jobs came back in", plain, len(handed))
 	}
 	handed = nil
-	if _, _, ok := ReadPiecesOnce(plain, Options{}, 1024, func(Header, []workload.Job, int) bool { return true }); !ok || len(handed) != 0 {
+	if _, _, ok := ReadPiecesOnce(plain, Options{}, 1024, func(Header, []workload.Job, Room) bool { return true }); !ok || len(handed) != 0 {
 		t.Errorf("ReadPiecesOnce of %s: ok %v, %d slabs handed to prefaultRecords; want none", plain, ok, len(handed))
 	}
-	if _, jobs, ok := ReadPieces(gz, Options{}, 1024, func(Header, []workload.Job) bool { return true }); !ok || len(jobs) != 300 || len(handed) != 0 {
+	if _, jobs, ok := ReadPieces(gz, Options{}, 1024, func(Header, []workload.Job, Room) bool { return true }); !ok || len(jobs) != 300 || len(handed) != 0 {
 		t.Errorf("ReadPieces of %s: ok %v, %d jobs, %d slabs handed to prefaultRecords; want 300 and none", gz, ok, len(jobs), len(handed))
 	}
 }
@@ -152,7 +156,7 @@ func TestReadPiecesIsTheReader(t *testing.T) {
 		}
 		pieceBytes := 1 + rng.IntN(300)
 		h, jobs, err := readLoop(path, Options{})
-		ph, pjobs, handed, hdrs, firstCap, ok := readPieces(path, Options{}, pieceBytes)
+		ph, pjobs, handed, hdrs, firstCap, room, ok := readPieces(path, Options{}, pieceBytes)
 		if err != nil {
 			refused++
 			if ok {
@@ -169,10 +173,15 @@ func TestReadPiecesIsTheReader(t *testing.T) {
 		if !ok {
 			continue
 		}
-		oh, on, onced, ohdrs, expect, ook := readPiecesOnce(path, Options{}, pieceBytes)
-		if ook != ok || !reflect.DeepEqual(oh, ph) || on != len(pjobs) || !reflect.DeepEqual(onced, handed) || !reflect.DeepEqual(ohdrs, hdrs) || expect != firstCap {
-			t.Fatalf("trial %d (pieces of %d bytes): ReadPiecesOnce: ok %v, %d jobs, %d handed in %d calls, expect %d; ReadPieces: ok %v, %d jobs, %d handed in %d calls, first room %d",
-				trial, pieceBytes, ook, on, len(onced), len(ohdrs), expect, ok, len(pjobs), len(handed), len(hdrs), firstCap)
+		oh, on, onced, ohdrs, oroom, ook := readPiecesOnce(path, Options{}, pieceBytes)
+		if ook != ok || !reflect.DeepEqual(oh, ph) || on != len(pjobs) || !reflect.DeepEqual(onced, handed) || !reflect.DeepEqual(ohdrs, hdrs) || oroom != room {
+			t.Fatalf("trial %d (pieces of %d bytes): ReadPiecesOnce: ok %v, %d jobs, %d handed in %d calls, room %+v; ReadPieces: ok %v, %d jobs, %d handed in %d calls, room %+v",
+				trial, pieceBytes, ook, on, len(onced), len(ohdrs), oroom, ok, len(pjobs), len(handed), len(hdrs), room)
+		}
+		// The room: the first piece's capacity, the same at every call,
+		// exact for a plain file (and at least its jobs), a guess for gzip.
+		if gz := trial%3 == 2; room.Jobs != firstCap || room.Exact == gz {
+			t.Fatalf("trial %d (gzip %v): room %+v at every call, the first piece's capacity %d; want that capacity, exact only for a plain file", trial, gz, room, firstCap)
 		}
 		if !reflect.DeepEqual(h, ph) || !reflect.DeepEqual(jobs, pjobs) {
 			t.Fatalf("trial %d (pieces of %d bytes): ReadPieces differs from the Reader: header %v vs %v, %d vs %d jobs", trial, pieceBytes, ph, h, len(pjobs), len(jobs))
@@ -208,32 +217,32 @@ func TestReadPiecesStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	_, jobs, ok := ReadPieces(path, Options{}, 10*len(line), func(Header, []workload.Job) bool {
+	_, jobs, ok := ReadPieces(path, Options{}, 10*len(line), func(Header, []workload.Job, Room) bool {
 		calls++
 		return calls < 3
 	})
 	if ok || jobs != nil || calls != 3 {
 		t.Errorf("fn stopped the read at its third call: ok %v, %d jobs, %d calls; want false, none, 3", ok, len(jobs), calls)
 	}
-	_, jobs, ok = ReadPieces(path, Options{}, 10*len(line), func(Header, []workload.Job) bool { return true })
+	_, jobs, ok = ReadPieces(path, Options{}, 10*len(line), func(Header, []workload.Job, Room) bool { return true })
 	if !ok || len(jobs) != 100 {
 		t.Fatalf("the whole file: ok %v, %d jobs; want true, 100", ok, len(jobs))
 	}
-	if _, _, ok := ReadPieces(path, Options{Lenient: true}, 100, func(Header, []workload.Job) bool { return true }); ok {
+	if _, _, ok := ReadPieces(path, Options{Lenient: true}, 100, func(Header, []workload.Job, Room) bool { return true }); ok {
 		t.Error("a lenient read went to pieces")
 	}
 	gz := filepath.Join(dir, "t.swf.gz")
 	if err := os.WriteFile(gz, []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3}, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok := ReadPieces(gz, Options{}, 100, func(Header, []workload.Job) bool { return true }); ok {
+	if _, _, ok := ReadPieces(gz, Options{}, 100, func(Header, []workload.Job, Room) bool { return true }); ok {
 		t.Error("gzip input cut short was read")
 	}
 	if err := os.WriteFile(gz, gzipped(t, []byte(strings.Repeat(line, 100))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	calls = 0
-	_, jobs, ok = ReadPieces(gz, Options{}, 10*lineBytes, func(Header, []workload.Job) bool {
+	_, jobs, ok = ReadPieces(gz, Options{}, 10*lineBytes, func(Header, []workload.Job, Room) bool {
 		calls++
 		return calls < 3
 	})
@@ -241,12 +250,12 @@ func TestReadPiecesStops(t *testing.T) {
 		t.Errorf("gzip: fn stopped the read at its third call: ok %v, %d jobs, %d calls; want false, none, 3", ok, len(jobs), calls)
 	}
 	calls = 0
-	_, jobs, ok = ReadPieces(gz, Options{}, 10*lineBytes, func(Header, []workload.Job) bool { calls++; return true })
+	_, jobs, ok = ReadPieces(gz, Options{}, 10*lineBytes, func(Header, []workload.Job, Room) bool { calls++; return true })
 	if !ok || len(jobs) != 100 || calls != 10 {
 		t.Errorf("gzip, the whole file: ok %v, %d jobs in %d pieces; want true, 100 in 10", ok, len(jobs), calls)
 	}
 	limited := Options{Limits: Limits{MaxJobs: 50}}
-	if _, _, ok := ReadPieces(path, limited, 10*len(line), func(Header, []workload.Job) bool { return true }); ok {
+	if _, _, ok := ReadPieces(path, limited, 10*len(line), func(Header, []workload.Job, Room) bool { return true }); ok {
 		t.Error("a file over the job limit was read in pieces")
 	}
 }
@@ -285,7 +294,7 @@ func TestReadPiecesFileCutShort(t *testing.T) {
 				}
 			}
 		}
-		_, jobs, ok := ReadPieces(path, Options{}, 8192, func(Header, []workload.Job) bool { return true })
+		_, jobs, ok := ReadPieces(path, Options{}, 8192, func(Header, []workload.Job, Room) bool { return true })
 		partsStage = func(string, string) {}
 		if !cut {
 			t.Fatalf("cut %s: never reached", where(cutAt))
@@ -312,7 +321,7 @@ func FuzzReadPieces(f *testing.F) {
 		// The piece size from the input, so that the fuzzer moves the cuts.
 		pieceBytes := 1 + int(data[0])%97
 		h, jobs, err := readLoop(path, Options{})
-		ph, pjobs, handed, _, _, ok := readPieces(path, Options{}, pieceBytes)
+		ph, pjobs, handed, _, _, _, ok := readPieces(path, Options{}, pieceBytes)
 		if !ok {
 			return
 		}
