@@ -14,44 +14,45 @@ import (
 	"github.com/schedfarm/schedfarm/workload"
 )
 
-// readPieces calls ReadPieces and also returns what fn was handed: the
-// pieces, joined, the headers, one per call, the first piece's capacity,
-// and the room of the first call, which must be the same at every call
-// (Jobs -2 if not).
+// handedLog records what a PieceFunc was handed: the pieces, joined, the
+// headers, one per call, the first piece's capacity, and the room of the
+// first call, which must be the same at every call (Jobs -2 if not).
+type handedLog struct {
+	handed   []workload.Job
+	hdrs     []Header
+	firstCap int
+	room     Room
+}
+
+func (l *handedLog) fn(h Header, piece []workload.Job, r Room) bool {
+	if len(l.hdrs) == 0 {
+		l.firstCap, l.room = cap(piece), r
+	} else if r != l.room {
+		l.room.Jobs = -2
+	}
+	l.handed = append(l.handed, piece...)
+	l.hdrs = append(l.hdrs, h)
+	return true
+}
+
+// readPieces calls ReadPieces and also returns what fn was handed
+// (handedLog).
 func readPieces(path string, opts Options, pieceBytes int) (hdr Header, jobs, handed []workload.Job, hdrs []Header, firstCap int, room Room, ok bool) {
-	firstCap = -1
-	hdr, jobs, ok = ReadPieces(path, opts, pieceBytes, func(h Header, piece []workload.Job, r Room) bool {
-		if firstCap < 0 {
-			firstCap, room = cap(piece), r
-		} else if r != room {
-			room.Jobs = -2
-		}
-		handed = append(handed, piece...)
-		hdrs = append(hdrs, h)
-		return true
-	})
-	return hdr, jobs, handed, hdrs, firstCap, room, ok
+	l := handedLog{firstCap: -1}
+	hdr, jobs, ok = ReadPieces(path, opts, pieceBytes, l.fn)
+	return hdr, jobs, l.handed, l.hdrs, l.firstCap, l.room, ok
 }
 
 // readPiecesOnce calls ReadPiecesOnce and returns what fn was handed (the
-// pieces, joined, and the headers, one per call) and the room of the first
-// call, which must be the same at every call (Jobs -2 if not).
+// pieces, joined, and the headers, one per call) and the room, as
+// handedLog records them; after a refusal, nothing and a room of Jobs -1.
 func readPiecesOnce(path string, opts Options, pieceBytes int) (hdr Header, n int, handed []workload.Job, hdrs []Header, room Room, ok bool) {
-	room.Jobs = -1
-	hdr, n, ok = ReadPiecesOnce(path, opts, pieceBytes, func(h Header, piece []workload.Job, r Room) bool {
-		if room.Jobs == -1 {
-			room = r
-		} else if r != room {
-			room.Jobs = -2
-		}
-		handed = append(handed, piece...)
-		hdrs = append(hdrs, h)
-		return true
-	})
+	l := handedLog{room: Room{Jobs: -1}}
+	hdr, n, ok = ReadPiecesOnce(path, opts, pieceBytes, l.fn)
 	if !ok {
-		handed, hdrs, room = nil, nil, Room{Jobs: -1}
+		return hdr, n, nil, nil, Room{Jobs: -1}, ok
 	}
-	return hdr, n, handed, hdrs, room, ok
+	return hdr, n, l.handed, l.hdrs, l.room, ok
 }
 
 // writeUniformTrace writes header and then jobs one-processor jobs, job i
