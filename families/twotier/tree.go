@@ -725,12 +725,13 @@ func (t *treeTimeline) piece(x *bnode, i int, p []int) walkState {
 		if st := t.emitVirtual(lo); st != more {
 			return st
 		}
-		if !t.ovUniform(lo, hi) {
+		c, uniform := t.ovUniform(lo, hi)
+		if !uniform {
 			return opened
 		}
 		pp = t.ovP
 		setVec(pp, p)
-		t.ovOffset(lo, pp)
+		add(pp, t.ovSeg[c*n:c*n+n])
 	}
 	if t.pend && lo >= t.pendLo+t.dur {
 		if st := t.resolve(); st != more {
@@ -989,10 +990,12 @@ func (t *treeTimeline) ovOffset(key float64, out []int) {
 }
 
 // ovUniform reports whether no overlay end lies in (lo, hi], so that the
-// overlays change every key of [lo, hi] alike.
-func (t *treeTimeline) ovUniform(lo, hi float64) bool {
-	c := t.seg(lo)
-	return c == len(t.ovB) || t.ovB[c] > hi
+// overlays change every key of [lo, hi] alike, and returns the segment
+// holding lo: where they are uniform, its change (ovSeg's c-th) is
+// theirs at every key of [lo, hi], added without a second seg.
+func (t *treeTimeline) ovUniform(lo, hi float64) (c int, uniform bool) {
+	c = t.seg(lo)
+	return c, c == len(t.ovB) || t.ovB[c] > hi
 }
 
 // emitVirtual visits the overlay ends before lo that are not breakpoints.
@@ -1205,10 +1208,11 @@ func (t *treeTimeline) firstShort(x *bnode, p []int, depth int, lo, hi float64, 
 		if chi >= lo {
 			whole, pp := true, p
 			if t.hasOv {
-				if whole = t.ovUniform(clo, chi); whole {
+				var c int
+				if c, whole = t.ovUniform(clo, chi); whole {
 					pp = t.ovP
 					setVec(pp, p)
-					t.ovOffset(clo, pp)
+					add(pp, t.ovSeg[c*n:c*n+n])
 				}
 			}
 			switch {
