@@ -339,7 +339,7 @@ func (r *Runner) Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", cfg.Scheduler, err)
 	}
-	res.summarize(reporter)
+	res.summarize(reporter, r.noCache)
 	return res, nil
 }
 
@@ -364,12 +364,19 @@ func newScheduler(cfg Config, plat sim.Platform) (sim.Scheduler, family.MetricRe
 }
 
 // summarize adds, to a finished run, the scheduler's own metrics (reporter
-// may be nil) and the aggregates of its jobs.
-func (res *Result) summarize(reporter family.MetricReporter) {
+// may be nil) and the aggregates of its jobs. concurrent says the run is
+// its process's only one (WithoutTraceCache), so that the aggregates may
+// take a second core (sim.MetricOptions.Concurrent).
+func (res *Result) summarize(reporter family.MetricReporter, concurrent bool) {
 	if reporter != nil {
 		res.Extra = reporter.ExtraMetrics()
 	}
-	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{Gamma: res.Config.Gamma, WarmupJobs: res.Config.WarmupJobs})
+	res.Summary = sim.Summarize(res.Jobs, res.Platform, sim.MetricOptions{
+		Gamma: res.Config.Gamma, WarmupJobs: res.Config.WarmupJobs,
+		// A one-shot run has the other cores to itself once it is
+		// simulated (cells of a sweep already keep every core busy).
+		Concurrent: concurrent && runtime.GOMAXPROCS(0) > 1,
+	})
 }
 
 // convertPartMin is the least number of records a goroutine of

@@ -328,6 +328,35 @@ func TestSummaryMatchesPlainComputation(t *testing.T) {
 	}
 }
 
+// TestSummaryConcurrentIsTheSame checks that MetricOptions.Concurrent (the
+// slowdowns' distributions on a second goroutine) gives the Summary the one
+// goroutine gives, on runs long enough to be split and on one just short
+// of it, with warm-ups, stretched jobs and every end state.
+func TestSummaryConcurrentIsTheSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(53, 1))
+	for trial, n := range []int{concurrentMinJobs - 1, concurrentMinJobs, concurrentMinJobs + 1, 3 * concurrentMinJobs} {
+		jobs := make([]*Job, n)
+		for i := range jobs {
+			j := NewJob(int64(i+1), float64(i*3), []int{1 + rng.IntN(4)}, 10, 10, 0)
+			j.state = []State{Finished, Finished, Killed, Rejected, Running}[rng.IntN(5)]
+			j.start = j.Submit + float64(rng.IntN(5000))
+			j.end = j.start + float64(rng.IntN(4000))
+			if rng.IntN(3) == 0 {
+				j.stretched, j.done = true, float64(rng.IntN(3000))
+			}
+			jobs[i] = j
+		}
+		o := MetricOptions{Gamma: float64(rng.IntN(20)), WarmupJobs: rng.IntN(n / 4)}
+		want := Summarize(jobs, Processors(8), o)
+		o.Concurrent = true
+		for range 3 { // buffers reused from the pool as well as fresh ones
+			if got := Summarize(jobs, Processors(8), o); got != want {
+				t.Fatalf("trial %d (%d jobs): concurrent %+v; one goroutine %+v", trial, n, got, want)
+			}
+		}
+	}
+}
+
 func TestDistMatchesSortedNearestRank(t *testing.T) {
 	for n := 1; n <= 60; n++ {
 		for seed := 0; seed < 5; seed++ {

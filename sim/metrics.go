@@ -16,7 +16,18 @@ type MetricOptions struct {
 	// WarmupJobs excludes the first jobs (in submit order) from the per-job
 	// aggregates; utilisation and makespan still cover the whole run.
 	WarmupJobs int
+	// Concurrent computes the two slowdowns' distributions on a second
+	// goroutine, in a buffer of their own, while the calling one computes
+	// wait and response: the same Summary, about twice as soon, for a
+	// process with a core to spare (one simulation, `schedfarm sim`). A
+	// sweep's cells already keep every core busy, and leave it unset. Runs
+	// of fewer than concurrentMinJobs jobs are summarised on one goroutine.
+	Concurrent bool
 }
+
+// concurrentMinJobs is the least run Summarize splits (Concurrent): below
+// it a goroutine and a second buffer cost about what they save.
+const concurrentMinJobs = 8192
 
 // Dist summarises one per-job quantity.
 type Dist struct {
@@ -69,6 +80,26 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	if len(jobs) == 0 {
 		return s
 	}
+	slowdowns := func(buf []float64) {
+		s.Slowdown = dist(measured(jobs, o.WarmupJobs, gamma, measureSlowdown, buf))
+		s.BSLD = dist(measured(jobs, o.WarmupJobs, gamma, measureBSLD, buf))
+	}
+	var done chan struct{}
+	if o.Concurrent && len(jobs) >= concurrentMinJobs {
+		// The slowdowns on a second goroutine, in a buffer of its own, from
+		// now on. Each goroutine writes its own fields of s; the channel
+		// orders the second's writes before the return.
+		done = make(chan struct{})
+		go func() {
+			defer close(done)
+			bq := distBufs.Get().(*[]float64)
+			defer distBufs.Put(bq)
+			if cap(*bq) < len(jobs) {
+				*bq = make([]float64, len(jobs))
+			}
+			slowdowns((*bq)[:0:len(jobs)])
+		}()
+	}
 	first, last := math.Inf(1), math.Inf(-1)
 	used := 0.0
 	for _, j := range jobs {
@@ -99,10 +130,10 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 			used += float64(j.Demand[0]) * (j.end - j.start)
 		}
 	}
-	// The four distributions one after another in one buffer of a value
-	// per job (dist reorders it in place): a one-shot run touches a
-	// quarter of the fresh memory four buffers took (docs/performance-log.md,
-	// "Ninth session").
+	// The distributions one after another in one buffer of a value per job
+	// (dist reorders it in place): a one-shot run touches a quarter of the
+	// fresh memory four buffers took (docs/performance-log.md, "Ninth
+	// session"); Concurrent adds a second for the slowdowns.
 	bp := distBufs.Get().(*[]float64)
 	defer distBufs.Put(bp)
 	if cap(*bp) < len(jobs) {
@@ -113,8 +144,11 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	s.Measured = len(wait)
 	s.Wait = dist(wait)
 	s.Response = dist(measured(jobs, o.WarmupJobs, gamma, measureResponse, buf))
-	s.Slowdown = dist(measured(jobs, o.WarmupJobs, gamma, measureSlowdown, buf))
-	s.BSLD = dist(measured(jobs, o.WarmupJobs, gamma, measureBSLD, buf))
+	if done != nil {
+		<-done
+	} else {
+		slowdowns(buf)
+	}
 	if last > first {
 		s.Makespan = last - first
 		s.Utilization = used / (float64(p.Pools[0].Capacity) * s.Makespan)
