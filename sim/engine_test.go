@@ -287,17 +287,7 @@ func TestSummaryMatchesPlainComputation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	for trial := range 300 {
 		n := 1 + rng.IntN(60)
-		jobs := make([]*Job, n)
-		for i := range jobs {
-			j := NewJob(int64(i+1), float64(i*3), []int{1 + rng.IntN(4)}, 10, 10, 0)
-			j.state = []State{Finished, Finished, Killed, Rejected, Running}[rng.IntN(5)]
-			j.start = j.Submit + float64(rng.IntN(50))
-			j.end = j.start + float64(rng.IntN(40))
-			if rng.IntN(3) == 0 {
-				j.stretched, j.done = true, float64(rng.IntN(30))
-			}
-			jobs[i] = j
-		}
+		jobs := randomSummaryJobs(rng, n, 50, 40, 30)
 		o := MetricOptions{Gamma: float64(rng.IntN(20)), WarmupJobs: rng.IntN(n + 1)}
 		gamma := o.Gamma
 		if gamma <= 0 {
@@ -328,6 +318,24 @@ func TestSummaryMatchesPlainComputation(t *testing.T) {
 	}
 }
 
+// randomSummaryJobs returns n jobs submitted 3 s apart, each in a random end
+// state (or still running), with a wait below maxWait, a run below maxRun and,
+// for about a third of them, stretched with a served time below maxDone.
+func randomSummaryJobs(rng *rand.Rand, n, maxWait, maxRun, maxDone int) []*Job {
+	jobs := make([]*Job, n)
+	for i := range jobs {
+		j := NewJob(int64(i+1), float64(i*3), []int{1 + rng.IntN(4)}, 10, 10, 0)
+		j.state = []State{Finished, Finished, Killed, Rejected, Running}[rng.IntN(5)]
+		j.start = j.Submit + float64(rng.IntN(maxWait))
+		j.end = j.start + float64(rng.IntN(maxRun))
+		if rng.IntN(3) == 0 {
+			j.stretched, j.done = true, float64(rng.IntN(maxDone))
+		}
+		jobs[i] = j
+	}
+	return jobs
+}
+
 // TestSummaryConcurrentIsTheSame checks that MetricOptions.Concurrent (the
 // slowdowns' distributions on a second goroutine) gives the Summary the one
 // goroutine gives, on runs long enough to be split and on one just short
@@ -335,17 +343,7 @@ func TestSummaryMatchesPlainComputation(t *testing.T) {
 func TestSummaryConcurrentIsTheSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(53, 1))
 	for trial, n := range []int{concurrentMinJobs - 1, concurrentMinJobs, concurrentMinJobs + 1, 3 * concurrentMinJobs} {
-		jobs := make([]*Job, n)
-		for i := range jobs {
-			j := NewJob(int64(i+1), float64(i*3), []int{1 + rng.IntN(4)}, 10, 10, 0)
-			j.state = []State{Finished, Finished, Killed, Rejected, Running}[rng.IntN(5)]
-			j.start = j.Submit + float64(rng.IntN(5000))
-			j.end = j.start + float64(rng.IntN(4000))
-			if rng.IntN(3) == 0 {
-				j.stretched, j.done = true, float64(rng.IntN(3000))
-			}
-			jobs[i] = j
-		}
+		jobs := randomSummaryJobs(rng, n, 5000, 4000, 3000)
 		o := MetricOptions{Gamma: float64(rng.IntN(20)), WarmupJobs: rng.IntN(n / 4)}
 		want := Summarize(jobs, Processors(8), o)
 		o.Concurrent = true
