@@ -120,4 +120,8 @@
 // jobs, order and counts as one converter record by record. Cells of a
 // sweep convert in one stretch: their process already runs a cell on every
 // core.
+//
+// Either way, the finished run's aggregates take a second core too
+// (sim.MetricOptions.Concurrent: the slowdowns' distributions on a
+// goroutine of their own), with the Summary the one goroutine gives.
 package runner
