@@ -122,7 +122,7 @@ func (r *Runner) runPiped(cfg Config, keep bool) (res *Result, ok bool) {
 	}
 	res.bufs = b
 	res.OfferedLoad = offeredLoad(p.list, start.procs)
-	res.summarize(reporter, true) // runPiped runs only without the trace cache
+	res.summarize(reporter, r.noCache)
 	return res, true
 }
 

@@ -18,10 +18,10 @@ type MetricOptions struct {
 	WarmupJobs int
 	// Concurrent computes the two slowdowns' distributions on a second
 	// goroutine, in a buffer of their own, while the calling one computes
-	// wait and response: the same Summary, about twice as soon, for a
-	// process with a core to spare (one simulation, `schedfarm sim`). A
-	// sweep's cells already keep every core busy, and leave it unset. Runs
-	// of fewer than concurrentMinJobs jobs are summarised on one goroutine.
+	// wait and response: the same Summary, sooner, for a process with a
+	// core to spare (one simulation, `schedfarm sim`). A sweep's cells
+	// already keep every core busy, and leave it unset. Runs of fewer than
+	// concurrentMinJobs jobs are summarised on one goroutine.
 	Concurrent bool
 }
 
@@ -92,12 +92,9 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 		done = make(chan struct{})
 		go func() {
 			defer close(done)
-			bq := distBufs.Get().(*[]float64)
+			bq, buf := takeDistBuf(len(jobs))
 			defer distBufs.Put(bq)
-			if cap(*bq) < len(jobs) {
-				*bq = make([]float64, len(jobs))
-			}
-			slowdowns((*bq)[:0:len(jobs)])
+			slowdowns(buf)
 		}()
 	}
 	first, last := math.Inf(1), math.Inf(-1)
@@ -134,12 +131,8 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	// (dist reorders it in place): a one-shot run touches a quarter of the
 	// fresh memory four buffers took (docs/performance-log.md, "Ninth
 	// session"); Concurrent adds a second for the slowdowns.
-	bp := distBufs.Get().(*[]float64)
+	bp, buf := takeDistBuf(len(jobs))
 	defer distBufs.Put(bp)
-	if cap(*bp) < len(jobs) {
-		*bp = make([]float64, len(jobs))
-	}
-	buf := (*bp)[:0:len(jobs)]
 	wait := measured(jobs, o.WarmupJobs, gamma, measureWait, buf)
 	s.Measured = len(wait)
 	s.Wait = dist(wait)
@@ -211,6 +204,16 @@ func measured(jobs []*Job, warmup int, gamma float64, which int, out []float64) 
 
 // distBufs recycles Summarize's scratch space between runs.
 var distBufs = sync.Pool{New: func() any { return new([]float64) }}
+
+// takeDistBuf takes a buffer from distBufs, grown to hold n values, and
+// returns it (for distBufs.Put) with an empty slice of room n in it.
+func takeDistBuf(n int) (*[]float64, []float64) {
+	bp := distBufs.Get().(*[]float64)
+	if cap(*bp) < n {
+		*bp = make([]float64, n)
+	}
+	return bp, (*bp)[:0:n]
+}
 
 // dist summarises xs, reordering it in place. The median and p95 use the
 // nearest-rank method; they are found by selection, not a full sort.
