@@ -1,10 +1,12 @@
 package runner_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/families"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/workload"
 	"github.com/schedfarm/schedfarm/workload/swf/swftest"
 )
@@ -78,4 +80,29 @@ func BenchmarkKTHPyss(b *testing.B) {
 		res.Release()
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(res.Stats.Events), "ns/event")
+}
+
+// BenchmarkSummarizeKTH times sim.Summarize alone on BenchmarkKTHPyss's
+// finished run (28,489 jobs): the aggregates `schedfarm sim` computes after
+// the simulation, on one goroutine and (concurrent) on two, as runner asks
+// for a one-shot run.
+func BenchmarkSummarizeKTH(b *testing.B) {
+	records := swftest.Records(b, swftest.KTH)
+	res, err := runner.New(families.Builtin()).Run(runner.Config{
+		Source: workload.NewSliceSource(records), Procs: 100, Scheduler: "easy",
+		Estimates: runner.EstimatesPyss, Events: runner.EventsPyss,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, concurrent := range []bool{false, true} {
+		b.Run(fmt.Sprintf("concurrent=%v", concurrent), func(b *testing.B) {
+			o := sim.MetricOptions{Concurrent: concurrent}
+			for b.Loop() {
+				if s := sim.Summarize(res.Jobs, res.Platform, o); s != res.Summary {
+					b.Fatalf("%+v, the run's %+v", s, res.Summary)
+				}
+			}
+		})
+	}
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -283,11 +285,19 @@ func TestSummaryHandComputed(t *testing.T) {
 // values, on random runs with finished, killed, rejected and unended jobs,
 // jobs stretched on a tiered platform (their slowdowns divide by the time
 // served) and a warm-up.
+//
+// Every other trial draws waits of 0 or 1 s, so that about half the jobs
+// have a wait of 0 and slowdowns of 1 (measured's floors), and stretched
+// jobs served longer than their response, whose slowdown is under the floor.
 func TestSummaryMatchesPlainComputation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
-	for trial := range 300 {
+	for trial := range 600 {
 		n := 1 + rng.IntN(60)
-		jobs := randomSummaryJobs(rng, n, 50, 40, 30)
+		maxWait, maxDone := 50, 30
+		if trial%2 == 1 {
+			maxWait, maxDone = 2, 90
+		}
+		jobs := randomSummaryJobs(rng, n, maxWait, 40, maxDone)
 		o := MetricOptions{Gamma: float64(rng.IntN(20)), WarmupJobs: rng.IntN(n + 1)}
 		gamma := o.Gamma
 		if gamma <= 0 {
@@ -311,11 +321,27 @@ func TestSummaryMatchesPlainComputation(t *testing.T) {
 			}
 		}
 		got := Summarize(jobs, Processors(8), o)
-		if got.Measured != len(wait) || got.Wait != dist(wait) || got.Response != dist(resp) || got.Slowdown != dist(sld) || got.BSLD != dist(bsld) {
+		if got.Measured != len(wait) || got.Wait != plainDist(wait) || got.Response != plainDist(resp) || got.Slowdown != plainDist(sld) || got.BSLD != plainDist(bsld) {
 			t.Fatalf("trial %d (%d jobs, warm-up %d): %+v; want measured %d, wait %+v, response %+v, slowdown %+v, bsld %+v",
-				trial, n, o.WarmupJobs, got, len(wait), dist(wait), dist(resp), dist(sld), dist(bsld))
+				trial, n, o.WarmupJobs, got, len(wait), plainDist(wait), plainDist(resp), plainDist(sld), plainDist(bsld))
 		}
 	}
+}
+
+// plainDist is Dist by definition: the mean summed in the given order, the
+// median and p95 by nearest rank in a sorted copy.
+func plainDist(xs []float64) Dist {
+	if len(xs) == 0 {
+		return Dist{}
+	}
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	sorted := append([]float64(nil), xs...)
+	sort.Float64s(sorted)
+	n := len(xs)
+	return Dist{Mean: sum / float64(n), Median: sorted[rankIndex(n, 0.5)], P95: sorted[rankIndex(n, 0.95)], Max: sorted[n-1]}
 }
 
 // randomSummaryJobs returns n jobs submitted 3 s apart, each in a random end
@@ -355,6 +381,10 @@ func TestSummaryConcurrentIsTheSame(t *testing.T) {
 	}
 }
 
+// TestDistMatchesSortedNearestRank checks values.dist against plainDist on
+// lists with many ties, for each floor from below every value to above
+// some (then the values at the floor are not the least and go back among
+// the others) and none.
 func TestDistMatchesSortedNearestRank(t *testing.T) {
 	for n := 1; n <= 60; n++ {
 		for seed := 0; seed < 5; seed++ {
@@ -362,11 +392,68 @@ func TestDistMatchesSortedNearestRank(t *testing.T) {
 			for i := range xs {
 				xs[i] = float64((i*7919 + seed*104729) % 23) // many ties
 			}
-			sorted := append([]float64(nil), xs...)
-			sort.Float64s(sorted)
-			d := dist(xs)
-			if d.Median != sorted[rankIndex(n, 0.5)] || d.P95 != sorted[rankIndex(n, 0.95)] || d.Max != sorted[n-1] {
-				t.Fatalf("n=%d seed=%d: %+v, sorted %v", n, seed, d, sorted)
+			for _, floor := range []float64{noFloor, -1, 0, 3, 11, 22} {
+				v := values{floor: floor, hi: math.Inf(-1), lo: math.Inf(1)}
+				for _, x := range xs {
+					v.sum += x
+					v.hi = max(v.hi, x)
+					if x == floor {
+						v.atFloor++
+						continue
+					}
+					v.xs = append(v.xs, x)
+					v.lo = min(v.lo, x)
+				}
+				v.xs = slices.Grow(v.xs, v.atFloor)
+				if got, want := v.dist(), plainDist(xs); got != want {
+					t.Fatalf("n=%d seed=%d floor %v: %+v, want %+v (values %v)", n, seed, floor, got, want, xs)
+				}
+			}
+		}
+	}
+}
+
+// TestSelectNthOnLongLists checks selectNth on lists long enough for
+// Floyd and Rivest's sampling step (over fr600 values; at 250,000 the
+// sample's own selection samples too): the k-th value of a sort, none larger
+// before it and none smaller after it, for ranks at both ends, the middle
+// and the 95th percentile, on random, tied, constant, sorted and reversed
+// lists.
+func TestSelectNthOnLongLists(t *testing.T) {
+	rng := rand.New(rand.NewPCG(54, 1))
+	shapes := map[string]func(i, n int) float64{
+		"random":   func(int, int) float64 { return rng.Float64() * 1e6 },
+		"ties":     func(int, int) float64 { return float64(rng.IntN(7)) },
+		"constant": func(int, int) float64 { return 3 },
+		"sorted":   func(i, _ int) float64 { return float64(i) },
+		"reversed": func(i, n int) float64 { return float64(n - i) },
+		"skewed": func(int, int) float64 { // mostly 0, a long tail
+			if rng.IntN(2) == 0 {
+				return 0
+			}
+			return math.Exp(rng.Float64() * 12)
+		},
+	}
+	names := slices.Sorted(maps.Keys(shapes))
+	for _, n := range []int{fr600, fr600 + 1, fr600 + 2, 1000, 4097, 30000, 250000} {
+		for _, name := range names {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = shapes[name](i, n)
+			}
+			sorted := slices.Clone(xs)
+			slices.Sort(sorted)
+			for _, k := range []int{0, 1, n / 2, rankIndex(n, 0.5), rankIndex(n, 0.95), n - 2, n - 1, rng.IntN(n)} {
+				ys := slices.Clone(xs)
+				if got := selectNth(ys, k); got != sorted[k] || ys[k] != got {
+					t.Fatalf("%s n=%d k=%d: %v (xs[k] %v), want %v", name, n, k, got, ys[k], sorted[k])
+				}
+				if slices.Max(ys[:k+1]) != ys[k] || slices.Min(ys[k:]) != ys[k] {
+					t.Fatalf("%s n=%d k=%d: not partitioned about xs[k] = %v", name, n, k, ys[k])
+				}
+				if slices.Sort(ys); !slices.Equal(ys, sorted) {
+					t.Fatalf("%s n=%d k=%d: the values changed", name, n, k)
+				}
 			}
 		}
 	}

@@ -81,8 +81,8 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 		return s
 	}
 	slowdowns := func(buf []float64) {
-		s.Slowdown = dist(measured(jobs, o.WarmupJobs, gamma, measureSlowdown, buf))
-		s.BSLD = dist(measured(jobs, o.WarmupJobs, gamma, measureBSLD, buf))
+		s.Slowdown = measured(jobs, o.WarmupJobs, gamma, measureSlowdown, buf).dist()
+		s.BSLD = measured(jobs, o.WarmupJobs, gamma, measureBSLD, buf).dist()
 	}
 	var done chan struct{}
 	if o.Concurrent && len(jobs) >= concurrentMinJobs {
@@ -134,9 +134,9 @@ func Summarize(jobs []*Job, p Platform, o MetricOptions) Summary {
 	bp, buf := takeDistBuf(len(jobs))
 	defer distBufs.Put(bp)
 	wait := measured(jobs, o.WarmupJobs, gamma, measureWait, buf)
-	s.Measured = len(wait)
-	s.Wait = dist(wait)
-	s.Response = dist(measured(jobs, o.WarmupJobs, gamma, measureResponse, buf))
+	s.Measured = len(wait.xs) + wait.atFloor
+	s.Wait = wait.dist()
+	s.Response = measured(jobs, o.WarmupJobs, gamma, measureResponse, buf).dist()
 	if done != nil {
 		<-done
 	} else {
@@ -157,49 +157,87 @@ const (
 	measureBSLD
 )
 
-// measured returns out with, for every job the aggregates measure (ended,
-// not rejected, at index warmup or later), in order, its wait, response,
-// slowdown or bounded slowdown (which: measureWait, …). A job slowed or
-// relocated on a tiered platform divides its response by the
-// dedicated-processor time it was served.
-func measured(jobs []*Job, warmup int, gamma float64, which int, out []float64) []float64 {
+// noFloor is the floor of a quantity with none (response): no value equals it.
+var noFloor = math.Inf(-1)
+
+// values is one quantity of the jobs Summarize measures, as measured leaves
+// it for dist: the values other than floor in xs (job order), how many
+// values equal floor (atFloor), and the sum and maximum of all of them, the
+// sum taken in job order. A wait is 0 and a slowdown or bounded slowdown 1
+// for every job that started at its submission (on KTH-SP2 under EASY more
+// than half of them), so they are counted, not stored, and the median and
+// p95 are selected among the others (docs/performance-log.md, "Fifty-fourth
+// session").
+type values struct {
+	xs      []float64
+	floor   float64
+	atFloor int
+	sum, hi float64
+	lo      float64 // the least of xs (+Inf if none)
+}
+
+// measured returns, for every job the aggregates measure (ended, not
+// rejected, at index warmup or later), in order, its wait, response,
+// slowdown or bounded slowdown (which: measureWait, …), the values other
+// than the quantity's floor (0 for a wait, 1 for the slowdowns) in out's
+// room. A job slowed or relocated on a tiered platform divides its
+// response by the dedicated-processor time it was served.
+func measured(jobs []*Job, warmup int, gamma float64, which int, out []float64) values {
+	floor := 1.0
+	switch which {
+	case measureWait:
+		floor = 0
+	case measureResponse:
+		floor = noFloor
+	}
 	out = out[:0]
+	atFloor := 0
+	sum, hi, lo := 0.0, math.Inf(-1), math.Inf(1)
 	for i, j := range jobs {
 		if (j.state != Finished && j.state != Killed) || i < warmup {
 			continue
 		}
 		w := j.start - j.Submit
+		var v float64
 		if j.stretched {
 			r := j.end - j.Submit
 			switch which {
 			case measureWait:
-				out = append(out, w)
+				v = w
 			case measureResponse:
-				out = append(out, r)
+				v = r
 			case measureSlowdown:
 				div := j.done
 				if div <= 0 {
 					div = 1 // as Slowdown does for a zero-length run
 				}
-				out = append(out, r/div)
+				v = r / div
 			default:
-				out = append(out, max(1, r/max(j.done, gamma)))
+				v = max(1, r/max(j.done, gamma))
 			}
+		} else {
+			run := j.end - j.start
+			switch which {
+			case measureWait:
+				v = w
+			case measureResponse:
+				v = w + run
+			case measureSlowdown:
+				v = Slowdown(w, run)
+			default:
+				v = BoundedSlowdown(w, run, gamma)
+			}
+		}
+		sum += v
+		hi = max(hi, v)
+		if v == floor {
+			atFloor++
 			continue
 		}
-		run := j.end - j.start
-		switch which {
-		case measureWait:
-			out = append(out, w)
-		case measureResponse:
-			out = append(out, w+run)
-		case measureSlowdown:
-			out = append(out, Slowdown(w, run))
-		default:
-			out = append(out, BoundedSlowdown(w, run, gamma))
-		}
+		out = append(out, v)
+		lo = min(lo, v)
 	}
-	return out
+	return values{xs: out, floor: floor, atFloor: atFloor, sum: sum, hi: hi, lo: lo}
 }
 
 // distBufs recycles Summarize's scratch space between runs.
@@ -215,22 +253,34 @@ func takeDistBuf(n int) (*[]float64, []float64) {
 	return bp, (*bp)[:0:n]
 }
 
-// dist summarises xs, reordering it in place. The median and p95 use the
-// nearest-rank method; they are found by selection, not a full sort.
-func dist(xs []float64) Dist {
-	if len(xs) == 0 {
+// dist summarises v, reordering v.xs in place. The median and p95 use the
+// nearest-rank method; they are found by selection, not a full sort. The
+// values at the floor are its least ones unless a value below it was
+// measured (a tiered job's slowdown can be under 1), in which case they are
+// put back among the others first.
+func (v values) dist() Dist {
+	n := len(v.xs) + v.atFloor
+	if n == 0 {
 		return Dist{}
 	}
-	sum, hi := 0.0, math.Inf(-1)
-	for _, x := range xs {
-		sum += x
-		hi = max(hi, x)
+	xs, c := v.xs, v.atFloor
+	if c > 0 && v.lo < v.floor {
+		for range c {
+			xs = append(xs, v.floor)
+		}
+		c = 0
 	}
-	k95 := rankIndex(len(xs), 0.95)
-	p95 := selectNth(xs, k95)
-	// Everything before k95 is now ≤ p95, so the median is selected there.
-	med := selectNth(xs[:k95+1], rankIndex(len(xs), 0.5))
-	return Dist{Mean: sum / float64(len(xs)), Median: med, P95: p95, Max: hi}
+	// Sorted, the values are c copies of the floor, then xs sorted.
+	d := Dist{Mean: v.sum / float64(n), Median: v.floor, P95: v.floor, Max: v.hi}
+	k95, k50 := rankIndex(n, 0.95), rankIndex(n, 0.5)
+	if k95 >= c {
+		d.P95 = selectNth(xs, k95-c)
+		// Everything before k95 is now ≤ p95, so the median is selected there.
+		if k50 >= c {
+			d.Median = selectNth(xs[:k95-c+1], k50-c)
+		}
+	}
+	return d
 }
 
 // rankIndex is the 0-based index of the nearest-rank q-quantile of n sorted
@@ -244,44 +294,73 @@ func rankIndex(n int, q float64) int {
 }
 
 // selectNth reorders xs so that xs[k] is the value a sort would put there,
-// with no larger value before it and no smaller after it, and returns it
-// (Hoare's selection with a median-of-three pivot; deterministic).
+// with no larger value before it and no smaller after it, and returns it.
+//
+// It is Floyd and Rivest's SELECT (CACM 18(3), 1975, Algorithm 489): on a
+// stretch longer than fr600 it first selects the k-th value's rank within a
+// sample of about n^(2/3) values around k, so that the pivot lies just
+// below or above the value sought and one partition leaves a stretch of
+// o(n) values; about n + min(k, n−k) comparisons on average, against 2n to
+// 3.4n for Hoare's selection with a median-of-three pivot, which was used
+// before (docs/performance-log.md, "Fifty-fourth session"). The sample is
+// the stretch's own values around k, so the reordering is deterministic.
 func selectNth(xs []float64, k int) float64 {
-	lo, hi := 0, len(xs)-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if xs[mid] < xs[lo] {
-			xs[mid], xs[lo] = xs[lo], xs[mid]
+	selectRange(xs, 0, len(xs)-1, k)
+	return xs[k]
+}
+
+// fr600 is the stretch above which SELECT narrows the range on a sample
+// first (the constant of Algorithm 489).
+const fr600 = 600
+
+// selectRange is SELECT on xs[left..right], both ends included.
+func selectRange(xs []float64, left, right, k int) {
+	for right > left {
+		if right-left > fr600 {
+			// Narrow to the sample's range around k, chosen so that the
+			// k-th value falls within it with high probability.
+			n := float64(right - left + 1)
+			i := float64(k - left + 1)
+			z := math.Log(n)
+			s := 0.5 * math.Exp(2*z/3)
+			sd := 0.5 * math.Sqrt(z*s*(n-s)/n)
+			if i < n/2 {
+				sd = -sd
+			}
+			newLeft := max(left, int(float64(k)-i*s/n+sd))
+			newRight := min(right, int(float64(k)+(n-i)*s/n+sd))
+			selectRange(xs, newLeft, newRight, k)
 		}
-		if xs[hi] < xs[lo] {
-			xs[hi], xs[lo] = xs[lo], xs[hi]
+		// Partition xs[left..right] about t = xs[k].
+		t := xs[k]
+		i, j := left, right
+		xs[left], xs[k] = xs[k], xs[left]
+		if xs[right] > t {
+			xs[right], xs[left] = xs[left], xs[right]
 		}
-		if xs[hi] < xs[mid] {
-			xs[hi], xs[mid] = xs[mid], xs[hi]
-		}
-		pivot := xs[mid]
-		i, j := lo, hi
-		for i <= j {
-			for xs[i] < pivot {
+		for i < j {
+			xs[i], xs[j] = xs[j], xs[i]
+			i++
+			j--
+			for xs[i] < t {
 				i++
 			}
-			for xs[j] > pivot {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
+			for xs[j] > t {
 				j--
 			}
 		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return xs[k]
+		if xs[left] == t {
+			xs[left], xs[j] = xs[j], xs[left]
+		} else {
+			j++
+			xs[j], xs[right] = xs[right], xs[j]
+		}
+		// Now xs[j] = t, nothing larger before it, nothing smaller after.
+		if j <= k {
+			left = j + 1
+		}
+		if k <= j {
+			right = j - 1
 		}
 	}
-	return xs[k]
 }
