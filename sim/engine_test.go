@@ -396,13 +396,12 @@ func TestDistMatchesSortedNearestRank(t *testing.T) {
 				v := values{floor: floor, hi: math.Inf(-1), lo: math.Inf(1)}
 				for _, x := range xs {
 					v.sum += x
-					v.hi = max(v.hi, x)
+					v.hi, v.lo = max(v.hi, x), min(v.lo, x)
 					if x == floor {
 						v.atFloor++
 						continue
 					}
 					v.xs = append(v.xs, x)
-					v.lo = min(v.lo, x)
 				}
 				v.xs = slices.Grow(v.xs, v.atFloor)
 				if got, want := v.dist(), plainDist(xs); got != want {
