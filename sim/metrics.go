@@ -180,8 +180,9 @@ type values struct {
 // rejected, at index warmup or later), in order, its wait, response,
 // slowdown or bounded slowdown (which: measureWait, …), the values other
 // than the quantity's floor (0 for a wait, 1 for the slowdowns) in out's
-// room, which must hold a value for every job. A job slowed or relocated on a tiered platform divides its
-// response by the dedicated-processor time it was served.
+// room, which must hold a value for every job. A job slowed or relocated
+// on a tiered platform divides its response by the dedicated-processor
+// time it was served.
 func measured(jobs []*Job, warmup int, gamma float64, which int, out []float64) values {
 	floor := 1.0
 	switch which {
@@ -190,7 +191,7 @@ func measured(jobs []*Job, warmup int, gamma float64, which int, out []float64) 
 	case measureResponse:
 		floor = noFloor
 	}
-	out = out[:cap(out)] // room for every job; k values kept so far
+	out = out[:cap(out)] // room for every job; out[:k] the values kept so far
 	k, count := 0, 0
 	sum, hi, lo := 0.0, math.Inf(-1), math.Inf(1)
 	for i, j := range jobs {
