@@ -323,6 +323,39 @@ func (p *composeProject) waitExit(service string, d time.Duration) int {
 	return code
 }
 
+// pollCoordinatorUp polls cond as poll does while the project's
+// coordinator runs. If the coordinator has exited and cond still does not
+// hold, the test fails at once with the coordinator's exit code and log:
+// a coordinator that gave up (on a broker it could not reach, say) then
+// names its reason in seconds, instead of a timeout after d naming none.
+// (The sixty-sixth session saw this test's cluster case time out once,
+// its coordinator's container gone 31 s after the start, with the log
+// lost; the thirty runs after it passed.) The container's state is read at most
+// every half second.
+func (p *composeProject) pollCoordinatorUp(d time.Duration, what string, cond func() bool) {
+	p.t.Helper()
+	id := p.container("coordinator")
+	var lastCheck time.Time
+	poll(p.t, d, what, func() bool {
+		if cond() {
+			return true
+		}
+		if time.Since(lastCheck) < 500*time.Millisecond {
+			return false
+		}
+		lastCheck = time.Now()
+		state := dockerRun(p.t, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", id)
+		if !strings.HasPrefix(state, "exited ") {
+			return false
+		}
+		if cond() { // what it did before exiting may be what was awaited
+			return true
+		}
+		p.t.Fatalf("waiting for %s: the coordinator has exited first (status and exit code %q); its log:\n%s", what, state, p.logs("coordinator"))
+		return false
+	})
+}
+
 // logs returns a service's output.
 func (p *composeProject) logs(service string) string {
 	p.t.Helper()
@@ -469,7 +502,7 @@ func TestComposeQuickstart(t *testing.T) {
 	if n := len(p.containers("worker")); n != 4 {
 		t.Fatalf("%d worker containers; want 4", n)
 	}
-	poll(t, 2*time.Minute, "20 results in the journal", func() bool { return p.journalLines("quickstart.parquet") >= 20 })
+	p.pollCoordinatorUp(2*time.Minute, "20 results in the journal", func() bool { return p.journalLines("quickstart.parquet") >= 20 })
 	p.compose("stop", "coordinator")
 	if code := p.waitExit("coordinator", time.Minute); code != 1 {
 		t.Errorf("coordinator stopped mid-sweep (one cell held by the test): exit code %d; want 1 (interrupted, resumable)", code)
@@ -627,7 +660,7 @@ func TestDockerCoordinatorKilledAndRerun(t *testing.T) {
 	gate := p.gateEnv(4) // cells 4 and on run after the kill
 	p.compose("up", "-d", "--scale", "worker=1")
 	js := p.dial("broker")
-	poll(t, time.Minute, "3 results in the journal", func() bool { return p.journalLines("out.parquet") >= 3 })
+	p.pollCoordinatorUp(time.Minute, "3 results in the journal", func() bool { return p.journalLines("out.parquet") >= 3 })
 	dockerRun(t, "kill", p.container("coordinator"))
 	if code := p.waitExit("coordinator", 30*time.Second); code != 137 {
 		t.Errorf("killed coordinator: exit code %d; want 137 (SIGKILL)", code)
@@ -741,7 +774,7 @@ func TestDockerBrokerRestarted(t *testing.T) {
 	p := newComposeProject(t, "docker-compose.yml", image, map[string]string{"faults.yml": faultsOverride})
 	gate := p.gateEnv(4) // at most 4 results before the restart: it falls inside the sweep by construction
 	p.compose("up", "-d", "--scale", "worker=2")
-	poll(t, time.Minute, "3 results in the journal", func() bool { return p.journalLines("out.parquet") >= 3 })
+	p.pollCoordinatorUp(time.Minute, "3 results in the journal", func() bool { return p.journalLines("out.parquet") >= 3 })
 	dockerRun(t, "restart", p.container("broker"))
 	done := p.journalLines("out.parquet")
 	t.Logf("restarted the broker with %d of %d results in the journal", done, farmCells)
@@ -774,7 +807,7 @@ func TestDockerClusterLeaderKilled(t *testing.T) {
 	gate := p.gateEnv(3) // at most 3 results before the kill
 	p.compose("up", "-d", "--scale", "worker=2")
 	js := p.dial("broker1", "broker2", "broker3")
-	poll(t, 2*time.Minute, "2 results in the journal", func() bool { return p.journalLines("out.parquet") >= 2 })
+	p.pollCoordinatorUp(2*time.Minute, "2 results in the journal", func() bool { return p.journalLines("out.parquet") >= 2 })
 	for _, name := range []string{broker.CellsStream, broker.ResultsStream, broker.AdvisoriesStream} {
 		st, err := js.Stream(context.Background(), name)
 		if err != nil {
