@@ -3,6 +3,8 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"net"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -29,8 +31,8 @@ type ClientOptions struct {
 	// re-established (to which server).
 	Logf func(format string, args ...any)
 	// ConnectTimeout is how long Dial keeps retrying while the server is
-	// unreachable (it may still be starting); 30s when zero. Authentication
-	// and TLS errors are not retried.
+	// unreachable (it may still be starting; see retryableConnectError);
+	// 30s when zero. Authentication and TLS errors are not retried.
 	ConnectTimeout time.Duration
 }
 
@@ -99,14 +101,43 @@ func Dial(o ClientOptions) (*nats.Conn, error) {
 		timeout = 30 * time.Second
 	}
 	deadline := time.Now().Add(timeout)
+	var told []string // the errors already reported to Logf
 	for {
 		nc, err := nats.Connect(o.URL, opts...)
 		if err == nil {
 			return nc, nil
 		}
-		if !errors.Is(err, nats.ErrNoServers) || time.Now().After(deadline) {
+		if !retryableConnectError(err) || time.Now().After(deadline) {
 			return nil, fmt.Errorf("connect to NATS at %s: %w", o.URL, err)
+		}
+		if o.Logf != nil && !slices.Contains(told, err.Error()) && len(told) < 8 {
+			told = append(told, err.Error())
+			o.Logf("nats: connect to %s: %v; trying again for up to %v (the server may still be starting)", o.URL, err, timeout)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// retryableConnectError reports whether a first connection that failed
+// with err may succeed if tried again: the server may still be starting.
+// nats.Connect reports only the last server it tried, and calls a refused
+// connection there ErrNoServers; a host name that does not resolve (yet:
+// a compose or Kubernetes service name exists only once its container
+// does), a dial that failed otherwise (refused, unreachable, timed out)
+// and a server that did not answer the handshake in time come back as
+// they are. Those are retried too: until 6 Dec 2026 only ErrNoServers
+// was, so which server nats.Connect happened to try last (it shuffles
+// them) decided whether a starting cluster was waited for. Errors of
+// authentication, TLS or the URL are not retried: trying again cannot
+// mend them.
+func retryableConnectError(err error) bool {
+	if errors.Is(err, nats.ErrNoServers) || errors.Is(err, nats.ErrTimeout) {
+		return true
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
 }
