@@ -328,10 +328,10 @@ func (p *composeProject) waitExit(service string, d time.Duration) int {
 // hold, the test fails at once with the coordinator's exit code and log:
 // a coordinator that gave up (on a broker it could not reach, say) then
 // names its reason in seconds, instead of a timeout after d naming none.
-// (The sixty-sixth session saw this test's cluster case time out once,
-// its coordinator's container gone 31 s after the start, with the log
-// lost; the thirty runs after it passed.) The container's state is read at most
-// every half second.
+// (The sixty-sixth session saw the cluster test time out once, its
+// coordinator's container gone 31 s after the start, with the log lost;
+// the thirty-six runs after it passed: docs/operations.md.) The
+// container's state is read at most every half second.
 func (p *composeProject) pollCoordinatorUp(d time.Duration, what string, cond func() bool) {
 	p.t.Helper()
 	id := p.container("coordinator")
