@@ -306,6 +306,13 @@ func (p *composeProject) network(service string) string {
 	return dockerRun(p.t, "inspect", "-f", "{{range $k, $v := .NetworkSettings.Networks}}{{$k}}{{end}}", p.container(service))
 }
 
+// containerState is a container's status and exit code, e.g. "running 0"
+// or "exited 137".
+func containerState(t *testing.T, id string) string {
+	t.Helper()
+	return dockerRun(t, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", id)
+}
+
 // waitExit waits until a service's container has exited and returns its
 // exit code.
 func (p *composeProject) waitExit(service string, d time.Duration) int {
@@ -313,7 +320,7 @@ func (p *composeProject) waitExit(service string, d time.Duration) int {
 	id := p.container(service)
 	var state string
 	poll(p.t, d, service+" to exit", func() bool {
-		state = dockerRun(p.t, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", id)
+		state = containerState(p.t, id)
 		return strings.HasPrefix(state, "exited ")
 	})
 	code, err := strconv.Atoi(strings.TrimPrefix(state, "exited "))
@@ -344,7 +351,7 @@ func (p *composeProject) pollCoordinatorUp(d time.Duration, what string, cond fu
 			return false
 		}
 		lastCheck = time.Now()
-		state := dockerRun(p.t, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", id)
+		state := containerState(p.t, id)
 		if !strings.HasPrefix(state, "exited ") {
 			return false
 		}
