@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -378,7 +379,8 @@ func (t Topology) workersConsumer() jetstream.ConsumerConfig {
 // Ensure creates the farm's streams and the workers consumer, or updates
 // them to t when they exist (the coordinator does this, so its AckWait and
 // MaxDeliver settings win). An existing stream keeps its storage (file or
-// memory, which cannot change) and its replicas unless t names a number.
+// memory, which cannot change) and its replicas unless t names a number; one
+// that already holds t's settings is not updated (holdsSettings).
 func Ensure(ctx context.Context, js jetstream.JetStream, t Topology) error {
 	t = t.withDefaults()
 	for _, cfg := range t.streams() {
@@ -396,6 +398,9 @@ func Ensure(ctx context.Context, js jetstream.JetStream, t Topology) error {
 			cfg.Replicas = info.Config.Replicas
 			if t.Replicas > 0 {
 				cfg.Replicas = t.Replicas
+			}
+			if holdsSettings(info.Config, cfg) {
+				continue // nothing to change; and see holdsSettings
 			}
 			if err := retry(ctx, func(ctx context.Context) error { _, err := js.UpdateStream(ctx, cfg); return err }); err != nil {
 				return fmt.Errorf("update stream %s: %w", cfg.Name, err)
@@ -416,6 +421,39 @@ func Ensure(ctx context.Context, js jetstream.JetStream, t Topology) error {
 		return fmt.Errorf("create or update consumer %s on %s: %w", WorkersConsumer, CellsStream, err)
 	}
 	return nil
+}
+
+// holdsSettings reports whether the configuration have of an existing
+// stream already holds every setting of want: each field of want that is
+// not zero is equal in have (a zero field cannot be told from one left
+// unset, whose value is the server's default, so it is not compared).
+//
+// Ensure leaves such a stream alone rather than update it to itself. Such an
+// update is not only a write of the stream's metadata for nothing: inside
+// nats-server (v2.15.2, and v2.15.3 is the same) it races with a consumer
+// created on the same stream at the same moment, since
+// fileStore.ConsumerStore reads fs.cfg.Name without the store's lock
+// (server/filestore.go:13552 in v2.15.2) while fileStore.UpdateConfig
+// replaces fs.cfg under it (:757). A worker and a coordinator starting
+// together on a fresh broker do just that (the worker's EnsureExists
+// creating the workers consumer on the cells stream, the coordinator's
+// Ensure updating that stream to the settings it already had), and the race
+// detector failed CI's coordinator tests on it once, 7 Dec 2026
+// (TestCoordinatorRestartResumes; by hand, one run in six of the package's
+// tests under -race on a 2-core VM, in TestLongestFirstRestartResumes). An
+// update that changes a setting can still meet that race; it is the
+// server's, and harmless as the name it reads never changes.
+func holdsSettings(have, want jetstream.StreamConfig) bool {
+	h, w := reflect.ValueOf(have), reflect.ValueOf(want)
+	for i := range w.NumField() {
+		if !w.Type().Field(i).IsExported() || w.Field(i).IsZero() {
+			continue
+		}
+		if !reflect.DeepEqual(w.Field(i).Interface(), h.Field(i).Interface()) {
+			return false
+		}
+	}
+	return true
 }
 
 // createStream creates a stream with t's replica choice; a stream created

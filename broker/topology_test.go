@@ -164,3 +164,61 @@ func TestInMemoryQueues(t *testing.T) {
 		t.Errorf("without InMemory, then Ensure with it: storages %v; want them kept, %v", got, allFile)
 	}
 }
+
+// updateCounter is a real JetStream context that notes the name of every
+// stream it is asked to update.
+type updateCounter struct {
+	jetstream.JetStream
+	updated []string
+}
+
+func (u *updateCounter) UpdateStream(ctx context.Context, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	u.updated = append(u.updated, cfg.Name)
+	return u.JetStream.UpdateStream(ctx, cfg)
+}
+
+// TestEnsureLeavesSettledStreamsAlone: Ensure over streams that already hold
+// its settings — made by a worker's EnsureExists, as on a fresh farm, or by
+// an earlier Ensure — updates none of them (such an update races inside
+// nats-server with a consumer created at the same moment: holdsSettings);
+// a stream whose setting was changed meanwhile is updated back, and only
+// that one.
+func TestEnsureLeavesSettledStreamsAlone(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, js := brokertest.Start(t)
+	if _, err := broker.EnsureExists(ctx, js, broker.Topology{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, after := range []string{"a worker's EnsureExists", "an earlier Ensure"} {
+		u := &updateCounter{JetStream: js}
+		if err := broker.Ensure(ctx, u, broker.Topology{}); err != nil {
+			t.Fatal(err)
+		}
+		if len(u.updated) != 0 {
+			t.Errorf("Ensure after %s updated %v; want no stream updated", after, u.updated)
+		}
+	}
+	st, err := js.Stream(ctx, broker.CellsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := st.CachedInfo().Config
+	changed.Duplicates = broker.DedupeWindow / 2
+	if _, err := js.UpdateStream(ctx, changed); err != nil {
+		t.Fatal(err)
+	}
+	u := &updateCounter{JetStream: js}
+	if err := broker.Ensure(ctx, u, broker.Topology{}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(u.updated) != fmt.Sprint([]string{broker.CellsStream}) {
+		t.Errorf("Ensure after the cells stream's duplicate window was changed updated %v; want [%s] alone", u.updated, broker.CellsStream)
+	}
+	if st, err = js.Stream(ctx, broker.CellsStream); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.CachedInfo().Config.Duplicates; got != broker.DedupeWindow {
+		t.Errorf("the cells stream's duplicate window after Ensure: %v; want %v", got, broker.DedupeWindow)
+	}
+}
