@@ -111,20 +111,20 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 		}
 		if hold != "" {
 			marker := filepath.Join(hold, "started-"+strconv.Itoa(c.Index))
-			if err := os.WriteFile(marker, []byte(c.ID), 0o644); err != nil {
+			if err := writeFaultMarker(marker, c.ID); err != nil {
 				panic(err)
 			}
 			<-ctx.Done()
 			return runner.CellResult{Status: runner.StatusFailed, Error: "held by SCHEDFARM_FAULT_HOLD"}
 		}
 		if mark != "" {
-			if err := os.WriteFile(filepath.Join(mark, "started-"+strconv.Itoa(c.Index)), []byte(c.ID), 0o644); err != nil {
+			if err := writeFaultMarker(filepath.Join(mark, "started-"+strconv.Itoa(c.Index)), c.ID); err != nil {
 				panic(err)
 			}
 		}
 		if gate != "" && c.Index >= gateFrom && !gateExcept[c.Index] && n > gateAfter {
 			if gateMark != "" {
-				if err := os.WriteFile(filepath.Join(gateMark, "gated-"+strconv.FormatInt(n, 10)), []byte(c.ID), 0o644); err != nil {
+				if err := writeFaultMarker(filepath.Join(gateMark, "gated-"+strconv.FormatInt(n, 10)), c.ID); err != nil {
 					panic(err)
 				}
 			}
@@ -150,4 +150,31 @@ func farmWithFaults(r worker.Runner) worker.Runner {
 		}
 		return r.Run(ctx, c)
 	})
+}
+
+// writeFaultMarker makes path appear holding id, whole: it writes a
+// temporary file beside it (a name no test globs: ".marker-*") and renames
+// it into place. os.WriteFile would create path empty and write after, so a
+// test that sees the file could read it before the id is in it (a CI run
+// read an empty id of SCHEDFARM_FAULT_HOLD's marker on a loaded machine).
+func writeFaultMarker(path, id string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".marker-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(id); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }

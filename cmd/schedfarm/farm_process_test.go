@@ -316,18 +316,7 @@ func TestFarmWorkerKilledMidCell(t *testing.T) {
 	}
 	coord := f.start(t, nil, f.natsArgs("coordinator", "--ack-wait", "1s", "--progress-every", "1s", f.spec)...)
 	victim := f.start(t, []string{"SCHEDFARM_FAULT_HOLD=" + hold}, f.natsArgs("worker", "--slots", "1", "--id", "victim")...)
-	var marker string
-	poll(t, time.Minute, "the victim worker to start a cell", func() bool {
-		m, _ := filepath.Glob(filepath.Join(hold, "started-*"))
-		if len(m) > 0 {
-			marker = m[0]
-		}
-		return marker != ""
-	})
-	heldID, err := os.ReadFile(marker)
-	if err != nil {
-		t.Fatal(err)
-	}
+	heldID := waitMarker(t, hold, time.Minute)
 	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +334,7 @@ func TestFarmWorkerKilledMidCell(t *testing.T) {
 	}
 	recs := f.readExactlyOnce(t, f.dir)
 	checkAllOK(t, recs)
-	if r := recs[string(heldID)]; r == nil || !strings.HasPrefix(r.Result.Worker, "rescuer/") {
+	if r := recs[heldID]; r == nil || !strings.HasPrefix(r.Result.Worker, "rescuer/") {
 		t.Errorf("held cell %s: %+v; want it completed by the rescuer", heldID, r)
 	}
 	if n := f.streamMsgs(t, broker.CellsStream); n != 0 {
