@@ -162,18 +162,15 @@ func writeFaultMarker(path, id string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(id); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
+	defer os.Remove(f.Name()) // nothing left to remove once renamed
+	_, err = f.WriteString(id)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
+	if err != nil {
 		return err
 	}
 	return os.Rename(f.Name(), path)
